@@ -389,11 +389,16 @@ class XmlReport:
                     return
 
 
-def parse_xml(path: str, tool: Optional[str] = None) -> SanitizerReport:
-    """Parse a ``--xml --save`` file (complete records of a truncated file are kept)."""
+def parse_xml(path: str, tool: Optional[str] = None,
+              assertions: Optional[dict[tuple[Dim3, Dim3], tuple]] = None) -> SanitizerReport:
+    """Parse a ``--xml --save`` file (complete records of a truncated file are kept).
+
+    ``assertions`` (from :attr:`TextReportParser.assertions` of the same run) give device-assert
+    records the file:line of the assertion the program printed.
+    """
     reader, grouper = XmlReport(path, tool), FindingGrouper()
     for finding in reader:
-        grouper.add(finding)
+        grouper.add(apply_assertion(finding, assertions or {}))
     return SanitizerReport(tool=tool, groups=grouper.groups(), source="xml", truncated=reader.truncated)
 
 
