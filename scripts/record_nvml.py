@@ -60,6 +60,7 @@ def record(args: argparse.Namespace) -> int:
     args.out.parent.mkdir(parents=True, exist_ok=True)
     load = None
     count = 0
+    seen_debuggee = False
     start = time.monotonic()
     with args.out.open("w", encoding="utf-8") as out:
         while (elapsed := time.monotonic() - start) < args.seconds:
@@ -69,11 +70,14 @@ def record(args: argparse.Namespace) -> int:
                 args.load = load is not None
             snapshot = sampler.sample()
             if snapshot is not None:
+                seen_debuggee |= any(p.is_debuggee for g in snapshot.gpus for p in g.processes)
                 out.write(json.dumps(snapshot_to_dict(snapshot)) + "\n")
                 count += 1
             time.sleep(max(0.0, start + (count * args.interval) - time.monotonic()))
     if load is not None:
         load.wait()
+        if not seen_debuggee:
+            print(f"note: NVML never listed the load's pid {load.pid} (a container?)", file=sys.stderr)
     print(f"wrote {count} samples to {args.out}", file=sys.stderr)
     return 0
 

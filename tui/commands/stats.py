@@ -1,0 +1,80 @@
+"""`cudatui stats`: GPU telemetry from NVML, full screen or as one JSON snapshot."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from gdbbridge.nvml import NvmlSource, NvmlUnavailable, ReplaySource, Sampler
+from gdbbridge.nvml_models import Snapshot, mark_debuggee, parse_pci_bus_id, snapshot_to_dict
+
+
+def add_parser(subparsers: Any) -> None:
+    """Add the `stats` sub-command."""
+    parser = subparsers.add_parser(
+        "stats",
+        help="show live GPU stats (NVML)",
+        description="Live GPU telemetry from NVML: the GPU stats pane full screen, or one "
+        "snapshot of every device with --once.",
+    )
+    parser.add_argument("--once", action="store_true", help="print one snapshot and exit")
+    parser.add_argument("--json", action="store_true", help="with --once: print JSON")
+    parser.add_argument(
+        "--interval", type=float, default=1.0, help="seconds between samples (default 1)"
+    )
+    parser.add_argument("--pci-bus-id", help="select this GPU first (e.g. 00:06.0)")
+    parser.add_argument("--pid", type=int, help="mark this process as the debuggee")
+    parser.add_argument(
+        "--replay", type=Path, metavar="FILE", help="show recorded samples (JSON lines)"
+    )
+    parser.set_defaults(func=run)
+
+
+def _error(message: str) -> int:
+    print(f"cudatui stats: {message}", file=sys.stderr)
+    return 1
+
+
+def format_text(snapshot: Snapshot) -> str:
+    """A short plain-text summary, one line per device."""
+    host = snapshot.host
+    lines = [f"driver {host.driver_version} · CUDA {host.cuda_version} · NVML {host.nvml_version}"]
+    for g in snapshot.gpus:
+        mem = "N/A" if g.mem_used is None else f"{g.mem_used / 2**30:.1f}/{g.mem_total / 2**30:.1f} GiB"
+        lines.append(
+            f"GPU {g.index} {g.name} {g.pci_bus_id}: SM {g.util_sm} % · mem {mem} · "
+            f"{g.temperature} °C · {g.power_w} W · {len(g.processes)} processes"
+        )
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run `cudatui stats`; 1 with a one-line error when NVML (or the replay file) is unusable."""
+    if args.json and not args.once:
+        return _error("--json needs --once")
+    if args.interval <= 0:
+        return _error("--interval must be positive")
+    if args.pci_bus_id is not None:
+        try:
+            parse_pci_bus_id(args.pci_bus_id)
+        except ValueError as exc:
+            return _error(str(exc))
+    try:
+        source = ReplaySource(args.replay) if args.replay else NvmlSource()
+    except NvmlUnavailable as exc:
+        return _error(str(exc) if args.replay else f"NVML unavailable: {exc}")
+    if args.once:
+        snapshot = mark_debuggee(source.read(), args.pid)
+        if args.json:
+            print(json.dumps(snapshot_to_dict(snapshot), indent=2))
+        else:
+            print(format_text(snapshot))
+        return 0
+    from tui.stats_app import StatsApp
+
+    sampler = Sampler(source, interval_s=args.interval, debuggee_pid=args.pid)
+    StatsApp(sampler, pci_bus_id=args.pci_bus_id, debuggee_pid=args.pid).run()
+    return 0
