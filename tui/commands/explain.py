@@ -1,0 +1,64 @@
+"""`cudatui explain [TEXT | -]`: what a CUDA error message means and what to do next."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from gdbbridge.explain import (
+    UNKNOWN_MESSAGE,
+    diagnosis_to_dict,
+    explain_all,
+    format_diagnosis,
+    format_unknown,
+)
+
+
+def add_parser(subparsers: Any) -> None:
+    """Add the `explain` sub-command."""
+    parser = subparsers.add_parser(
+        "explain",
+        help="explain a CUDA error message or traceback",
+        description="Read a CUDA error message, a whole Python traceback, compute-sanitizer or "
+        "cuda-gdb output, and print what it means, why the traceback may point at the wrong "
+        "line, and what to do next. Exit code 1 when no known CUDA error is found.",
+    )
+    parser.add_argument(
+        "text",
+        nargs="*",
+        help="the error text; '-' or nothing reads it from standard input",
+    )
+    parser.add_argument("--json", action="store_true", help="print the diagnoses as JSON")
+    parser.set_defaults(func=run)
+
+
+def _read_input(words: list[str]) -> str:
+    if words and words != ["-"]:
+        return " ".join(words)
+    if sys.stdin is None:
+        return ""
+    if sys.stdin.isatty():
+        print("cudatui explain: paste the error text, then Ctrl-D", file=sys.stderr)
+    return sys.stdin.read()
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print the diagnosis of the given text; 0 if a known CUDA error was found, else 1."""
+    try:
+        text = _read_input(list(args.text))
+    except (OSError, UnicodeDecodeError) as exc:
+        print(f"cudatui explain: cannot read the input: {exc}", file=sys.stderr)
+        return 1
+    found = explain_all(text)
+    if args.json:
+        payload = {"known": bool(found), "diagnoses": [diagnosis_to_dict(d) for d in found]}
+        if not found:
+            payload["message"] = UNKNOWN_MESSAGE
+        print(json.dumps(payload, indent=2))
+    elif found:
+        print(format_diagnosis(found[0], found[1:]))
+    else:
+        print(format_unknown())
+    return 0 if found else 1
