@@ -90,7 +90,7 @@ _init_lock = threading.Lock()
 _initialised = False
 
 _INIT_REASONS = {
-    "NVMLError_LibraryNotFound": "NVML library not found (libnvidia-ml.so.1): no NVIDIA driver installed",
+    "NVMLError_LibraryNotFound": "NVML library not found: no NVIDIA driver installed",
     "NVMLError_DriverNotLoaded": "the NVIDIA driver is not loaded",
     "NVMLError_NoPermission": "no permission to access the NVIDIA driver",
     "NVMLError_GpuIsLost": "the GPU has fallen off the bus",

@@ -16,14 +16,12 @@ class StatsApp(App[None]):
     | Key | Description |
     | :- | :- |
     | q | Quit. |
-    | ] / [ | Next / previous GPU. |
+    | ] / [ | Next / previous GPU (the pane's bindings). |
     """
 
     TITLE = "cudatui stats"
     BINDINGS = [
         Binding("q", "quit", "Quit"),
-        Binding("]", "cycle_device(1)", "Next GPU"),
-        Binding("[", "cycle_device(-1)", "Prev GPU"),
     ]
     CSS = """
     GpuStatsPane { height: 1fr; padding: 0 1; }
@@ -49,7 +47,3 @@ class StatsApp(App[None]):
         pane = self.query_one(GpuStatsPane)
         pane.pci_bus_id = self._pci_bus_id
         pane.debuggee_pid = self._debuggee_pid
-
-    def action_cycle_device(self, step: int) -> None:
-        """Forward to the pane (it cannot take focus, so its own bindings need a focused child)."""
-        self.query_one(GpuStatsPane).action_cycle_device(step)

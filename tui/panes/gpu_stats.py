@@ -125,8 +125,8 @@ class GpuStatsPane(Widget, can_focus=False):
     """
 
     BINDINGS = [
-        Binding("]", "cycle_device(1)", "Next GPU", show=False),
-        Binding("[", "cycle_device(-1)", "Prev GPU", show=False),
+        Binding("]", "cycle_device(1)", "Next GPU"),
+        Binding("[", "cycle_device(-1)", "Prev GPU"),
     ]
 
     DEFAULT_CSS = """
@@ -243,6 +243,7 @@ class GpuStatsPane(Widget, can_focus=False):
                 for g in message.snapshot.gpus
             )
             select.display = len(indices) > 1
+            self.refresh_bindings()
             if self.device_index in indices:
                 select.value = self.device_index
         if self.device_index not in indices:
@@ -288,6 +289,10 @@ class GpuStatsPane(Widget, can_focus=False):
         label.display = reason is not None or self._snapshot is None
         if reason is not None:
             label.update(f"GPU stats unavailable: {reason}")
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Offer device cycling only when there is more than one GPU."""
+        return len(self._device_indices) > 1 if action == "cycle_device" else True
 
     def action_cycle_device(self, step: int) -> None:
         """Show the next (+1) or previous (-1) GPU."""
