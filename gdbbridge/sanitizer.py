@@ -121,7 +121,7 @@ class SanitizerRun:
         self._started = 0.0
         self._finished: Optional[float] = None
         self._cancelled = False
-        self._result: Optional[SanitizerResult] = None
+        self._waiter: Optional[asyncio.Future[SanitizerResult]] = None
 
     @property
     def elapsed(self) -> float:
@@ -187,11 +187,18 @@ class SanitizerRun:
             await self._wakeup.wait()
 
     async def wait(self) -> SanitizerResult:
-        """Wait for the process to end, then build the result (XML when complete, else text)."""
-        if self._result is not None:
-            return self._result
+        """Wait for the process to end, then build the result (XML when complete, else text).
+
+        Safe to await from several tasks (a UI worker and a cancel): they share one outcome.
+        """
         if self._proc is None or self._reader is None:
             raise SanitizerError("sanitizer run was not started")
+        if self._waiter is None:
+            self._waiter = asyncio.ensure_future(self._finish())
+        return await asyncio.shield(self._waiter)
+
+    async def _finish(self) -> SanitizerResult:
+        assert self._proc is not None and self._reader is not None
         try:
             await self._proc.wait()
             try:
@@ -200,15 +207,14 @@ class SanitizerRun:
                 self._signal_group(signal.SIGKILL)
                 await self._reader
             self._finished = time.monotonic()
-            self._result = await self._build_result()
-            return self._result
+            return await self._build_result()
         finally:
             self._remove_tmpdir()
 
     async def cancel(self, grace: float = 2.0) -> SanitizerResult:
         """Stop the run: SIGTERM to its process group, SIGKILL after ``grace`` s; always reap."""
-        if self._result is not None:
-            return self._result
+        if self._waiter is not None and self._waiter.done():
+            return self._waiter.result()
         self._cancelled = True
         if self._proc is not None and self._proc.returncode is None:
             self._signal_group(signal.SIGTERM)

@@ -1,0 +1,159 @@
+"""SanitizerPane and `cudatui sanitize` on real recorded reports (Pilot + snapshots, no GPU)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+
+import pytest
+from textual.widgets import DataTable, Log, Static
+
+from gdbbridge.sanitizer import SanitizerRequest
+from gdbbridge.sanitizer_report import read_report
+from tui.commands import sanitize
+from tui.panes.sanitizer import SanitizerPane
+from tui.sanitize_app import SanitizeApp
+
+FIXTURES = Path(__file__).parent / "fixtures" / "sanitizer"
+
+
+class RecordingApp(SanitizeApp):
+    """SanitizeApp that also records the pane's messages."""
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.messages: list = []
+
+    def on_sanitizer_pane_open_source(self, message: SanitizerPane.OpenSource) -> None:
+        self.messages.append(("open", message.path, message.line))
+
+    def on_sanitizer_pane_debug_finding(self, message: SanitizerPane.DebugFinding) -> None:
+        self.messages.append(("debug", message.group))
+
+    def on_sanitizer_pane_post_mortem(self, message: SanitizerPane.PostMortem) -> None:
+        self.messages.append(("post-mortem", message.group))
+
+
+def table_rows(app) -> list[list[str]]:
+    table = app.query_one(DataTable)
+    return [[str(cell) for cell in table.get_row_at(i)] for i in range(table.row_count)]
+
+
+def details(app) -> str:
+    return str(app.query_one("#sanitizer-details", Static).visual)
+
+
+async def test_report_rows_details_and_messages():
+    app = RecordingApp(report=read_report(str(FIXTURES / "sanitizer_text.txt")))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert table_rows(app) == [
+            ["9", "bad read 4B global", "bugs.cu:5", "add_kernel", "(156,0,0)", "(96,0,0)..(104,0,0)", "memcheck"],
+            ["1", "race (2160 hazards)", "bugs.cu:13", "reduce_racy", "-", "-", "racecheck"],
+            ["1", "device assert", "bugs.cu:27", "void checked_index(…", "(0,0,0)", "(77,0,0)", "memcheck"],
+            ["1", "API cudaErrorAssert", "bugs.cu:51", "-", "-", "-", "memcheck"],
+        ]
+        status = str(app.query_one("#sanitizer-status", Static).visual)
+        assert "12 findings in 4 groups" in status and "ERROR SUMMARY 2" in status
+        text = details(app)
+        assert "distance: 135,553 bytes after allocation 0x7f4692e05000" in text
+        assert "python: <module> in bugs.py:4" in text and "#0 launch in bugs.cu:45 (libbugs.so)" in text
+
+        await pilot.press("down", "down")
+        assert "assertion: j >= 0 && j < n" in details(app)
+        await pilot.press("enter")
+        await pilot.press("d", "p")
+        await pilot.pause()
+        assert app.messages[0] == ("open", "bugs.cu", 27)
+        assert app.messages[1][0] == "debug" and app.messages[1][1].first.line == 27
+        assert app.messages[2][0] == "post-mortem"
+
+
+async def test_log_toggle_and_group_without_source_line():
+    app = RecordingApp(report=read_report(str(FIXTURES / "memcheck.xml")))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("down")  # the API error: no device line, host frame main in t.cu:9
+        assert "cudaDeviceSynchronize" in details(app)
+        await pilot.press("enter")
+        assert app.messages == [("open", "/tmp/t.cu", 9)]
+        await pilot.press("l")
+        assert app.query_one("ContentSwitcher").current == "sanitizer-log"
+
+
+@pytest.fixture
+def fake_sanitizer(tmp_path, monkeypatch):
+    """The replaying stand-in for compute-sanitizer, first on PATH."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    exe = bin_dir / "compute-sanitizer"
+    exe.write_text(f'#!/bin/sh\nexec "{sys.executable}" "{FIXTURES / "fake_compute_sanitizer.py"}" "$@"\n')
+    exe.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
+    return monkeypatch
+
+
+async def test_live_run_streams_log_and_fills_table(fake_sanitizer):
+    fake_sanitizer.setenv("FAKE_SANITIZER_REPLAY", str(FIXTURES / "initcheck.txt"))
+    fake_sanitizer.setenv("FAKE_SANITIZER_REPEAT", "20")
+    app = RecordingApp(request=SanitizerRequest(program="./r", tool="initcheck"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        for _ in range(200):
+            await pilot.pause(0.05)
+            if app.result is not None:
+                break
+        replay_lines = len((FIXTURES / "initcheck.txt").read_text().splitlines())
+        assert app.result is not None and app.result.line_count == 20 * replay_lines
+        assert table_rows(app) == [["640", "uninit read 4B", "r.cu:2", "u(int *, int *)", "(0,0,0)",
+                                    "(0,0,0)..(31,0,0)", "initcheck"]]
+        log = app.query_one(Log)
+        assert log.line_count == 2000  # bounded to the last 2000 lines
+        assert log.lines[-1] == "========= ERROR SUMMARY: 32 errors"
+
+
+async def test_missing_sanitizer_shows_one_line_status(monkeypatch, tmp_path):
+    monkeypatch.setenv("PATH", str(tmp_path))
+    app = SanitizeApp(request=SanitizerRequest(program="./r"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause(0.2)
+        status = str(app.query_one("#sanitizer-status", Static).visual)
+        assert status.startswith("compute-sanitizer not found on PATH")
+
+
+def run_cli(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="cudatui")
+    sanitize.add_parser(parser.add_subparsers())
+    args = parser.parse_args(argv)
+    return args.func(args)
+
+
+def test_cli_json_exit_codes(capsys):
+    assert run_cli(["sanitize", "--read", str(FIXTURES / "racecheck_synccheck.txt"), "--json"]) == 1
+    data = json.loads(capsys.readouterr().out)
+    assert data["findings"] == 6 and data["summary"]["race_errors"] == 1
+    assert [(g["count"], g["location"], g["threads"]) for g in data["groups"]] == [
+        (5, "r.cu:1", "(32,0,0)..(36,0,0)"), (1, "r.cu:1", None)]
+    assert data["groups"][0]["first"]["hazard_type"] == "WAW"
+
+
+def test_cli_errors_are_one_line_exit_2(capsys, tmp_path):
+    assert run_cli(["sanitize", "--read", str(tmp_path / "missing.xml"), "--json"]) == 2
+    assert run_cli(["sanitize", "--read", str(FIXTURES / "cd2.txt")]) == 2
+    assert run_cli(["sanitize", "--json"]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 3 and all(line.startswith("cudatui sanitize: ") for line in err)
+    assert "No such file" in err[0] and "not a compute-sanitizer report" in err[1]
+
+
+@pytest.mark.parametrize("size", [(80, 24), (160, 48)])
+def test_snapshot_report(snap_compare, size):
+    app = SanitizeApp(report=read_report(str(FIXTURES / "sanitizer_text.txt")))
+    assert snap_compare(app, terminal_size=size)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (160, 48)])
+def test_snapshot_torch_assert_details(snap_compare, size):
+    app = SanitizeApp(report=read_report(str(FIXTURES / "memcheck_torch.txt")))
+    assert snap_compare(app, terminal_size=size)

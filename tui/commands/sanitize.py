@@ -1,0 +1,86 @@
+"""`cudatui sanitize`: run compute-sanitizer on a program, or read a saved report.
+
+Full screen by default; ``--json`` prints the grouped findings and exits 1 when there are
+findings, 0 when there are none, 2 on errors (one line on stderr).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import dataclasses
+import json
+import sys
+from typing import Any
+
+from gdbbridge.findings import TOOLS, SanitizerReport
+from gdbbridge.sanitizer import SanitizerError, SanitizerRequest, run_sanitizer
+from gdbbridge.sanitizer_report import ReportError, read_report
+
+
+def add_parser(subparsers: Any) -> None:
+    """Add the `sanitize` sub-command."""
+    parser = subparsers.add_parser(
+        "sanitize",
+        help="run compute-sanitizer and browse grouped findings",
+        description="Run compute-sanitizer (memcheck, racecheck, initcheck, synccheck) on a "
+        "program (a .py runs under this Python) or read a saved XML/text report, and show the "
+        "findings grouped by kind and source line.",
+    )
+    parser.add_argument("--tool", choices=TOOLS, default="memcheck", help="sanitizer tool (default memcheck)")
+    parser.add_argument("--leak-check", action="store_true", help="memcheck: report leaked allocations")
+    parser.add_argument("--read", metavar="REPORT", help="show a saved report (--xml --save file or text log)")
+    parser.add_argument("--json", action="store_true", help="print grouped findings as JSON and exit")
+    parser.add_argument("program", nargs="?", help="program or Python script to check")
+    parser.add_argument("args", nargs=argparse.REMAINDER, help="arguments of the program")
+    parser.set_defaults(func=run)
+
+
+def _error(message: str) -> int:
+    print(f"cudatui sanitize: {message}", file=sys.stderr)
+    return 2
+
+
+def report_to_dict(report: SanitizerReport) -> dict[str, Any]:
+    """JSON-ready form of a report: summary plus one entry per group."""
+    groups = []
+    for group in report.groups:
+        first = dataclasses.asdict(group.first)
+        first.pop("raw")
+        where = group.first.source_location
+        groups.append({
+            "count": group.count,
+            "location": f"{where[0]}:{where[1]}" if where else None,
+            "blocks": str(group.blocks) if group.blocks else None,
+            "threads": str(group.threads) if group.threads else None,
+            "first": first,
+        })
+    return {"tool": report.tool, "source": report.source, "truncated": report.truncated,
+            "findings": report.finding_count, "summary": dataclasses.asdict(report.summary),
+            "groups": groups}
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run `cudatui sanitize`; see the module docstring for exit codes."""
+    if bool(args.read) == bool(args.program):
+        return _error("give either PROGRAM [ARGS...] or --read REPORT")
+    report = None
+    request = None
+    try:
+        if args.read:
+            report = read_report(args.read)
+        else:
+            request = SanitizerRequest(program=args.program, args=tuple(args.args), tool=args.tool,
+                                       leak_check=args.leak_check)
+            if args.json:
+                report = asyncio.run(run_sanitizer(request)).report
+    except (ReportError, SanitizerError, ValueError) as exc:
+        return _error(str(exc))
+    if args.json:
+        assert report is not None
+        json.dump(report_to_dict(report), sys.stdout, indent=2)
+        sys.stdout.write("\n")
+        return 1 if report.groups else 0
+    from tui.sanitize_app import SanitizeApp
+
+    return SanitizeApp(report=report, request=request).run() or 0

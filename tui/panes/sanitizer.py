@@ -1,0 +1,319 @@
+"""The sanitizer pane: a compute-sanitizer run (live log, progress) and its grouped findings."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.message import Message
+from textual.reactive import reactive
+from textual.timer import Timer
+from textual.widget import Widget
+from textual.widgets import ContentSwitcher, DataTable, Log, Static
+
+from gdbbridge.findings import (
+    API_ERROR, ASSERT, HAZARD, INVALID_ACCESS, LEAK, RACE, UNINITIALIZED_READ, Finding, FindingGroup,
+    SanitizerReport,
+)
+from gdbbridge.sanitizer import SanitizerError, SanitizerRequest, SanitizerResult, SanitizerRun
+
+_COLUMNS = (("count", "Count"), ("what", "What"), ("where", "Where"), ("kernel", "Kernel"),
+            ("blocks", "Blocks"), ("threads", "Threads"), ("tool", "Tool"))
+
+
+def _short(text: Optional[str], width: int = 28) -> str:
+    if not text:
+        return "-"
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def describe(finding: Finding) -> str:
+    """A short label for the table's "What" column."""
+    size = f" {finding.size}B" if finding.size else ""
+    space = f" {finding.address_space}" if finding.address_space else ""
+    labels = {
+        INVALID_ACCESS: f"bad {finding.access or 'access'}{size}{space}",
+        UNINITIALIZED_READ: f"uninit {finding.access or 'read'}{size}",
+        HAZARD: f"{finding.hazard_type or ''} hazard".strip(),
+        RACE: f"race ({finding.hazard_count or '?'} hazards)",
+        LEAK: f"leak{size}",
+        ASSERT: "device assert",
+        API_ERROR: f"API {finding.error or 'error'}",
+    }
+    return labels.get(finding.kind, _short(finding.message, 24))
+
+
+def details_text(group: FindingGroup) -> str:
+    """The details view of a group: message, device location, coordinates, backtraces."""
+    f = group.first
+    lines = [f"{f.message}  (x{group.count}, {f.tool})"]
+    where = f.source_location
+    if f.kernel or where:
+        at = f" at {where[0]}:{where[1]}" if where else ""
+        pc = f" (+{f.pc:#x})" if f.pc is not None else ""
+        lines.append(f"device: {f.kernel or '?'}{at}{pc}")
+    if group.blocks or group.threads:
+        lines.append(f"blocks {group.blocks or '-'}   threads {group.threads or '-'}")
+    if f.address is not None:
+        lines.append(f"address {f.address:#x}" + (f": {f.error}" if f.error else ""))
+    if f.distance:
+        d = f.distance
+        lines.append(f"distance: {d.bytes:,} bytes {d.direction} allocation {d.allocation_address or 0:#x}"
+                     f" of {d.allocation_size or 0:,} bytes")
+    if f.assertion:
+        lines.append(f"assertion: {f.assertion}")
+    for access in f.accesses:
+        thread = f" thread {access.thread}" if access.thread else ""
+        count = f" [{access.hazards} hazards]" if access.hazards else ""
+        lines.append(f"access: {access.access}{thread} at {access.function} line {access.line}{count}")
+    if f.python_frame:
+        lines.append(f"python: {f.python_frame}")
+    if f.device_backtrace:
+        lines.append("device backtrace:")
+        lines.extend(f"  #{i} {frame}" for i, frame in enumerate(f.device_backtrace))
+    if f.host_backtrace:
+        lines.append(f"host backtrace ({f.backtrace_saved_at or 'saved'}):")
+        lines.extend(f"  #{i} {_short(str(frame), 160)}" for i, frame in enumerate(f.host_backtrace))
+    return "\n".join(lines)
+
+
+def summary_text(report: SanitizerReport) -> str:
+    """One line: findings, groups and the tool's own summary."""
+    s = report.summary
+    parts = [report.tool or "report", f"{report.finding_count} findings in {len(report.groups)} groups"]
+    if s.error_count is not None:
+        parts.append(f"ERROR SUMMARY {s.error_count}")
+    if s.leaked_bytes:
+        parts.append(f"leaked {s.leaked_bytes:,} B in {s.leaked_allocations} allocations")
+    if report.truncated:
+        parts.append("report cut short")
+    if s.coredump_path:
+        parts.append(f"coredump {s.coredump_path}")
+    return " · ".join(parts)
+
+
+class SanitizerPane(Widget):
+    """compute-sanitizer results: live log and progress while running, then grouped findings.
+
+    | Key | Action |
+    | :- | :- |
+    | enter | Open the selected finding's source line |
+    | d | Debug this finding: stop cuda-gdb on its block/thread at its line |
+    | p | Post-mortem: re-run with a GPU coredump and open it |
+    | l | Switch between the details and the live log |
+    | x | Cancel the running sanitizer |
+    """
+
+    BINDINGS = [
+        Binding("d", "debug", "Debug finding"),
+        Binding("p", "post_mortem", "Post-mortem"),
+        Binding("l", "toggle_log", "Log/details"),
+        Binding("x", "cancel", "Cancel run"),
+    ]
+
+    DEFAULT_CSS = """
+    SanitizerPane { height: 1fr; layout: vertical; }
+    SanitizerPane > #sanitizer-status { height: 1; background: $boost; padding: 0 1; }
+    SanitizerPane > DataTable { height: 1fr; min-height: 4; }
+    SanitizerPane > ContentSwitcher { height: 45%; border-top: solid $primary; }
+    SanitizerPane #sanitizer-details { padding: 0 1; }
+    """
+
+    running: reactive[bool] = reactive(False)
+    """True while a compute-sanitizer process runs."""
+    show_log: reactive[bool] = reactive(False)
+    """Show the live log instead of the details of the selected group."""
+    status: reactive[str] = reactive("no sanitizer run yet")
+    """The one-line progress or summary."""
+
+    class OpenSource(Message):
+        """The user selected a finding: show ``path:line``."""
+
+        def __init__(self, path: str, line: int) -> None:
+            super().__init__()
+            self.path = path
+            self.line = line
+
+    class DebugFinding(Message):
+        """Relaunch under cuda-gdb, stopped on this group's thread and line."""
+
+        def __init__(self, group: FindingGroup) -> None:
+            super().__init__()
+            self.group = group
+
+    class PostMortem(Message):
+        """Re-run with ``--generate-coredump`` and open the coredump for this group."""
+
+        def __init__(self, group: FindingGroup) -> None:
+            super().__init__()
+            self.group = group
+
+    class Finished(Message):
+        """A run ended (normally, with an error, or cancelled)."""
+
+        def __init__(self, result: SanitizerResult) -> None:
+            super().__init__()
+            self.result = result
+
+    def __init__(self, report: Optional[SanitizerReport] = None, *, log_lines: int = 2000,
+                 name: Optional[str] = None, id: Optional[str] = None, classes: Optional[str] = None) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self._report = report
+        self._log_lines = log_lines
+        self._groups: dict[str, FindingGroup] = {}
+        self._run: Optional[SanitizerRun] = None
+        self._ticker: Optional[Timer] = None
+
+    @property
+    def groups(self) -> tuple[FindingGroup, ...]:
+        """The groups shown, in table order."""
+        return tuple(self._groups.values())
+
+    def compose(self) -> ComposeResult:
+        yield Static(self.status, id="sanitizer-status", markup=False)
+        table: DataTable[str] = DataTable(cursor_type="row", zebra_stripes=True, id="sanitizer-table")
+        for key, label in _COLUMNS:
+            table.add_column(label, key=key)
+        yield table
+        with ContentSwitcher(initial="sanitizer-details-scroll"):
+            with VerticalScroll(id="sanitizer-details-scroll"):
+                yield Static("", id="sanitizer-details", markup=False)
+            yield Log(max_lines=self._log_lines, id="sanitizer-log")
+
+    def on_mount(self) -> None:
+        if self._report is not None:
+            self.show_report(self._report)
+
+    def show_report(self, report: SanitizerReport) -> None:
+        """Display a finished run or a saved report."""
+        self._report = report
+        self._sync_table(report.groups)
+        self.status = summary_text(report)
+        self._show_details()
+
+    def start(self, request: SanitizerRequest) -> None:
+        """Run compute-sanitizer in a worker; the pane follows it live."""
+        self._run_sanitizer(request)
+
+    @work(exclusive=True, group="sanitizer")
+    async def _run_sanitizer(self, request: SanitizerRequest) -> None:
+        run = SanitizerRun(request, max_pending_lines=self._log_lines)
+        self.query_one(Log).clear()
+        try:
+            await run.start()
+        except SanitizerError as exc:
+            self.status = str(exc)
+            return
+        self._run, self.running, self.show_log = run, True, True
+        self._ticker = self.set_interval(0.1, self._tick)
+        try:
+            result = await run.wait()
+        finally:
+            self._ticker.stop()
+            self.running = False
+        self._tick()
+        self.show_report(result.report)
+        if result.cancelled:
+            self.status = f"cancelled after {result.elapsed:.1f}s · {self.status}"
+        self.post_message(self.Finished(result))
+
+    def _tick(self) -> None:
+        """Batched UI update (at most 10/s): new log lines, progress, live groups."""
+        run = self._run
+        if run is None:
+            return
+        lines = run.drain()
+        if lines:
+            self.query_one(Log).write_lines(lines[-self._log_lines:])
+        dropped = f" ({run.dropped_lines:,} not shown)" if run.dropped_lines else ""
+        self.status = (f"{run.request.tool} running {run.elapsed:.1f}s · {run.line_count:,} lines{dropped}"
+                       f" · {len(self._groups)} groups · x cancel")
+        live = run.groups()
+        if len(live) != len(self._groups) or any(g.count != self._groups.get(_row_key(g), g).count for g in live):
+            self._sync_table(live)
+
+    def _sync_table(self, groups: tuple[FindingGroup, ...]) -> None:
+        """Diff the table against ``groups`` by row key: update counts, add and remove rows."""
+        table = self.query_one(DataTable)
+        wanted = {_row_key(g): g for g in groups}
+        with self.app.batch_update():
+            for key in [k for k in self._groups if k not in wanted]:
+                table.remove_row(key)
+            for key, group in wanted.items():
+                if key in self._groups:
+                    if self._groups[key].count != group.count:
+                        table.update_cell(key, "count", str(group.count))
+                        table.update_cell(key, "blocks", str(group.blocks or "-"))
+                        table.update_cell(key, "threads", str(group.threads or "-"))
+                else:
+                    table.add_row(*_row(group), key=key)
+        self._groups = wanted
+
+    def selected_group(self) -> Optional[FindingGroup]:
+        """The group under the table cursor."""
+        table = self.query_one(DataTable)
+        if not self._groups or table.cursor_row < 0:
+            return None
+        key = table.coordinate_to_cell_key((table.cursor_row, 0)).row_key.value
+        return self._groups.get(key or "")
+
+    def _show_details(self) -> None:
+        group = self.selected_group()
+        self.query_one("#sanitizer-details", Static).update(Text(details_text(group) if group else "no findings"))
+
+    def watch_status(self, status: str) -> None:
+        for label in self.query("#sanitizer-status").results(Static):
+            label.update(status)
+
+    def watch_show_log(self, show_log: bool) -> None:
+        for switcher in self.query(ContentSwitcher).results(ContentSwitcher):
+            switcher.current = "sanitizer-log" if show_log else "sanitizer-details-scroll"
+
+    @on(DataTable.RowHighlighted)
+    def _row_highlighted(self) -> None:
+        self._show_details()
+
+    @on(DataTable.RowSelected)
+    def _row_selected(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        self.show_log = False
+        group = self._groups.get(event.row_key.value or "")
+        where = group.first.source_location if group else None
+        if where:
+            self.post_message(self.OpenSource(where[0], where[1]))
+
+    def action_debug(self) -> None:
+        group = self.selected_group()
+        if group is None or group.first.source_location is None:
+            self.notify("This finding has no source line to stop at.", severity="warning")
+            return
+        self.post_message(self.DebugFinding(group))
+
+    def action_post_mortem(self) -> None:
+        group = self.selected_group()
+        if group is not None:
+            self.post_message(self.PostMortem(group))
+
+    def action_toggle_log(self) -> None:
+        self.show_log = not self.show_log
+
+    def action_cancel(self) -> None:
+        if self._run is not None and self.running:
+            self.status = "cancelling…"
+            self.run_worker(self._run.cancel(), group="sanitizer-cancel")
+
+
+def _row_key(group: FindingGroup) -> str:
+    return "|".join(map(str, group.key))
+
+
+def _row(group: FindingGroup) -> tuple[str, ...]:
+    f = group.first
+    where = f.source_location
+    place = f"{where[0].rsplit('/', 1)[-1]}:{where[1]}" if where else "-"
+    return (str(group.count), describe(f), place, _short(f.kernel, 20),
+            str(group.blocks or "-"), str(group.threads or "-"), f.tool)
