@@ -35,6 +35,9 @@ DEFAULT_ARCH = "sm_90"
 
 ARCH_ENV = "CUDATUI_ARCH"
 
+CUDA_ROOTS = ("/usr/local/cuda",)
+"""Toolkit folders searched for bin/nvcc after PATH and $CUDA_HOME."""
+
 _ARCH_FORMS = (
     re.compile(r"^sm_(\d{2,3}[a-z]?)$"),
     re.compile(r"^compute_(\d{2,3}[a-z]?)$"),
@@ -117,7 +120,7 @@ def find_nvcc() -> str:
     found = shutil.which("nvcc")
     if found:
         return found
-    for root in (os.environ.get("CUDA_HOME", ""), "/usr/local/cuda"):
+    for root in (os.environ.get("CUDA_HOME", ""), *CUDA_ROOTS):
         candidate = Path(root, "bin", "nvcc")
         if root and candidate.is_file() and os.access(candidate, os.X_OK):
             return str(candidate)

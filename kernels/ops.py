@@ -72,7 +72,10 @@ def check_tensor(
     shape: tuple[int, ...] | None = None,
     ndim: int | None = None,
 ) -> None:
-    """Raise ValueError (one line) unless ``tensor`` fits a launcher argument."""
+    """Raise ValueError (one line) unless ``tensor`` has the type, dtype, layout and size given.
+
+    The device is checked separately, for all arguments at once, by check_devices.
+    """
     torch = _torch()
     if not isinstance(tensor, torch.Tensor):
         raise ValueError(f"{name} must be a torch.Tensor, got {type(tensor).__name__}")
@@ -88,11 +91,13 @@ def check_tensor(
         raise ValueError(f"{name} must have {numel} element(s), got {tensor.numel()}")
     if not 0 < tensor.numel() <= MAX_ELEMENTS:
         raise ValueError(f"{name} must have 1 to {MAX_ELEMENTS} elements, got {tensor.numel()}")
-    if tensor.device.type != "cuda":
-        raise ValueError(f"{name} must be on a CUDA device, got {tensor.device}")
 
 
-def _same_device(**tensors: Any) -> None:
+def check_devices(**tensors: Any) -> None:
+    """Raise ValueError (one line) unless all tensors are on one CUDA device."""
+    for name, tensor in tensors.items():
+        if tensor.device.type != "cuda":
+            raise ValueError(f"{name} must be on a CUDA device, got {tensor.device}")
     devices = {str(t.device) for t in tensors.values()}
     if len(devices) > 1:
         listed = ", ".join(f"{name} on {t.device}" for name, t in tensors.items())
@@ -115,7 +120,7 @@ def add(a: Any, b: Any, out: Any, *, fixed: bool = False) -> Any:
     n = a.numel()
     check_tensor(b, "b", torch.float32, numel=n)
     check_tensor(out, "out", torch.float32, numel=n)
-    _same_device(a=a, b=b, out=out)
+    check_devices(a=a, b=b, out=out)
     if not fixed and n > MAX_ELEMENTS // 32:
         raise ValueError(f"the buggy add launches 4096 x n threads; keep n <= {MAX_ELEMENTS // 32}, got {n}")
     _launch("oob", a.device, a.data_ptr(), b.data_ptr(), out.data_ptr(), n, int(fixed))
@@ -125,11 +130,11 @@ def add(a: Any, b: Any, out: Any, *, fixed: bool = False) -> Any:
 def reduce_sum(x: Any, out: Any, *, fixed: bool = False, threads: int = 256) -> Any:
     """Lesson ``race``: out[0] = sum(x) by a shared-memory tree reduction."""
     torch = _torch()
-    check_tensor(x, "x", torch.float32)
-    check_tensor(out, "out", torch.float32, numel=1)
-    _same_device(x=x, out=out)
     if threads not in (32, 64, 128, 256, 512, 1024):
         raise ValueError(f"threads must be a power of two from 32 to 1024, got {threads}")
+    check_tensor(x, "x", torch.float32)
+    check_tensor(out, "out", torch.float32, numel=1)
+    check_devices(x=x, out=out)
     out.zero_()
     _launch("race", x.device, x.data_ptr(), out.data_ptr(), x.numel(), threads, int(fixed))
     return out
@@ -143,7 +148,7 @@ def one_hot(labels: Any, out: Any, num_classes: int, *, fixed: bool = False) -> 
     check_tensor(labels, "labels", torch.int64, ndim=1)
     n = labels.numel()
     check_tensor(out, "out", torch.float32, shape=(n, num_classes))
-    _same_device(labels=labels, out=out)
+    check_devices(labels=labels, out=out)
     out.zero_()
     _launch("assert", labels.device, labels.data_ptr(), out.data_ptr(), n, num_classes, int(fixed))
     return out
@@ -154,7 +159,7 @@ def scale_by_parity(x: Any, out: Any, *, fixed: bool = False) -> Any:
     torch = _torch()
     check_tensor(x, "x", torch.int32)
     check_tensor(out, "out", torch.int32, numel=x.numel())
-    _same_device(x=x, out=out)
+    check_devices(x=x, out=out)
     _launch("divergence", x.device, x.data_ptr(), out.data_ptr(), x.numel(), int(fixed))
     return out
 
@@ -164,7 +169,7 @@ def relu_sum(x: Any, total: Any, *, fixed: bool = False) -> Any:
     torch = _torch()
     check_tensor(x, "x", torch.float32)
     check_tensor(total, "total", torch.float32, numel=1)
-    _same_device(x=x, total=total)
+    check_devices(x=x, total=total)
     total.zero_()
     _launch("uninit", x.device, x.data_ptr(), total.data_ptr(), x.numel(), int(fixed))
     return total
@@ -175,7 +180,7 @@ def square_plus(x: Any, out: Any, *, fixed: bool = False) -> Any:
     torch = _torch()
     check_tensor(x, "x", torch.float32)
     check_tensor(out, "out", torch.float32, numel=x.numel())
-    _same_device(x=x, out=out)
+    check_devices(x=x, out=out)
     _launch("leak", x.device, x.data_ptr(), out.data_ptr(), x.numel(), int(fixed))
     return out
 
@@ -185,7 +190,7 @@ def blur3x3(image: Any, out: Any, *, fixed: bool = False) -> Any:
     torch = _torch()
     check_tensor(image, "image", torch.float32, ndim=2)
     check_tensor(out, "out", torch.float32, shape=tuple(image.shape))
-    _same_device(image=image, out=out)
+    check_devices(image=image, out=out)
     height, width = image.shape
     _launch("tile", image.device, image.data_ptr(), out.data_ptr(), height, width, int(fixed))
     return out
