@@ -235,10 +235,9 @@ def test_level_thresholds(value, expected):
     assert level(value, 70, 90) == expected
 
 
+@no_driver
 def test_formatting_of_an_all_na_sample():
-    sample = NoDriverSource().read().gpus[0] if not NVML_WORKS else None
-    if sample is None:
-        pytest.skip("NVML works here")
+    sample = NoDriverSource().read().gpus[0]
     for formatter in (format_memory, format_power, format_temperature):
         text = formatter(sample)
         assert text.plain.endswith("N/A") and text.spans[-1].style == "dim"
