@@ -8,6 +8,7 @@ once, in the parsers: addresses, sizes and program counters are ``int``, coordin
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Iterable, Optional
 
@@ -318,3 +319,14 @@ def group_findings(findings: Iterable[Finding]) -> tuple[FindingGroup, ...]:
     for finding in findings:
         grouper.add(finding)
     return grouper.groups()
+
+
+def apply_assertion(finding: Finding, assertions: dict[tuple[Dim3, Dim3], tuple]) -> Finding:
+    """Give a device-assert finding the file:line and kernel of the assertion message it printed."""
+    if finding.kind != ASSERT or finding.block is None or finding.thread is None:
+        return finding
+    hit = assertions.get((finding.block, finding.thread))
+    if hit is None:
+        return finding
+    file, line, func, cond = hit
+    return dataclasses.replace(finding, file=file, line=line, kernel=func, pc=None, assertion=cond)

@@ -8,9 +8,10 @@ bounded queue: when nobody drains it, the oldest lines are dropped and counted, 
 of output never grow memory. Findings are folded into groups as they arrive.
 
 Structured results come from ``--xml --save FILE`` (a private file in a ``mkdtemp``
-directory, removed afterwards); compute-sanitizer prints its text records to stdout at the same
-time. At the end the XML findings are used when the file is complete, else the live text ones;
-the summary (``ERROR SUMMARY``, leaks, coredump path) always comes from the text.
+directory, removed afterwards) while the text records stream on stdout. At the end the XML
+findings are used when the file is complete, every record in it is understood and it holds at
+least as many records as the text; otherwise the live text findings are used (``xml_note``
+says why). The summary (``ERROR SUMMARY``, leaks, coredump path) always comes from the text.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ import time
 from dataclasses import dataclass
 from typing import AsyncIterator, Optional
 
-from gdbbridge.findings import TOOLS, FindingGroup, FindingGrouper, SanitizerReport
+from gdbbridge.findings import OTHER, TOOLS, FindingGroup, FindingGrouper, SanitizerReport
 from gdbbridge.sanitizer_report import ReportError, TextReportParser, parse_xml
 
 
@@ -274,8 +275,13 @@ class SanitizerRun:
             except (ReportError, OSError) as exc:
                 note = f"XML report unusable: {exc}"
             else:
+                unknown = [g.first.message for g in xml.groups if g.first.kind == OTHER]
                 if xml.truncated:
                     note = "XML report was cut short; using the text output"
+                elif unknown:
+                    note = f"XML record not understood ({unknown[0][:60]}); using the text output"
+                elif xml.finding_count < self._grouper.finding_count:
+                    note = "XML report holds fewer records than the text; using the text output"
                 else:
                     report = SanitizerReport(tool=self.request.tool, groups=xml.groups, summary=summary,
                                              source="xml")

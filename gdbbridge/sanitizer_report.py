@@ -9,7 +9,6 @@ output line by line.
 from __future__ import annotations
 
 import dataclasses
-import os
 import re
 import xml.etree.ElementTree as ET
 from typing import Iterable, Iterator, Optional
@@ -17,7 +16,7 @@ from typing import Iterable, Iterator, Optional
 from gdbbridge.findings import (
     API_ERROR, ASSERT, BARRIER, HAZARD, INVALID_ACCESS, LEAK, OTHER, RACE, UNINITIALIZED_READ,
     AllocationDistance, DeviceFrame, Dim3, Finding, FindingGrouper, HostFrame, RaceAccess,
-    SanitizerReport, SanitizerSummary,
+    SanitizerReport, SanitizerSummary, apply_assertion,
 )
 
 
@@ -148,17 +147,6 @@ def _device_frame(text: str) -> DeviceFrame:
                        line=loc.get("line"))
 
 
-def apply_assertion(finding: Finding, assertions: dict[tuple[Dim3, Dim3], tuple]) -> Finding:
-    """Give a device-assert finding the file:line and kernel of the assertion message it printed."""
-    if finding.kind != ASSERT or finding.block is None or finding.thread is None:
-        return finding
-    hit = assertions.get((finding.block, finding.thread))
-    if hit is None:
-        return finding
-    file, line, func, cond = hit
-    return dataclasses.replace(finding, file=file, line=line, kernel=func, pc=None, assertion=cond)
-
-
 class TextReportParser:
     """Incremental parser of compute-sanitizer's text output (prefix ``=========``).
 
@@ -284,16 +272,12 @@ def parse_text(lines: Iterable[str], tool: Optional[str] = None) -> SanitizerRep
 
 
 def _xml_text(el: Optional[ET.Element], path: str) -> Optional[str]:
-    if el is None:
-        return None
-    value = el.findtext(path)
-    return value.strip() if value is not None and value.strip() else None
+    value = el.findtext(path) if el is not None else None
+    return value.strip() or None if value is not None else None
 
 
 def _xml_dim(el: Optional[ET.Element]) -> Optional[Dim3]:
-    if el is None:
-        return None
-    return Dim3(_int(_xml_text(el, "x")) or 0, _int(_xml_text(el, "y")) or 0, _int(_xml_text(el, "z")) or 0)
+    return None if el is None else Dim3(_int(_xml_text(el, "x")) or 0, _int(_xml_text(el, "y")) or 0, _int(_xml_text(el, "z")) or 0)
 
 
 def _xml_where(el: Optional[ET.Element]) -> dict:
@@ -344,12 +328,6 @@ def xml_record_to_finding(record: ET.Element, tool: Optional[str] = None) -> Fin
             HostFrame(function=_xml_text(fr, "func") or "", file=_xml_text(fr, "path"),
                       line=_int(_xml_text(fr, "line")), module=_xml_text(fr, "module"), pc=_int(_xml_text(fr, "pc")))
             for fr in stack.findall("frame"))
-    device = record.find("deviceStack")
-    if device is not None:
-        fields["device_backtrace"] = tuple(
-            DeviceFrame(function=_xml_text(fr, "func") or "??", offset=_int(_xml_text(fr, "pc")),
-                        file=_xml_text(fr, "path"), line=_int(_xml_text(fr, "line")))
-            for fr in device.findall("frame"))
     return Finding(tool=tool or _TOOL_OF_KIND.get(kind, _DEFAULT_TOOL), kind=kind, message=message,
                    raw=ET.tostring(record, encoding="unicode").strip(), **fields)
 

@@ -160,3 +160,10 @@ def test_request_validation_and_command_line():
     assert build_command(request, "/cs", None, None) == [
         "/cs", "--tool", "racecheck", "--print-limit", "0", "./a.out", "7"]
     assert program_argv("demo.py") == [sys.executable, "demo.py"]
+
+
+async def test_xml_with_fewer_records_than_the_text_is_not_used(fake):
+    fake("sanitizer_text.txt", xml="memcheck.xml")
+    result = await run_sanitizer(SanitizerRequest(program="./t"))
+    assert result.report.source == "text" and "fewer records" in result.xml_note
+    assert result.report.finding_count == 12

@@ -1,0 +1,180 @@
+"""Real compute-sanitizer on a GPU box: each tool on a small nvcc-built kernel, and each
+bundled lesson caught by its tool at its marked line.
+
+Set CUDATUI_SANITIZER_RECORD=DIR to keep every run's streamed output (``<name>.txt``) and
+grouped findings (``<name>.json``) there, as new fixtures for the no-GPU tests.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from gdbbridge.findings import (
+    BARRIER, HAZARD, INVALID_ACCESS, LEAK, RACE, UNINITIALIZED_READ, Dim3, debug_breakpoint_for,
+)
+from gdbbridge.sanitizer import SanitizerRequest, SanitizerResult, SanitizerRun
+from tui.commands.sanitize import report_to_dict
+
+pytestmark = pytest.mark.gpu
+
+PROGRAMS = {
+    "oob": """
+__global__ void k(int *o) {
+    int t = threadIdx.x;
+    o[blockIdx.x * 64 + t + (blockIdx.x == 1 && t == 5 ? (1 << 26) : 0)] = t;  // BAD
+}
+int main() { int *o; cudaMalloc(&o, 512); k<<<2, 64>>>(o); cudaDeviceSynchronize(); return 0; }
+""",
+    "race": """
+__global__ void r(int *out) {
+    __shared__ int s;
+    s = threadIdx.x;  // BAD
+    out[threadIdx.x] = s;
+}
+int main() { int *o; cudaMalloc(&o, 256 * 4); r<<<1, 256>>>(o); cudaDeviceSynchronize(); return 0; }
+""",
+    "uninit": """
+__global__ void u(const int *in, int *out) {
+    out[threadIdx.x] = in[threadIdx.x] + 1;  // BAD
+}
+int main() {
+    int *in, *out; cudaMalloc(&in, 32 * 4); cudaMalloc(&out, 32 * 4);
+    u<<<1, 32>>>(in, out); cudaDeviceSynchronize(); return 0;
+}
+""",
+    "sync": """
+__global__ void b(int *out) {
+    __shared__ int s[64];
+    s[threadIdx.x] = threadIdx.x;
+    if (threadIdx.x < 16) {
+        __syncthreads();  // BAD
+    }
+    out[threadIdx.x] = s[63 - threadIdx.x];
+}
+int main() { int *o; cudaMalloc(&o, 64 * 4); b<<<1, 64>>>(o); cudaDeviceSynchronize(); return 0; }
+""",
+    "leak": """
+int main() {
+    int *a; cudaMalloc(&a, 256);  // BAD
+    cudaDeviceSynchronize(); return 0;
+}
+""",
+}
+
+
+def bad_line(name: str) -> int:
+    return next(i for i, text in enumerate(PROGRAMS[name].splitlines()[1:], 1) if "// BAD" in text)
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> dict[str, Path]:
+    nvcc = shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc"
+    if not os.path.exists(nvcc) or not shutil.which("compute-sanitizer"):
+        pytest.skip("nvcc and compute-sanitizer are needed")
+    folder = tmp_path_factory.mktemp("sanitizer_programs")
+    out = {}
+    for name, source in PROGRAMS.items():
+        (folder / f"{name}.cu").write_text(source.lstrip("\n"))
+        subprocess.run([nvcc, "-g", "-G", "-arch=sm_90", "-o", str(folder / name), f"{name}.cu"],
+                       cwd=folder, check=True)
+        out[name] = folder / name
+    return out
+
+
+def run(request: SanitizerRequest, record_as: str) -> SanitizerResult:
+    async def go() -> tuple[list[str], SanitizerResult]:
+        sanitizer = SanitizerRun(request)
+        await sanitizer.start()
+        lines = [line async for line in sanitizer.lines()]
+        return lines, await sanitizer.wait()
+
+    lines, result = asyncio.run(go())
+    record = os.environ.get("CUDATUI_SANITIZER_RECORD")
+    if record:
+        Path(record).mkdir(parents=True, exist_ok=True)
+        (Path(record) / f"{record_as}.txt").write_text("\n".join(lines) + "\n")
+        (Path(record) / f"{record_as}.json").write_text(json.dumps(
+            {"xml_note": result.xml_note, "returncode": result.returncode, **report_to_dict(result.report)},
+            indent=1))
+    return result
+
+
+def test_memcheck_out_of_bounds_write(built):
+    result = run(SanitizerRequest(program=str(built["oob"]), cwd=str(built["oob"].parent)), "memcheck_oob")
+    assert result.report.source == "xml", result.xml_note
+    group = next(g for g in result.report.groups if g.first.kind == INVALID_ACCESS)
+    f = group.first
+    assert (f.access, f.size, f.address_space, f.line) == ("write", 4, "global", bad_line("oob"))
+    assert (f.block, f.thread, group.count) == (Dim3(1), Dim3(5), 1)
+    assert debug_breakpoint_for(group)[1] == "blockIdx.x == 1 && threadIdx.x == 5"
+    assert result.report.summary.error_count and result.line_count > 0
+
+
+def test_racecheck_shared_race(built):
+    result = run(SanitizerRequest(program=str(built["race"]), tool="racecheck"), "racecheck")
+    kinds = {g.first.kind for g in result.report.groups}
+    assert kinds & {RACE, HAZARD}
+    assert all(g.first.line == bad_line("race") for g in result.report.groups if g.first.kind in (RACE, HAZARD))
+
+
+def test_initcheck_uninitialised_read(built):
+    result = run(SanitizerRequest(program=str(built["uninit"]), tool="initcheck"), "initcheck")
+    (group,) = [g for g in result.report.groups if g.first.kind == UNINITIALIZED_READ]
+    assert group.first.line == bad_line("uninit") and group.count == 32
+    assert str(group.threads) == "(0,0,0)..(31,0,0)"
+
+
+def test_synccheck_divergent_barrier(built):
+    result = run(SanitizerRequest(program=str(built["sync"]), tool="synccheck"), "synccheck")
+    barrier = [g for g in result.report.groups if g.first.kind == BARRIER]
+    assert barrier and barrier[0].first.line == bad_line("sync")
+
+
+def test_leak_check(built):
+    result = run(SanitizerRequest(program=str(built["leak"]), leak_check=True), "leakcheck")
+    (leak,) = [g for g in result.report.groups if g.first.kind == LEAK]
+    assert leak.first.size == 256 and leak.first.source_location[1] == bad_line("leak")
+    assert result.report.summary.leaked_bytes == 256
+
+
+def test_coredump_opens_on_the_faulting_thread(built, tmp_path):
+    result = run(SanitizerRequest(program=str(built["oob"]), generate_coredump=True, coredump_dir=str(tmp_path),
+                                  cwd=str(built["oob"].parent)), "memcheck_coredump")
+    assert result.coredump_path and os.path.getsize(result.coredump_path) > 0
+    gdb = shutil.which("cuda-gdb")
+    if gdb:
+        out = subprocess.run([gdb, "-batch", "-ex", f"target cudacore {result.coredump_path}"],
+                             capture_output=True, text=True, timeout=120).stdout
+        assert "block (1,0,0), thread (5,0,0)" in out
+
+
+def lesson_cases() -> list[tuple[str, str]]:
+    try:
+        from kernels.lessons import LESSONS
+    except ImportError:
+        return []
+    tools = {"memcheck", "racecheck", "initcheck", "synccheck", "leak"}
+    return [(lesson.name, outcome.tool) for lesson in LESSONS for outcome in lesson.outcomes if outcome.tool in tools]
+
+
+@pytest.mark.parametrize(("name", "tool"), lesson_cases())
+def test_bundled_lesson_is_caught_at_its_marked_line(name, tool):
+    from kernels.lessons import get_lesson
+
+    lesson = get_lesson(name)
+    outcome = next(o for o in lesson.outcomes if o.tool == tool)
+    request = SanitizerRequest(program=str(lesson.demo_path), tool="memcheck" if tool == "leak" else tool,
+                               leak_check=tool == "leak")
+    result = run(request, f"lesson_{name}_{tool}")
+    expected = lesson.resolve(outcome.marker)
+    hits = [g for g in result.report.groups if outcome.finding in g.first.message]
+    assert hits, [g.first.message for g in result.report.groups]
+    where = hits[0].first.source_location
+    assert where is not None and (Path(where[0]).name, where[1]) == (expected.file, expected.line)
