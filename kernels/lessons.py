@@ -94,12 +94,13 @@ class Lesson:
     name: str
     """Slug used on the command line (``cudatui demo oob``) and as file stem."""
     title: str
+    """One-line title shown by ``cudatui demo --list``."""
     symptom: str
     """The error message users see, as the real tools print it."""
     tool: str
     """The tool that catches the bug (one of TOOLS)."""
     outcomes: tuple[Outcome, ...]
-    """What each tool reports on the buggy demo (empty outcome never)."""
+    """What each tool reports on the buggy demo (at least one)."""
     buggy: str
     """Function holding the bug (a kernel, or the host launcher for ``leak``)."""
     fixed: str
@@ -107,6 +108,7 @@ class Lesson:
     kernels: tuple[str, ...]
     """Every ``__global__`` kernel in the source."""
     breakpoints: tuple[Breakpoint, ...]
+    """Suggested breakpoints, in the order to set them."""
     look_at: tuple[str, ...]
     """What to look at once stopped."""
     next_steps: tuple[str, ...]
@@ -151,6 +153,10 @@ class Lesson:
     def breakpoint_specs(self) -> tuple[tuple[str, str | None], ...]:
         """Suggested breakpoints as ``(file:line, condition)`` pairs."""
         return tuple((self.resolve(b.marker).location, b.condition) for b in self.breakpoints)
+
+    def outcome_lines(self) -> tuple[str, ...]:
+        """Each expected outcome as ``tool: finding at file:line``."""
+        return tuple(f"{o.tool}: {o.finding} at {self.resolve(o.marker).location}" for o in self.outcomes)
 
     def one_line(self) -> str:
         """Summary used by ``cudatui demo --list``."""

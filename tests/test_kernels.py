@@ -164,6 +164,8 @@ def test_lesson_metadata_is_consistent(lesson):
         place = lesson.resolve(marker)
         assert f"LESSON:{marker}" in text.splitlines()[place.line - 1]
     assert lesson.source.read_text().splitlines()[lesson.bug_line - 1].strip()
+    for outcome, line in zip(lesson.outcomes, lesson.outcome_lines()):
+        assert line == f"{outcome.tool}: {outcome.finding} at {lesson.resolve(outcome.marker).location}"
 
 
 @pytest.mark.parametrize("lesson", LESSONS, ids=lambda lesson: lesson.name)
