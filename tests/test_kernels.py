@@ -264,6 +264,40 @@ def test_demo_without_gpu_exits_2_with_one_line(tmp_path):
     assert done.stdout.startswith("[oob] ") and done.stdout.count("\n") == 1
 
 
+@pytest.mark.parametrize(
+    ("error", "expected"),
+    [
+        (build.BuildError("nvcc failed to compile oob.cu: boom", "stderr"), "[oob] cannot build oob.cu: nvcc failed"),
+        (ops.KernelLaunchError("oob_add", 9), "[oob] oob_add failed to launch: cudaError_t 9"),
+    ],
+)
+def test_demo_reports_build_and_launch_errors_in_one_line(capsys, error, expected):
+    from kernels.demos import Demo
+
+    def body(_args):
+        raise error
+
+    with pytest.raises(SystemExit) as exited:
+        Demo("oob").run(body, argv=[])
+    assert exited.value.code == 1
+    out = capsys.readouterr().out
+    assert out.startswith(expected) and out.count("\n") == 1
+
+
+def test_demo_check_and_surfaced_lines(capsys):
+    from kernels.demos import Demo
+
+    demo = Demo("assert")
+    assert demo.check("sum", True, "3 == 3") == 0 and demo.check("sum", False, "2 != 3") == 1
+    assert demo.surfaced("`x.item()`", RuntimeError("CUDA error: device-side assert triggered\nmore")) == 1
+    assert capsys.readouterr().out.splitlines() == [
+        "[assert] sum: OK (3 == 3)",
+        "[assert] sum: WRONG (2 != 3)",
+        "[assert] the CUDA error surfaced at `x.item()`, not at the launch: CUDA error: device-side assert triggered",
+        "[assert] the tool that finds the faulting line: cuda-gdb",
+    ]
+
+
 def _torch_or_skip():
     return pytest.importorskip("torch", reason="torch not installed; wrapper checks need it")
 

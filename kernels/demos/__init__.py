@@ -16,6 +16,7 @@ from typing import Any
 
 from kernels.build import BuildError
 from kernels.lessons import get_lesson
+from kernels.ops import KernelLaunchError
 
 EXIT_OK = 0
 EXIT_BUG = 1
@@ -76,11 +77,14 @@ class Demo:
         parser: argparse.ArgumentParser | None = None,
         argv: list[str] | None = None,
     ) -> None:
-        """Parse arguments, run ``body`` and exit with its code; build errors exit 1."""
+        """Parse arguments, run ``body`` and exit with its code; build/launch errors exit 1."""
         args = (parser or self.parser()).parse_args(argv)
         try:
             code = body(args)
         except BuildError as exc:
-            self.say(f"cannot build {self.lesson.source.name}: {exc}")
+            self.say(f"cannot build {self.lesson.source.name}: {exc} (details: python -m kernels.build {self.lesson.name})")
+            code = EXIT_BUG
+        except KernelLaunchError as exc:
+            self.say(str(exc))
             code = EXIT_BUG
         sys.exit(code)
