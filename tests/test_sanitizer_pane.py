@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import os
 import sys
@@ -157,3 +158,25 @@ def test_snapshot_report(snap_compare, size):
 def test_snapshot_torch_assert_details(snap_compare, size):
     app = SanitizeApp(report=read_report(str(FIXTURES / "memcheck_torch.txt")))
     assert snap_compare(app, terminal_size=size)
+
+
+async def test_quitting_during_a_run_stops_the_sanitizer(fake_sanitizer, tmp_path):
+    child_pid = tmp_path / "child.pid"
+    fake_sanitizer.setenv("FAKE_SANITIZER_REPLAY", str(FIXTURES / "memcheck.txt"))
+    fake_sanitizer.setenv("FAKE_SANITIZER_HANG", "1")
+    fake_sanitizer.setenv("FAKE_SANITIZER_CHILD_PID", str(child_pid))
+    app = RecordingApp(request=SanitizerRequest(program="./t"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        for _ in range(100):
+            await pilot.pause(0.05)
+            if child_pid.exists() and child_pid.read_text():
+                break
+        pane = app.query_one(SanitizerPane)
+        assert pane.running and "running" in str(app.query_one("#sanitizer-status", Static).visual)
+        await pilot.press("q")
+    status = Path(f"/proc/{int(child_pid.read_text())}/status")
+    for _ in range(60):
+        if not status.exists() or "State:\tZ" in status.read_text():
+            break
+        await asyncio.sleep(0.05)
+    assert not status.exists() or "State:\tZ" in status.read_text()

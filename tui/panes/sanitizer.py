@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Optional
 
 from rich.text import Text
@@ -209,9 +210,13 @@ class SanitizerPane(Widget):
             self.status = str(exc)
             return
         self._run, self.running, self.show_log = run, True, True
+        self._tick()
         self._ticker = self.set_interval(0.1, self._tick)
         try:
             result = await run.wait()
+        except asyncio.CancelledError:  # the pane or app is going away: never leave it running
+            await asyncio.shield(run.cancel())
+            raise
         finally:
             self._ticker.stop()
             self.running = False
