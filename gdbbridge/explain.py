@@ -135,8 +135,8 @@ def _action(kind: str, tool: str | None) -> ActionSuggestion:
     if kind == "launch_blocking":
         return ActionSuggestion(kind, "Re-run with launch blocking", "on")
     if kind == "api_failures_stop":
-        return ActionSuggestion(kind, "Stop on CUDA API errors", "stop")
-    return ActionSuggestion(kind, f"Run compute-sanitizer {tool}", tool or "memcheck")
+        return ActionSuggestion(kind, "Stop on API errors", "stop")
+    return ActionSuggestion(kind, f"Run {tool or 'memcheck'}", tool or "memcheck")
 
 
 def _fill(template: str, values: Mapping[str, str]) -> str:

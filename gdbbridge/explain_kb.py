@@ -249,10 +249,8 @@ RULES: tuple[Rule, ...] = (
         title="Device memory leak",
         meaning="Device allocations were still alive when the program exited.",
         why_wrong_line="The host backtrace under each leak shows where it was allocated.",
-        steps=(
-            "Free each allocation on every path (cudaFree), or drop the Python references "
-            "that keep tensors alive.",
-        ),
+        steps=("Free each allocation on every path (cudaFree), or drop the Python references "
+               "that keep tensors alive.",),
         tool="memcheck",
         lesson="leak",
         actions=("sanitizer",),

@@ -251,7 +251,7 @@ def test_cli_reads_stdin_and_prints_json() -> None:
     assert payload["known"] is True
     assert payload["diagnoses"][0]["key"] == "cuda_exception_14"
     assert payload["diagnoses"][0]["actions"][0] == {
-        "kind": "sanitizer", "label": "Run compute-sanitizer memcheck", "argument": "memcheck"
+        "kind": "sanitizer", "label": "Run memcheck", "argument": "memcheck"
     }
 
 
