@@ -1,0 +1,128 @@
+"""GDB/MI: the one command builder (with c-string quoting) and the output-line parser.
+
+Every MI command cudatui sends is built by :func:`build`. Values a user can type
+(expressions, paths, conditions, console commands) are passed as plain ``str`` and are always
+quoted as MI c-strings, so nothing typed can end the string or start another command. Our own
+fixed words (``--simple-values``, register numbers, ``x``) are passed as :class:`Flag`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from pygdbmi import gdbmiparser
+
+_OPERATION = re.compile(r"^-[a-z][a-z0-9-]*$")
+_FLAG = re.compile(r"^[A-Za-z0-9_$.+-]+$")
+_ESCAPES = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+BIG_LINE = 64 * 1024
+"""Lines longer than this are parsed in a thread, off the event loop."""
+
+
+class MIBuildError(ValueError):
+    """A command could not be built (bad operation name or flag)."""
+
+
+@dataclass(frozen=True)
+class Flag:
+    """A literal MI word chosen by cudatui itself (never user text): ``--thread``, ``x``, ``5``."""
+
+    text: str
+
+    def __post_init__(self) -> None:
+        if not _FLAG.match(self.text):
+            raise MIBuildError(f"not a valid MI flag: {self.text!r}")
+
+
+def quote(value: str) -> str:
+    """Quote ``value`` as an MI c-string: the result is one line, starting and ending with '"'."""
+    out = []
+    for ch in value:
+        if ch in _ESCAPES:
+            out.append(_ESCAPES[ch])
+        elif ord(ch) < 0x20 or ord(ch) == 0x7F:
+            out.append(f"\\{ord(ch):03o}")
+        else:
+            out.append(ch)
+    return '"' + "".join(out) + '"'
+
+
+def build(token: int | None, operation: str, *args: "str | int | Flag") -> str:
+    """Build one MI command line (without the trailing newline).
+
+    ``str`` arguments are always quoted; ``int`` are written as numbers; :class:`Flag` as-is.
+    """
+    if not _OPERATION.match(operation):
+        raise MIBuildError(f"not an MI operation: {operation!r}")
+    parts = [f"{token if token is not None else ''}{operation}"]
+    for arg in args:
+        if isinstance(arg, Flag):
+            parts.append(arg.text)
+        elif isinstance(arg, bool):
+            raise MIBuildError("booleans are not MI arguments")
+        elif isinstance(arg, int):
+            parts.append(str(arg))
+        elif isinstance(arg, str):
+            parts.append(quote(arg))
+        else:
+            raise MIBuildError(f"unsupported MI argument type: {type(arg).__name__}")
+    return " ".join(parts)
+
+
+def console(command: str) -> tuple[str, str, str]:
+    """Arguments for running a CLI command through MI: ``-interpreter-exec console "..."``."""
+    return ("-interpreter-exec", Flag("console"), command)  # type: ignore[return-value]
+
+
+RecordKind = Literal["result", "exec", "notify", "status", "console", "target", "log", "prompt", "other"]
+
+
+@dataclass(frozen=True)
+class Record:
+    """One parsed MI output line.
+
+    ``kind``: result (``^``), exec (``*``), notify (``=``), status (``+``), console (``~``),
+    target (``@``), log (``&``), prompt (``(gdb)``) or other (not MI at all).
+    ``message`` is the result class or async class ("done", "stopped", "breakpoint-modified").
+    ``payload`` is a dict for result/async records and a str for stream records.
+    """
+
+    kind: RecordKind
+    token: int | None
+    message: str | None
+    payload: Any
+    raw: str
+
+
+_ASYNC_KINDS = {"*": "exec", "=": "notify", "+": "status"}
+_STREAM_KINDS = {"~": "console", "@": "target", "&": "log"}
+_RESULT_CLASSES = {"done", "running", "connected", "error", "exit"}
+_TOKEN = re.compile(r"^(\d*)([\^*=+~@&])")
+
+
+def parse_line(line: str) -> Record:
+    """Parse one line of gdb's MI output. Never raises: non-MI text becomes kind "other"."""
+    text = line.rstrip("\r\n")
+    if text.strip() == "(gdb)":
+        return Record("prompt", None, None, None, text)
+    m = _TOKEN.match(text)
+    if not m:
+        return Record("other", None, None, text, text)
+    sigil = m.group(2)
+    token = int(m.group(1)) if m.group(1) else None
+    try:
+        parsed = gdbmiparser.parse_response(text)
+    except Exception:  # pygdbmi raises assorted errors on malformed input
+        return Record("other", None, None, text, text)
+    ptype = parsed.get("type")
+    if sigil == "^" and ptype == "result" and parsed.get("message") in _RESULT_CLASSES:
+        return Record("result", token, parsed.get("message"), parsed.get("payload") or {}, text)
+    if sigil in _ASYNC_KINDS and ptype == "notify":
+        return Record(_ASYNC_KINDS[sigil], token, parsed.get("message"), parsed.get("payload") or {}, text)  # type: ignore[arg-type]
+    if sigil in _STREAM_KINDS and ptype in ("console", "target", "log"):
+        payload = parsed.get("payload")
+        return Record(_STREAM_KINDS[sigil], None, None, payload if isinstance(payload, str) else "", text)  # type: ignore[arg-type]
+    return Record("other", None, None, text, text)

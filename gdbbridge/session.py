@@ -1,0 +1,371 @@
+"""An asyncio GDB/MI session: one debugger process, per-request tokens, an ordered event stream.
+
+No time windows and no per-command timeouts: a result arrives when gdb sends it (an
+``-exec-next`` in a kernel takes up to ~1 s, running to the first kernel of a PyTorch script
+~14 s). The debuggee gets its own pty, so its output never mixes with MI.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import codecs
+import os
+import signal
+import time
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+from . import events as ev
+from .mi import BIG_LINE, Flag, build, parse_line
+from .models import StopEvent, to_int
+from .pty import ProgramTty
+from .recorder import Recorder
+
+Listener = Callable[[ev.Event], None]
+
+MI_FLAGS = ("--interpreter=mi3", "--quiet", "--nx")
+
+
+class MIError(Exception):
+    """gdb answered ``^error``: ``message`` is gdb's own text, ``command`` what we sent."""
+
+    def __init__(self, message: str, command: str = "") -> None:
+        super().__init__(message)
+        self.message = message
+        self.command = command
+
+
+class DebuggerGone(MIError):
+    """The debugger exited or was killed while a request was pending (or before it was sent)."""
+
+
+class DebuggerNotFound(OSError):
+    """The debugger executable could not be started."""
+
+
+class GdbSession:
+    """One debugger process spoken to over MI.
+
+    ``debugger`` is the command that starts it: ``["cuda-gdb"]``, ``["gdb"]`` or a replay
+    (``[sys.executable, "-m", "gdbbridge.replay", FILE]``).
+    """
+
+    def __init__(
+        self,
+        debugger: Sequence[str],
+        program: Sequence[str] = (),
+        *,
+        cwd: str | os.PathLike[str] | None = None,
+        env: dict[str, str] | None = None,
+        record: str | os.PathLike[str] | None = None,
+        inferior_tty: bool = True,
+    ) -> None:
+        self.argv = [*debugger, *MI_FLAGS, *(["--args", *program] if program else [])]
+        self._cwd = cwd
+        self._env = env
+        self._recorder = Recorder(record, self.argv) if record else None
+        self._want_tty = inferior_tty
+        self._tty: ProgramTty | None = None
+        self._proc: asyncio.subprocess.Process | None = None
+        self._tasks: list[asyncio.Task[None]] = []
+        self._pending: dict[int, tuple[asyncio.Future[dict[str, Any]], str, float]] = {}
+        self._next_token = 1
+        self._listeners: list[Listener] = []
+        self._console_capture: list[str] | None = None
+        self._console_lock = asyncio.Lock()
+        self._closing = False
+        self._exited: ev.DebuggerExited | None = None
+        self.state = "not-started"
+        """not-started, ready, running, stopped, exited, dead."""
+        self.inferior_pid: int | None = None
+        self._inferior_start: str | None = None
+        self.exit_code: int | None = None
+        self.async_mode = False
+        self.last_stop: StopEvent | None = None
+        self._decoder = codecs.getincrementaldecoder("utf-8")("replace")
+
+    # -- lifecycle -------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Start the debugger, give the debuggee its pty, and turn on asynchronous MI."""
+        try:
+            self._proc = await asyncio.create_subprocess_exec(
+                *self.argv,
+                stdin=asyncio.subprocess.PIPE,
+                stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.PIPE,
+                cwd=self._cwd,
+                env=self._env,
+                start_new_session=True,
+            )
+        except (FileNotFoundError, PermissionError, NotADirectoryError) as exc:
+            raise DebuggerNotFound(f"cannot start debugger {self.argv[0]!r}: {exc.strerror or exc}") from None
+        self.state = "ready"
+        self._tasks.append(asyncio.create_task(self._read_stdout(), name="gdb-stdout"))
+        self._tasks.append(asyncio.create_task(self._read_stderr(), name="gdb-stderr"))
+        if self._want_tty:
+            self._tty = ProgramTty(self._on_program_output)
+            try:
+                await self.command("-inferior-tty-set", self._tty.name)
+            except DebuggerGone:
+                raise
+            except MIError:
+                self._tty.close()
+                self._tty = None
+        try:
+            await self.command("-gdb-set", Flag("mi-async"), Flag("on"))
+            self.async_mode = True
+        except DebuggerGone:
+            raise
+        except MIError:
+            self.async_mode = False
+
+    async def close(self, grace: float = 1.0) -> None:
+        """Stop the debugger: ``-gdb-exit``, then SIGTERM, then SIGKILL; always reap it."""
+        self._closing = True
+        proc = self._proc
+        if proc is not None and proc.returncode is None:
+            try:
+                self._write(build(None, "-gdb-exit"))
+                await asyncio.wait_for(proc.wait(), grace)
+            except (asyncio.TimeoutError, OSError, DebuggerGone):
+                for sig in (signal.SIGTERM, signal.SIGKILL):
+                    if proc.returncode is not None:
+                        break
+                    try:
+                        os.killpg(proc.pid, sig)
+                    except (ProcessLookupError, PermissionError):
+                        proc.send_signal(sig)
+                    try:
+                        await asyncio.wait_for(proc.wait(), grace / 2)
+                    except asyncio.TimeoutError:
+                        continue
+            if proc.returncode is None:
+                await proc.wait()
+        self._kill_orphaned_inferior()
+        for task in self._tasks:
+            if not task.done() and task is not asyncio.current_task():
+                task.cancel()
+        await asyncio.gather(*[t for t in self._tasks if t is not asyncio.current_task()], return_exceptions=True)
+        self._fail_pending("debugger closed")
+        if self._tty is not None:
+            self._tty.close()
+            self._tty = None
+        if self._recorder is not None:
+            self._recorder.close()
+
+    @property
+    def pid(self) -> int | None:
+        return self._proc.pid if self._proc else None
+
+    @property
+    def alive(self) -> bool:
+        return self._proc is not None and self._proc.returncode is None
+
+    # -- requests --------------------------------------------------------------------------
+
+    async def command(self, operation: str, *args: str | int | Flag) -> dict[str, Any]:
+        """Send one MI command; return its result payload or raise :class:`MIError`."""
+        if self._exited is not None or self._proc is None:
+            raise DebuggerGone(self._exited.description if self._exited else "debugger not started", operation)
+        token = self._next_token
+        self._next_token += 1
+        line = build(token, operation, *args)
+        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._pending[token] = (future, line, time.monotonic())
+        try:
+            self._write(line)
+        except DebuggerGone:
+            self._pending.pop(token, None)
+            raise
+        return await future
+
+    async def console(self, command: str) -> str:
+        """Run a CLI command (``info cuda lanes``) and return the console text it printed."""
+        async with self._console_lock:
+            self._console_capture = []
+            try:
+                await self.command("-interpreter-exec", Flag("console"), command)
+                return "".join(self._console_capture)
+            finally:
+                self._console_capture = None
+
+    async def interrupt(self) -> None:
+        """Stop a running target: ``-exec-interrupt`` in async mode, else SIGINT to the debuggee."""
+        if self.async_mode:
+            try:
+                await self.command("-exec-interrupt")
+                return
+            except DebuggerGone:
+                raise
+            except MIError:
+                pass
+        target = self.inferior_pid if self.inferior_pid else (self._proc.pid if self._proc else None)
+        if target is not None:
+            try:
+                os.kill(target, signal.SIGINT)
+            except ProcessLookupError:
+                pass
+
+    # -- events ----------------------------------------------------------------------------
+
+    def subscribe(self, listener: Listener) -> Callable[[], None]:
+        """Call ``listener(event)`` on the event loop for every event; returns an unsubscriber."""
+        self._listeners.append(listener)
+        return lambda: self._listeners.remove(listener) if listener in self._listeners else None
+
+    def queue(self) -> "asyncio.Queue[ev.Event]":
+        """An unbounded queue receiving every event from now on (handy for scripts and tests)."""
+        q: asyncio.Queue[ev.Event] = asyncio.Queue()
+        self.subscribe(q.put_nowait)
+        return q
+
+    def _emit(self, event: ev.Event) -> None:
+        for listener in list(self._listeners):
+            try:
+                listener(event)
+            except Exception as exc:  # a broken listener must not stop the MI reader
+                asyncio.get_running_loop().call_exception_handler(
+                    {"message": f"event listener failed on {type(event).__name__}", "exception": exc}
+                )
+
+    # -- I/O -------------------------------------------------------------------------------
+
+    def _write(self, line: str) -> None:
+        proc = self._proc
+        if proc is None or proc.stdin is None or proc.returncode is not None or proc.stdin.is_closing():
+            raise DebuggerGone(self._exited.description if self._exited else "debugger is not running", line)
+        if self._recorder:
+            self._recorder.write("in", line)
+        try:
+            proc.stdin.write(line.encode() + b"\n")
+        except (BrokenPipeError, ConnectionResetError) as exc:
+            raise DebuggerGone(f"debugger pipe closed: {exc}", line) from None
+
+    async def _read_stdout(self) -> None:
+        assert self._proc is not None and self._proc.stdout is not None
+        stream = self._proc.stdout
+        buffer = b""
+        while True:
+            chunk = await stream.read(1 << 16)
+            if not chunk:
+                break
+            buffer += chunk
+            if b"\n" not in chunk:
+                continue
+            *lines, buffer = buffer.split(b"\n")
+            for raw in lines:
+                await self._handle_line(raw.decode("utf-8", "replace"))
+        if buffer:
+            await self._handle_line(buffer.decode("utf-8", "replace"))
+        await self._on_debugger_exit()
+
+    async def _read_stderr(self) -> None:
+        assert self._proc is not None and self._proc.stderr is not None
+        while line := await self._proc.stderr.readline():
+            text = line.decode("utf-8", "replace")
+            if self._recorder:
+                self._recorder.write("err", text.rstrip("\n"))
+            self._emit(ev.Stream("stderr", text))
+
+    async def _handle_line(self, line: str) -> None:
+        if self._recorder:
+            self._recorder.write("out", line)
+        record = await asyncio.to_thread(parse_line, line) if len(line) > BIG_LINE else parse_line(line)
+        kind = record.kind
+        if kind == "result":
+            self._resolve(record.token, record.message, record.payload)
+        elif kind == "exec":
+            self._on_exec(record.message or "", record.payload)
+        elif kind == "notify":
+            self._on_notify(record.message or "", record.payload)
+        elif kind in ("console", "target", "log"):
+            if kind == "console" and self._console_capture is not None:
+                self._console_capture.append(record.payload)
+            self._emit(ev.Stream(kind, record.payload))  # type: ignore[arg-type]
+        elif kind == "other" and line.strip():
+            self._emit(ev.NonMI(line))
+
+    def _resolve(self, token: int | None, message: str | None, payload: dict[str, Any]) -> None:
+        entry = self._pending.pop(token, None) if token is not None else None
+        if entry is None:
+            self._emit(ev.UnmatchedResult(token, message, payload))
+            return
+        future, line, started = entry
+        if self._recorder:
+            self._recorder.write("mark", f"rtt {line.split(' ', 1)[0]} result={time.monotonic() - started:.6f}")
+        if future.done():
+            return
+        if message == "error":
+            future.set_exception(MIError(str(payload.get("msg", "unknown error")), line))
+        else:
+            future.set_result(payload)
+
+    def _on_exec(self, message: str, payload: dict[str, Any]) -> None:
+        if message == "running":
+            self.state = "running"
+            self._emit(ev.Running(str(payload.get("thread-id", "all"))))
+        elif message == "stopped":
+            stop = StopEvent.from_mi(payload)
+            self.last_stop = stop
+            if stop.exited:
+                self.state = "exited"
+                if stop.exit_code is not None:
+                    self.exit_code = stop.exit_code
+            else:
+                self.state = "stopped"
+            self._emit(ev.Stopped(stop, payload))
+
+    def _on_notify(self, name: str, payload: dict[str, Any]) -> None:
+        if name == "thread-group-started":
+            self.inferior_pid = to_int(payload.get("pid"))
+            self._inferior_start = _start_time(self.inferior_pid)
+        elif name == "thread-group-exited":
+            self.exit_code = to_int(payload.get("exit-code"), self.exit_code)
+            self.inferior_pid = None
+        self._emit(ev.Notify(name, payload))
+
+    def _on_program_output(self, data: bytes) -> None:
+        if self._recorder:
+            self._recorder.write("program", data.decode("utf-8", "replace"))
+        text = self._decoder.decode(data)
+        if text:
+            self._emit(ev.ProgramOutput(text))
+
+    async def _on_debugger_exit(self) -> None:
+        proc = self._proc
+        rc = await proc.wait() if proc is not None else None
+        if self._tty is not None:
+            self._tty.drain()
+        self._exited = ev.DebuggerExited(rc, expected=self._closing)
+        self.state = "dead" if not self._closing else "closed"
+        self._fail_pending(self._exited.description)
+        if self._recorder:
+            self._recorder.write("mark", f"debugger-exit rc={rc}")
+        self._emit(self._exited)
+
+    def _fail_pending(self, reason: str) -> None:
+        pending, self._pending = self._pending, {}
+        for future, line, _ in pending.values():
+            if not future.done():
+                future.set_exception(DebuggerGone(reason, line))
+
+    def _kill_orphaned_inferior(self) -> None:
+        """A SIGKILLed gdb leaves its debuggee running, detached: end it (same pid, same start)."""
+        pid = self.inferior_pid
+        if pid and self._inferior_start and _start_time(pid) == self._inferior_start:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+
+
+def _start_time(pid: int | None) -> str | None:
+    """The process start time from /proc (field 22), to tell a pid from a reused one."""
+    if not pid:
+        return None
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    return stat.rsplit(")", 1)[-1].split()[19]

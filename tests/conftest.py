@@ -1,0 +1,47 @@
+"""Shared test setup: the ``gpu`` marker is skipped unless a usable NVIDIA GPU is present."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+TRANSCRIPTS = FIXTURES / "transcripts"
+
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+
+@lru_cache(maxsize=1)
+def gpu_available() -> bool:
+    if os.environ.get("CUDATUI_NO_GPU"):
+        return False
+    smi = shutil.which("nvidia-smi")
+    if not smi:
+        return False
+    try:
+        out = subprocess.run([smi, "-L"], capture_output=True, text=True, timeout=20)
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return out.returncode == 0 and "GPU" in out.stdout
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if gpu_available():
+        return
+    skip = pytest.mark.skip(reason="needs an NVIDIA GPU (nvidia-smi -L found none)")
+    for item in items:
+        if "gpu" in item.keywords:
+            item.add_marker(skip)
+
+
+def replay_debugger(name: str) -> list[str]:
+    """The debugger command that serves ``tests/fixtures/transcripts/<name>`` as a stand-in gdb."""
+    return [sys.executable, "-m", "gdbbridge.replay", str(TRANSCRIPTS / name)]
