@@ -1,0 +1,103 @@
+"""CUDA exception banner: which GPU exception stopped the kernel, where, and what to do now."""
+
+from __future__ import annotations
+
+from rich.text import Text
+
+from gdbbridge.explain import CUDA_EXCEPTIONS as EXCEPTION_MEANINGS
+from gdbbridge.models import CudaException, Frame, StopState, fmt_dim3
+
+from .base import StatePane
+
+WHAT_TO_TRY: dict[int, str] = {
+    5: "Check the index of the shared or local array against its declared size.",
+    6: "Check pointer casts and offsets: a 4-byte load needs a 4-byte aligned address.",
+    10: "Run memcheck to find the exact thread and access; the faulting thread is not precise here.",
+    12: "Read the assert's condition and the values it tests in the locals; `continue` lets the "
+    "program go on (the kernel launch still reports an error).",
+    14: "Compare the index in the faulting line with the size of the array it reads or writes; "
+    "look at the lane's locals and at blockIdx/threadIdx. A bounds check (`if (i < n)`) is the "
+    "usual fix.",
+}
+"""Advice per exception code; other codes get the generic advice."""
+
+GENERIC_ADVICE = "Inspect the faulting thread's locals and source line; memcheck narrows memory errors down."
+
+
+def faulting_frame(frames: tuple[Frame, ...], fallback: Frame | None) -> Frame | None:
+    """The innermost frame with a source line (frame 0 of an assert is ``__assert_fail``)."""
+    return next((f for f in frames if f.file and f.line), fallback)
+
+
+def lanes_summary(state: StopState) -> str:
+    """ "lane 13", "lanes 0-31 (32 lanes)" or "" for the lanes that report the exception."""
+    faulted = sorted(lane.number for lane in state.lanes if lane.exception)
+    if not faulted:
+        return ""
+    if len(faulted) == 1:
+        return f"lane {faulted[0]}"
+    contiguous = faulted == list(range(faulted[0], faulted[-1] + 1))
+    shown = f"{faulted[0]}-{faulted[-1]}" if contiguous else ",".join(map(str, faulted))
+    return f"lanes {shown} ({len(faulted)} lanes)"
+
+
+def banner_text(exception: CudaException, state: StopState) -> Text:
+    """The banner: headline, location, whether the program can continue, meaning and advice."""
+    text = Text()
+    text.append(f" {exception.signal_name} ", style="bold reverse red")
+    text.append(f" {exception.name}", style="bold")
+    focus = state.focus or state.stop.focus
+    where = []
+    if focus is not None:
+        where.append(f"block {fmt_dim3(focus.block)} thread {fmt_dim3(focus.thread)}")
+        if focus.warp is not None:
+            where.append(f"warp {focus.warp} lane {focus.lane}")
+    lanes = lanes_summary(state)
+    if lanes:
+        where.append(f"faulted: {lanes}")
+    frame = faulting_frame(state.frames, state.frame)
+    if frame is not None:
+        where.append(frame.where)
+    if where:
+        text.append("\n" + " · ".join(where))
+    if exception.recoverable:
+        text.append("\nrecoverable: ", style="bold green")
+        text.append("`continue` resumes the program after this assert.")
+    else:
+        text.append("\nfatal: ", style="bold red")
+        text.append("the CUDA context is lost and the program cannot continue; inspect it now.")
+    meaning = EXCEPTION_MEANINGS.get(exception.code, ("", "A GPU exception.", None))[1]
+    text.append(f"\n{meaning} {WHAT_TO_TRY.get(exception.code, GENERIC_ADVICE)}", style="italic")
+    return text
+
+
+class ExceptionBanner(StatePane):
+    """A banner shown only while the target is stopped on a CUDA exception.
+
+    It has no key bindings; it hides itself when a stop carries no exception.
+    """
+
+    DEFAULT_CSS = """
+    ExceptionBanner {
+        height: auto;
+        padding: 0 1;
+        background: $error 15%;
+        border-left: thick $error;
+        display: none;
+    }
+    """
+
+    def __init__(self, *, name: str | None = None, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self._text = Text()
+        self.exception: CudaException | None = None
+        """The exception shown, or None while hidden."""
+
+    def render_state(self, state: StopState, previous: StopState | None) -> None:
+        self.exception = state.stop.exception
+        self.display = self.exception is not None
+        self._text = banner_text(self.exception, state) if self.exception else Text()
+        self.refresh(layout=True)
+
+    def render(self) -> Text:
+        return self._text

@@ -1,0 +1,55 @@
+"""The panes' on-demand queries, answered by a live (or replayed) :class:`GdbSession`.
+
+:class:`SessionPort` implements :class:`tui.panes.base.DebuggerPort` plus the CUDA tables the
+focus navigator expands lazily (:class:`CudaPort`). Every call is one or a few MI requests
+through gdbbridge; nothing here builds MI text.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from gdbbridge import cuda, warp_watch
+from gdbbridge.models import BlockRange, Instruction, ThreadRange
+from gdbbridge.session import GdbSession
+from tui.panes.base import DebuggerPort
+
+
+class CudaPort(DebuggerPort, Protocol):
+    """A DebuggerPort that can also list the coalesced block and thread tables."""
+
+    async def blocks(self) -> tuple[BlockRange, ...]: ...
+
+    async def threads(self) -> tuple[ThreadRange, ...]: ...
+
+
+class SessionPort:
+    """On-demand queries over one GdbSession (see the module docstring)."""
+
+    def __init__(self, session: GdbSession) -> None:
+        self.session = session
+
+    async def evaluate(self, expression: str) -> str:
+        """The value of ``expression`` in the focused thread, as gdb prints it."""
+        return await cuda.evaluate(self.session, expression)
+
+    async def read_shared(self, name: str, start: int, count: int) -> tuple[str, ...]:
+        """``count`` elements (rows, for a 2-D array) of shared array ``name`` from ``start``."""
+        return await cuda.read_shared(self.session, name, start, count)
+
+    async def disassemble(self, start: str, end: str) -> tuple[Instruction, ...]:
+        """SASS between two address expressions, with source lines."""
+        return await cuda.disassemble(self.session, start, end)
+
+    async def evaluate_in_lanes(self, expression: str) -> tuple[tuple[int, str], ...]:
+        """``expression`` in each active lane of the focused warp; the focus is restored."""
+        values = await warp_watch.evaluate_in_lanes(self.session, expression)
+        return tuple((v.lane, v.text) for v in values)
+
+    async def blocks(self) -> tuple[BlockRange, ...]:
+        """The coalesced block ranges of every running kernel."""
+        return cuda.parse_blocks(await cuda.info(self.session, "blocks"))
+
+    async def threads(self) -> tuple[ThreadRange, ...]:
+        """The coalesced thread ranges (same pc and line) of every running kernel."""
+        return cuda.parse_threads(await cuda.info(self.session, "threads"))
