@@ -1,0 +1,162 @@
+"""Registers pane: the focused lane's registers by group (R, P, UR, UP, system), hex and decimal.
+
+Registers that changed since the previous stop are highlighted (gdb-dashboard's register
+module); names come already filtered by gdbbridge (no empty, duplicate or dummy names).
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.reactive import reactive
+from textual.widgets import DataTable, Static
+
+from gdbbridge.models import Register, StopState
+
+from .base import StatePane
+
+ORDER = ("system", "R", "P", "UR", "UP", "other")
+"""Display order of the groups: pc and errorpc first."""
+
+FILTERS = ("all",) + ORDER[:-1]
+"""What the group filter cycles through."""
+
+WIDE = 64
+"""Registers with this many bits are shown unsigned; 32-bit ones also as signed int."""
+
+
+def decimal(register: Register) -> str:
+    """The value in decimal: signed 32-bit for R/UR, plain for predicates and 64-bit system registers."""
+    value = register.int_value
+    if value is None:
+        return register.value
+    if register.group in ("R", "UR") and value < 1 << 32 and value >= 1 << 31:
+        return str(value - (1 << 32))
+    return str(value)
+
+
+def changed_names(state: StopState, previous: StopState | None) -> frozenset[str]:
+    """Names of registers whose value differs from the previous stop (none on the first stop)."""
+    if previous is None or not previous.registers:
+        return frozenset()
+    before = {r.name: r.value for r in previous.registers}
+    return frozenset(r.name for r in state.registers if r.name in before and before[r.name] != r.value)
+
+
+class RegistersPane(StatePane):
+    """The focused lane's registers.
+
+    | Key | Action |
+    | :- | :- |
+    | f | Cycle the group filter: all, system, R, P, UR, UP. |
+    | z | Show or hide registers that are zero and unchanged. |
+    """
+
+    BINDINGS = [
+        Binding("f", "cycle_group", "Group"),
+        Binding("z", "toggle_zeros", "Zeros"),
+    ]
+
+    DEFAULT_CSS = """
+    RegistersPane {
+        height: 1fr;
+    }
+    RegistersPane > #registers-title {
+        height: 1;
+        background: $panel;
+        padding: 0 1;
+    }
+    RegistersPane > DataTable {
+        height: 1fr;
+    }
+    """
+
+    group: reactive[str] = reactive("all")
+    """The group shown ("all" or one of R, P, UR, UP, system)."""
+
+    hide_zeros: reactive[bool] = reactive(True)
+    """Hide registers that are zero and did not change (most of R0..R254 in a small kernel)."""
+
+    def __init__(self, *, name: str | None = None, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self._changed: frozenset[str] = frozenset()
+
+    def compose(self) -> ComposeResult:
+        yield Static("Registers", id="registers-title")
+        table: DataTable[Text] = DataTable(cursor_type="row", zebra_stripes=False)
+        table.add_column("reg", key="reg", width=7)
+        table.add_column("hex", key="hex", width=18)
+        table.add_column("decimal", key="dec")
+        yield table
+
+    @property
+    def changed(self) -> frozenset[str]:
+        """Registers highlighted as changed since the previous stop."""
+        return self._changed
+
+    def on_mount(self) -> None:
+        self._refill()
+
+    def watch_group(self) -> None:
+        self._refill()
+
+    def watch_hide_zeros(self) -> None:
+        self._refill()
+
+    def action_cycle_group(self) -> None:
+        self.group = FILTERS[(FILTERS.index(self.group) + 1) % len(FILTERS)]
+
+    def action_toggle_zeros(self) -> None:
+        self.hide_zeros = not self.hide_zeros
+
+    def render_state(self, state: StopState, previous: StopState | None) -> None:
+        self._changed = changed_names(state, previous)
+        self._refill()
+
+    def visible_registers(self) -> list[Register]:
+        """The registers the table shows, in group order, after the filters."""
+        state = self.state
+        if state is None:
+            return []
+        order = {g: i for i, g in enumerate(ORDER)}
+        regs = sorted(state.registers, key=lambda r: (order.get(r.group, len(order)), r.number))
+        return [
+            r for r in regs
+            if (self.group == "all" or r.group == self.group)
+            and not (self.hide_zeros and r.int_value == 0 and r.name not in self._changed and r.group != "system")
+        ]
+
+    def _refill(self) -> None:
+        if not self.is_mounted:
+            return
+        state = self.state
+        regs = self.visible_registers()
+        title = self.query_one("#registers-title", Static)
+        if state is None or not state.registers:
+            title.update("Registers: none at this stop" + (" (not in a kernel)" if state and not state.in_kernel else ""))
+        else:
+            shown = f"{len(regs)}/{len(state.registers)}"
+            zeros = ", zeros hidden" if self.hide_zeros else ""
+            title.update(f"Registers [{self.group}] {shown}{zeros} · {len(self._changed)} changed  (f group, z zeros)")
+        table: DataTable[Text] = self.query_one(DataTable)
+        rows = [(r.name, self._cells(r)) for r in regs]
+        current = [str(k.value) for k in table.rows]
+        with self.app.batch_update():
+            if current == [name for name, _ in rows]:
+                for name, cells in rows:
+                    for column, cell in zip(("reg", "hex", "dec"), cells):
+                        table.update_cell(name, column, cell)
+            else:
+                table.clear()
+                for name, cells in rows:
+                    table.add_row(*cells, key=name)
+
+    def _cells(self, register: Register) -> tuple[Text, Text, Text]:
+        style = "bold yellow" if register.name in self._changed else ""
+        mark = "*" if register.name in self._changed else " "
+        return (
+            Text(f"{mark}{register.name}", style=style),
+            Text(register.value, style=style),
+            Text(decimal(register), style=style),
+        )
