@@ -1,0 +1,337 @@
+"""Warps pane: the warps of the focused SM as 32-lane strips, their PCs by source line, warp watch.
+
+Each warp is one row whose lane strip shows every lane as active, divergent, inactive or
+faulted (the exception column of ``info cuda lanes``, known for the focused warp). Moving the
+lane cursor and pressing enter switches the CUDA focus to that lane. The warp watch evaluates
+one expression in all lanes of the focused warp after each stop (cached per stop).
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.reactive import reactive
+from textual.widgets import DataTable, Input, Static
+
+from gdbbridge.models import Lane, StopState, ThreadRange, Warp, fmt_dim3
+from gdbbridge.session import MIError
+from gdbbridge.warp_watch import WarpWatchError
+
+from .base import DebuggerPort, FocusRequested, StatePane
+
+LANES = 32
+
+CELLS = {
+    "active": ("█", "green"),
+    "divergent": ("▒", "yellow"),
+    "inactive": ("·", "bright_black"),
+    "exception": ("✖", "bold red"),
+}
+"""Glyph and style per lane state."""
+
+LEGEND = Text.assemble(
+    *(part for kind, (glyph, style) in CELLS.items() for part in ((glyph, style), f" {kind}  "))
+)
+
+
+def lane_kinds(warp: Warp, lanes: tuple[Lane, ...]) -> list[str]:
+    """The 32 lane states of ``warp``; ``lanes`` (the focused warp's table) adds exceptions."""
+    kinds = [
+        "divergent" if warp.lane_divergent(i) else "active" if warp.lane_active(i) else "inactive"
+        for i in range(LANES)
+    ]
+    for lane in lanes:
+        if 0 <= lane.number < LANES:
+            if lane.exception:
+                kinds[lane.number] = "exception"
+            elif lane.state in CELLS:
+                kinds[lane.number] = lane.state
+    return kinds
+
+
+def strip(kinds: list[str], cursor: int | None = None, focused: int | None = None) -> Text:
+    """The lane strip; the lane cursor is reversed, the focused lane underlined."""
+    text = Text()
+    for i, kind in enumerate(kinds):
+        glyph, style = CELLS[kind]
+        if i == focused:
+            style += " underline"
+        if i == cursor:
+            style += " reverse"
+        text.append(glyph, style=style)
+    return text
+
+
+def focused_warp_from_lanes(state: StopState) -> Warp | None:
+    """The focused warp rebuilt from its lanes when the warps table is missing."""
+    if state.focus is None or state.focus.warp is None or not state.lanes:
+        return None
+    active = sum(1 << lane.number for lane in state.lanes if lane.state == "active")
+    divergent = sum(1 << lane.number for lane in state.lanes if lane.state == "divergent")
+    current = next((lane for lane in state.lanes if lane.current), state.lanes[0])
+    return Warp(state.focus.warp, active, divergent, current.pc, state.focus.kernel, state.focus.block,
+                state.lanes[0].thread, True)
+
+
+def pc_groups(warps: list[Warp], lines: dict[int, str]) -> list[tuple[str, list[int]]]:
+    """Warps grouped by the source line of their pc (or by pc where the line is unknown)."""
+    groups: dict[str, list[int]] = {}
+    for warp in warps:
+        if warp.pc is None:
+            continue
+        label = lines.get(warp.pc) or f"pc {warp.pc:#x}"
+        groups.setdefault(label, []).append(warp.number)
+    return sorted(groups.items(), key=lambda item: item[1][0])
+
+
+def line_map(state: StopState, threads: tuple[ThreadRange, ...]) -> dict[int, str]:
+    """pc -> "file:line" from the thread table and the focused frame."""
+    out = {t.pc: f"{(t.file or '?').rsplit('/', 1)[-1]}:{t.line}" for t in threads if t.pc is not None and t.line}
+    frame = state.frame
+    if frame is not None and frame.addr is not None and frame.file and frame.line:
+        out.setdefault(frame.addr, f"{frame.file.rsplit('/', 1)[-1]}:{frame.line}")
+    return out
+
+
+class WarpsPane(StatePane):
+    """Warps of the focused SM, one lane strip each, and the warp watch.
+
+    | Key | Action |
+    | :- | :- |
+    | left / right | Move the lane cursor. |
+    | up / down | Choose a warp. |
+    | enter | Focus the lane under the cursor (``warp W lane L``). |
+    | w | Set the warp-watch expression (empty clears it). |
+    """
+
+    BINDINGS = [
+        Binding("left", "lane(-1)", "Lane -", priority=True, show=False),
+        Binding("right", "lane(1)", "Lane +", priority=True, show=False),
+        Binding("w", "edit_watch", "Warp watch"),
+    ]
+
+    DEFAULT_CSS = """
+    WarpsPane {
+        height: 1fr;
+    }
+    WarpsPane > .warps-line {
+        height: 1;
+        padding: 0 1;
+    }
+    WarpsPane > #warps-title {
+        background: $panel;
+    }
+    WarpsPane > #warps-table {
+        height: 1fr;
+        min-height: 4;
+    }
+    WarpsPane > #warps-lines {
+        height: auto;
+        max-height: 5;
+        padding: 0 1;
+    }
+    WarpsPane > #watch-table {
+        height: 4;
+    }
+    WarpsPane > #watch-input {
+        display: none;
+    }
+    WarpsPane > #watch-input.editing {
+        display: block;
+    }
+    """
+
+    lane_cursor: reactive[int] = reactive(0)
+    """The lane under the cursor in the selected warp's strip."""
+
+    watch_expression: reactive[str] = reactive("")
+    """The warp-watch expression ("" when none)."""
+
+    def __init__(self, port: DebuggerPort | None = None, *, name: str | None = None, id: str | None = None,
+                 classes: str | None = None) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self.port = port
+        """Where the warp watch and the pc-to-line table come from (set by the app)."""
+        self.watch_values: dict[int, str] = {}
+        """Lane -> value of the warp watch at the shown stop."""
+        self.watch_error = ""
+        self._cache: dict[tuple[int, str], dict[int, str]] = {}
+        self._threads: dict[int, tuple[ThreadRange, ...]] = {}
+        self._warps: list[Warp] = []
+
+    def compose(self) -> ComposeResult:
+        yield Static("Warps", id="warps-title", classes="warps-line")
+        yield Static(LEGEND, classes="warps-line")
+        table: DataTable[Text] = DataTable(id="warps-table", cursor_type="row")
+        table.add_column("wp", key="warp", width=3)
+        table.add_column("lanes 0-31", key="lanes", width=LANES)
+        table.add_column("block", key="block")
+        table.add_column("first thr", key="thread")
+        table.add_column("pc", key="pc")
+        yield table
+        yield Static("", id="warps-lines")
+        yield Static("", id="watch-title", classes="warps-line")
+        watch: DataTable[str] = DataTable(id="watch-table", cursor_type="none", show_cursor=False)
+        for lane in range(LANES):
+            watch.add_column(f"L{lane}", key=str(lane))
+        yield watch
+        yield Input(placeholder="expression evaluated in every lane, e.g. threadIdx.x * 2", id="watch-input")
+
+    @property
+    def warps(self) -> list[Warp]:
+        """The warp rows shown."""
+        return self._warps
+
+    def selected_warp(self) -> Warp | None:
+        table = self.query_one("#warps-table", DataTable)
+        if not self._warps or not 0 <= table.cursor_row < len(self._warps):
+            return None
+        return self._warps[table.cursor_row]
+
+    def watch_lane_cursor(self) -> None:
+        self._fill_table()
+
+    def watch_watch_expression(self) -> None:
+        self._refresh_watch()
+
+    def action_lane(self, delta: int) -> None:
+        self.lane_cursor = (self.lane_cursor + delta) % LANES
+
+    def action_edit_watch(self) -> None:
+        field = self.query_one("#watch-input", Input)
+        field.value = self.watch_expression
+        field.add_class("editing")
+        field.focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        event.input.remove_class("editing")
+        self.query_one("#warps-table").focus()
+        self.watch_expression = event.value.strip()
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        event.stop()
+        self._fill_table()
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        warp = self.selected_warp()
+        if warp is not None:
+            self.post_message(FocusRequested(f"warp {warp.number} lane {self.lane_cursor}"))
+
+    def render_state(self, state: StopState, previous: StopState | None) -> None:
+        warps = list(state.warps)
+        if not warps and (rebuilt := focused_warp_from_lanes(state)) is not None:
+            warps = [rebuilt]
+        self._warps = warps
+        if state.focus is not None and state.focus.lane is not None:
+            self.lane_cursor = state.focus.lane
+        self._fill_table()
+        self._fill_lines()
+        self._refresh_watch()
+        if self.port is not None and hasattr(self.port, "threads") and warps:
+            self._load_lines(state.generation)
+
+    def _fill_table(self) -> None:
+        if not self.is_mounted or self.state is None:
+            return
+        state = self.state
+        focus = state.focus
+        table = self.query_one("#warps-table", DataTable)
+        sm = f"SM {focus.sm}" if focus and focus.sm is not None else "no SM"
+        where = f"warp {focus.warp} lane {focus.lane}" if focus and focus.warp is not None else "no CUDA focus"
+        rebuilt = " (from its lanes)" if self._warps and not state.warps else ""
+        self.query_one("#warps-title", Static).update(
+            f"{sm} · {len(self._warps)} warps{rebuilt} · focus {where} · cursor lane {self.lane_cursor}"
+        )
+        selected = self.selected_warp()
+        rows = []
+        for warp in self._warps:
+            lanes = state.lanes if warp.current else ()
+            focused = focus.lane if warp.current and focus else None
+            cursor = self.lane_cursor if selected is not None and warp.number == selected.number else None
+            rows.append((str(warp.number), (
+                Text(("*" if warp.current else " ") + str(warp.number)),
+                strip(lane_kinds(warp, lanes), cursor, focused),
+                Text(fmt_dim3(warp.block)),
+                Text(fmt_dim3(warp.first_thread)),
+                Text("-" if warp.pc is None else f"{warp.pc:#x}"),
+            )))
+        with self.app.batch_update():
+            if [str(k.value) for k in table.rows] == [key for key, _ in rows]:
+                for key, cells in rows:
+                    for column, cell in zip(("warp", "lanes", "block", "thread", "pc"), cells):
+                        table.update_cell(key, column, cell)
+            else:
+                table.clear()
+                for key, cells in rows:
+                    table.add_row(*cells, key=key)
+                current = next((i for i, w in enumerate(self._warps) if w.current), 0)
+                table.move_cursor(row=current)
+                self._fill_table()
+
+    def _fill_lines(self) -> None:
+        if self.state is None:
+            return
+        lines = line_map(self.state, self._threads.get(self.state.generation, ()))
+        groups = pc_groups(self._warps, lines)
+        text = Text()
+        for label, numbers in groups:
+            if text:
+                text.append("\n")
+            text.append(f"{label:<16}", style="bold")
+            text.append(f" warps {','.join(map(str, numbers))}")
+        self.query_one("#warps-lines", Static).update(text or "no warp PCs at this stop")
+
+    @work(group="warps-lines", exclusive=True)
+    async def _load_lines(self, generation: int) -> None:
+        if generation in self._threads:
+            return
+        try:
+            self._threads[generation] = await self.port.threads()  # type: ignore[union-attr]
+        except MIError:
+            self._threads[generation] = ()
+        if self.state is not None and self.state.generation == generation:
+            self._fill_lines()
+
+    def _refresh_watch(self) -> None:
+        if not self.is_mounted:
+            return
+        state, expression = self.state, self.watch_expression
+        self.watch_error = ""
+        if not expression:
+            self.watch_values = {}
+        elif state is not None and (state.generation, expression) in self._cache:
+            self.watch_values = self._cache[(state.generation, expression)]
+        elif state is not None and state.in_kernel and self.port is not None:
+            self.watch_values = {}
+            self._run_watch(state.generation, expression)
+        self._show_watch("evaluating…" if expression and not self.watch_values else "")
+
+    @work(group="warp-watch", exclusive=True)
+    async def _run_watch(self, generation: int, expression: str) -> None:
+        try:
+            values = dict(await self.port.evaluate_in_lanes(expression))  # type: ignore[union-attr]
+        except (MIError, WarpWatchError) as exc:
+            self.watch_error = str(exc)
+            self._show_watch("")
+            return
+        self._cache[(generation, expression)] = values
+        if self.state is not None and self.state.generation == generation and self.watch_expression == expression:
+            self.watch_values = values
+            self._show_watch("")
+
+    def _show_watch(self, status: str) -> None:
+        title = self.query_one("#watch-title", Static)
+        watch = self.query_one("#watch-table", DataTable)
+        if not self.watch_expression:
+            title.update("warp watch: none (w to add)")
+        elif self.watch_error:
+            title.update(Text(f"warp watch {self.watch_expression}: {self.watch_error}", style="red"))
+        else:
+            title.update(f"warp watch {self.watch_expression} {status}".rstrip())
+        watch.clear()
+        if self.watch_values:
+            watch.add_row(*(self.watch_values.get(lane, "–") for lane in range(LANES)), key="watch")
