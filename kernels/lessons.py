@@ -179,7 +179,7 @@ LESSONS: tuple[Lesson, ...] = (
         breakpoints=(Breakpoint("index", None, "first thread: block 0, thread 0; idx and n are readable"),),
         look_at=(
             "idx against n: the arrays hold n = 1000 floats",
-            "the grid size in the launcher: 4096 x n elements, not n",
+            "the grid size in the launcher: 2^28 threads (a byte count used as a count), not n",
             "at the exception, the focus block: far past the last valid block (3)",
         ),
         next_steps=(

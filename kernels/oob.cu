@@ -6,10 +6,11 @@
 // write memory that does not belong to the tensors.
 //
 // To make the mistake visible the buggy launcher also sizes the grid from a
-// wrong count (4096 x n, as if a byte count had been multiplied once too
-// often): threads then run megabytes past the allocation, into unmapped
-// memory. Small overruns (a few elements) stay inside the allocator's
-// granularity and no tool reports them, which is exactly why this bug hides.
+// wrong count (a 1 GiB byte count used as an element count): threads then run
+// up to a gigabyte past the allocation, into unmapped memory. Small overruns
+// (a few elements, or even megabytes: measured on an H200, 16 MB past a tensor
+// still landed in memory PyTorch's caching allocator had mapped) are NOT
+// reported by anything, which is exactly why this bug hides.
 
 #include <cuda_runtime.h>
 
@@ -36,7 +37,7 @@ extern "C" int oob_add(const float* a, const float* b, float* c, int n, int fixe
         int blocks = (n + threads - 1) / threads;
         add_fixed<<<blocks, threads>>>(a, b, c, n);
     } else {
-        long long wrong_count = 4096LL * n;  // LESSON:grid
+        long long wrong_count = 1LL << 28;  // LESSON:grid
         int blocks = (int)((wrong_count + threads - 1) / threads);
         add_buggy<<<blocks, threads>>>(a, b, c, n);
     }

@@ -121,8 +121,6 @@ def add(a: Any, b: Any, out: Any, *, fixed: bool = False) -> Any:
     check_tensor(b, "b", torch.float32, numel=n)
     check_tensor(out, "out", torch.float32, numel=n)
     check_devices(a=a, b=b, out=out)
-    if not fixed and n > MAX_ELEMENTS // 32:
-        raise ValueError(f"the buggy add launches 4096 x n threads; keep n <= {MAX_ELEMENTS // 32}, got {n}")
     _launch("oob", a.device, a.data_ptr(), b.data_ptr(), out.data_ptr(), n, int(fixed))
     return out
 

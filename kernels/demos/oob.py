@@ -1,7 +1,7 @@
 """Lesson oob: an add kernel without a bounds check.
 
 ``python -m kernels.demos.oob [--fixed]`` (or this file's path under cuda-gdb).
-The buggy launch runs threads megabytes past the arrays; the launch itself
+The buggy launch runs threads up to a gigabyte past the arrays; the launch itself
 returns no error, and PyTorch reports the illegal access at the next call
 that waits for the GPU.
 """
@@ -28,7 +28,7 @@ def main(args: argparse.Namespace) -> int:
     a = torch.arange(N, dtype=torch.float32, device="cuda")
     b = 2 * a
     c = torch.zeros_like(a)
-    sized_for = N if args.fixed else N * 4096
+    sized_for = N if args.fixed else 1 << 28
     DEMO.say(f"c = a + b for n = {N} floats with {DEMO.kernel_name(args.fixed)}, grid sized for {sized_for} threads")
     ops.add(a, b, c, fixed=args.fixed)
     DEMO.say("the launch returned without error (kernels run asynchronously)")
