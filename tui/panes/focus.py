@@ -1,0 +1,245 @@
+"""CUDA focus navigator: devices -> kernels -> block ranges -> thread ranges, and "go to".
+
+Block and thread ranges come from cuda-gdb's coalesced tables, fetched only when a kernel or
+block range is expanded (a grid of a million threads stays a handful of rows) and cached per
+stop. Selecting a node asks for a focus switch; a stop that moves the focus by itself (a step
+that ends the warp, a breakpoint hit by another thread) is announced on the notice line.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.widgets import Input, Static, Tree
+from textual.widgets.tree import TreeNode
+
+from gdbbridge.cuda import FocusSyntaxError, normalize_focus
+from gdbbridge.models import BlockRange, Kernel, StopState, ThreadRange, fmt_dim3
+from gdbbridge.session import MIError
+
+from .base import DebuggerPort, FocusRequested, StatePane
+
+MAX_CHILDREN = 500
+"""Ranges listed under one node; the rest is summarised in one line."""
+
+
+@dataclass(frozen=True)
+class FocusTarget:
+    """What a tree node stands for: ``request`` is the focus switch it asks for."""
+
+    kind: str
+    request: str
+    kernel: int | None = None
+    blocks: BlockRange | None = None
+
+
+def kernel_label(kernel: Kernel) -> Text:
+    return Text.assemble(
+        ("* " if kernel.current else "  "), (f"kernel {kernel.number} ", "bold"), (kernel.name, "cyan"),
+        f" grid {fmt_dim3(kernel.grid_dim)} block {fmt_dim3(kernel.block_dim)} · {kernel.total_threads:,} thr",
+    )
+
+
+def block_label(blocks: BlockRange) -> Text:
+    span = fmt_dim3(blocks.first) if blocks.first == blocks.last else f"{fmt_dim3(blocks.first)}-{fmt_dim3(blocks.last)}"
+    return Text.assemble(("* " if blocks.current else "  "), f"blocks {span} ×{blocks.count} ", (blocks.state, "green"))
+
+
+def thread_label(threads: ThreadRange) -> Text:
+    first = f"{fmt_dim3(threads.first_block)}{fmt_dim3(threads.first_thread)}"
+    last = f"{fmt_dim3(threads.last_block)}{fmt_dim3(threads.last_thread)}"
+    where = f"{(threads.file or '?').rsplit('/', 1)[-1]}:{threads.line}" if threads.line else (
+        f"{threads.pc:#x}" if threads.pc is not None else "?")
+    return Text.assemble(("* " if threads.current else "  "), f"{first}-{last} ×{threads.count} ", (where, "yellow"))
+
+
+def in_range(block: tuple[int, int, int] | None, blocks: BlockRange) -> bool:
+    """Whether ``block`` lies in the coalesced range (row-major order: x fastest)."""
+    if block is None or blocks.first is None or blocks.last is None:
+        return False
+    key = (block[2], block[1], block[0])
+    return (blocks.first[2], blocks.first[1], blocks.first[0]) <= key <= (blocks.last[2], blocks.last[1], blocks.last[0])
+
+
+def focus_matches(state: StopState, previous: StopState | None) -> bool:
+    """False when a new stop moved the software focus away from the one shown before."""
+    if previous is None or previous.focus is None or state.focus is None or state.stop == previous.stop:
+        return True
+    return (state.focus.block, state.focus.thread) == (previous.focus.block, previous.focus.thread)
+
+
+class FocusNavigator(StatePane):
+    """Where the CUDA focus is, and every place it can go.
+
+    | Key | Action |
+    | :- | :- |
+    | enter | Switch the focus to the selected device, kernel, block range or thread range. |
+    | space | Expand or collapse (block and thread ranges are fetched on first expand). |
+    | g | Go to: ``block (x,y,z) thread (x,y,z)``, ``warp W lane L`` or ``sm N``. |
+    """
+
+    BINDINGS = [Binding("g", "goto", "Go to")]
+
+    DEFAULT_CSS = """
+    FocusNavigator {
+        height: 1fr;
+    }
+    FocusNavigator > .focus-line {
+        height: auto;
+        padding: 0 1;
+    }
+    FocusNavigator > #focus-title {
+        background: $panel;
+    }
+    FocusNavigator > #focus-notice {
+        color: $warning;
+    }
+    FocusNavigator > Tree {
+        height: 1fr;
+    }
+    FocusNavigator > #focus-goto {
+        display: none;
+    }
+    FocusNavigator > #focus-goto.editing {
+        display: block;
+    }
+    """
+
+    def __init__(self, port: DebuggerPort | None = None, *, name: str | None = None, id: str | None = None,
+                 classes: str | None = None) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self.port = port
+        """Where block and thread tables are fetched from (a CudaPort; set by the app)."""
+        self.notice = ""
+        """The last announcement (focus moved by cuda-gdb, bad go-to input, fetch error)."""
+        self._blocks: dict[int, tuple[BlockRange, ...]] = {}
+        self._threads: dict[int, tuple[ThreadRange, ...]] = {}
+
+    def compose(self) -> ComposeResult:
+        yield Static("CUDA focus", id="focus-title", classes="focus-line")
+        yield Static("", id="focus-notice", classes="focus-line")
+        tree: Tree[FocusTarget] = Tree("CUDA", id="focus-tree")
+        tree.show_root = False
+        tree.auto_expand = False
+        yield tree
+        yield Input(placeholder="block (x,y,z) thread (x,y,z) · warp W lane L · sm N", id="focus-goto")
+
+    def action_goto(self) -> None:
+        field = self.query_one("#focus-goto", Input)
+        field.add_class("editing")
+        field.focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        event.input.remove_class("editing")
+        event.input.value = ""
+        self.query_one(Tree).focus()
+        try:
+            request = normalize_focus(event.value)
+        except FocusSyntaxError as exc:
+            self._announce(str(exc), "red")
+            return
+        self._announce("")
+        self.post_message(FocusRequested(request))
+
+    def on_tree_node_selected(self, event: Tree.NodeSelected[FocusTarget]) -> None:
+        event.stop()
+        if event.node.data is not None:
+            self.post_message(FocusRequested(event.node.data.request))
+
+    def on_tree_node_expanded(self, event: Tree.NodeExpanded[FocusTarget]) -> None:
+        event.stop()
+        target = event.node.data
+        if target is not None and target.kind in ("kernel", "blocks") and not event.node.children and self.state:
+            self._load(event.node, self.state.generation)
+
+    def render_state(self, state: StopState, previous: StopState | None) -> None:
+        focus = state.focus
+        title = f"focus {focus.software} · {focus.hardware}" if focus else "no CUDA focus (host code)"
+        self.query_one("#focus-title", Static).update(title)
+        if not focus_matches(state, previous):
+            assert previous is not None and previous.focus is not None and state.focus is not None
+            self._announce(f"cuda-gdb moved the focus ({state.stop.reason}): {previous.focus.software} → "
+                           f"{state.focus.software}", "bold yellow")
+        elif state.stop != (previous.stop if previous else None):
+            self._announce("")
+        self._rebuild(state)
+
+    def _announce(self, text: str, style: str = "") -> None:
+        self.notice = text
+        self.query_one("#focus-notice", Static).update(Text(text, style=style))
+
+    def _rebuild(self, state: StopState) -> None:
+        tree: Tree[FocusTarget] = self.query_one(Tree)
+        expanded = {n.data.request for n in self._walk(tree.root) if n.is_expanded and n.data is not None}
+        tree.clear()
+        devices = state.devices or ()
+        if not devices and not state.kernels:
+            tree.root.add_leaf(Text("no device/kernel tables at this stop", style="dim"))
+            return
+        for device in devices:
+            node = tree.root.add(
+                Text.assemble(("* " if device.current else "  "), (f"device {device.number} ", "bold"),
+                              f"{device.name} {device.sm_type} · {device.num_sms} SMs"),
+                FocusTarget("device", f"device {device.number}"), expand=True,
+            )
+            for kernel in state.kernels:
+                if kernel.device == device.number:
+                    self._add_kernel(node, kernel, expanded)
+        if not devices:
+            for kernel in state.kernels:
+                self._add_kernel(tree.root, kernel, expanded)
+        current = next((n for n in self._walk(tree.root) if n.data and n.data.kind == "kernel"
+                        and any(k.current and k.number == n.data.kernel for k in state.kernels)), None)
+        if current is not None:
+            self.call_after_refresh(tree.move_cursor, current)
+
+    def _add_kernel(self, parent: TreeNode[FocusTarget], kernel: Kernel, expanded: set[str]) -> None:
+        node = parent.add(kernel_label(kernel), FocusTarget("kernel", f"kernel {kernel.number}", kernel.number))
+        if node.data is not None and node.data.request in expanded:
+            node.expand()
+
+    def _walk(self, node: TreeNode[FocusTarget]) -> list[TreeNode[FocusTarget]]:
+        out = [node]
+        for child in node.children:
+            out.extend(self._walk(child))
+        return out
+
+    @work(group="focus-tables")
+    async def _load(self, node: TreeNode[FocusTarget], generation: int) -> None:
+        target = node.data
+        assert target is not None
+        if self.port is None or not hasattr(self.port, "blocks"):
+            node.add_leaf(Text("no debugger to list ranges from", style="dim"))
+            return
+        loading = node.add_leaf(Text("loading…", style="dim"))
+        try:
+            if target.kind == "kernel":
+                if generation not in self._blocks:
+                    self._blocks[generation] = await self.port.blocks()  # type: ignore[union-attr]
+                rows = [b for b in self._blocks[generation] if b.kernel == target.kernel]
+            else:
+                if generation not in self._threads:
+                    self._threads[generation] = await self.port.threads()  # type: ignore[union-attr]
+                rows = [t for t in self._threads[generation]
+                        if t.kernel == target.kernel and target.blocks and in_range(t.first_block, target.blocks)]
+        except MIError as exc:
+            loading.remove()
+            node.add_leaf(Text(f"cannot list ranges: {exc.message}", style="red"))
+            return
+        loading.remove()
+        for row in rows[:MAX_CHILDREN]:
+            if isinstance(row, BlockRange):
+                request = f"block {fmt_dim3(row.first)}"
+                node.add(block_label(row), FocusTarget("blocks", request, target.kernel, row))
+            else:
+                request = f"block {fmt_dim3(row.first_block)} thread {fmt_dim3(row.first_thread)}"
+                node.add_leaf(thread_label(row), FocusTarget("threads", request, target.kernel))
+        if len(rows) > MAX_CHILDREN:
+            node.add_leaf(Text(f"… {len(rows) - MAX_CHILDREN} more ranges (use g to go to one)", style="dim"))
+        if not rows:
+            node.add_leaf(Text("no ranges", style="dim"))
