@@ -169,7 +169,15 @@ def mark_debuggee(snapshot: Snapshot, pid: int | None) -> Snapshot:
 
 def snapshot_to_dict(snapshot: Snapshot) -> dict[str, Any]:
     """A JSON-ready dict (tuples become lists)."""
-    return asdict(snapshot)
+    return _lists(asdict(snapshot))
+
+
+def _lists(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _lists(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_lists(v) for v in value]
+    return value
 
 
 def snapshot_from_dict(data: dict[str, Any]) -> Snapshot:
