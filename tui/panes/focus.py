@@ -160,7 +160,7 @@ class FocusNavigator(StatePane):
     def render_state(self, state: StopState, previous: StopState | None) -> None:
         focus = state.focus
         title = f"focus {focus.software} · {focus.hardware}" if focus else "no CUDA focus (host code)"
-        self.query_one("#focus-title", Static).update(title)
+        self.query_one("#focus-title", Static).update(Text(title))
         if not focus_matches(state, previous):
             assert previous is not None and previous.focus is not None and state.focus is not None
             self._announce(f"cuda-gdb moved the focus ({state.stop.reason}): {previous.focus.software} → "

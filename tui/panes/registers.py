@@ -138,7 +138,7 @@ class RegistersPane(StatePane):
         else:
             shown = f"{len(regs)}/{len(state.registers)}"
             zeros = ", zeros hidden" if self.hide_zeros else ""
-            title.update(f"Registers [{self.group}] {shown}{zeros} · {len(self._changed)} changed  (f group, z zeros)")
+            title.update(Text(f"Registers [{self.group}] {shown}{zeros} · {len(self._changed)} changed  (f group, z zeros)"))
         table: DataTable[Text] = self.query_one(DataTable)
         rows = [(r.name, self._cells(r)) for r in regs]
         current = [str(k.value) for k in table.rows]

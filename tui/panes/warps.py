@@ -244,7 +244,7 @@ class WarpsPane(StatePane):
         where = f"warp {focus.warp} lane {focus.lane}" if focus and focus.warp is not None else "no CUDA focus"
         rebuilt = " (from its lanes)" if self._warps and not state.warps else ""
         self.query_one("#warps-title", Static).update(
-            f"{sm} · {len(self._warps)} warps{rebuilt} · focus {where} · cursor lane {self.lane_cursor}"
+            Text(f"{sm} · {len(self._warps)} warps{rebuilt} · focus {where} · cursor lane {self.lane_cursor}")
         )
         selected = self.selected_warp()
         rows = []
@@ -331,7 +331,7 @@ class WarpsPane(StatePane):
         elif self.watch_error:
             title.update(Text(f"warp watch {self.watch_expression}: {self.watch_error}", style="red"))
         else:
-            title.update(f"warp watch {self.watch_expression} {status}".rstrip())
+            title.update(Text(f"warp watch {self.watch_expression} {status}".rstrip()))
         watch.clear()
         if self.watch_values:
             watch.add_row(*(self.watch_values.get(lane, "–") for lane in range(LANES)), key="watch")

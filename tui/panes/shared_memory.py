@@ -1,0 +1,328 @@
+"""Shared memory pane: the ``__shared__`` arrays in scope as typed tables, read page by page.
+
+Arrays come from the locals whose type is ``@shared T [N]`` (or ``[R][C]``) plus arrays the
+user adds (``extern __shared__`` arrays are not locals: ``a`` then ``sdata[256]``). Values are
+read through typed evaluation (``name[start]@count``) one page at a time, so a 48 KB array
+costs one request per visible page. 1-D arrays show index, value, hex and bank
+(``(address / 4) mod 32``); 2-D arrays are shown as a grid.
+"""
+
+from __future__ import annotations
+
+import re
+import struct
+from dataclasses import dataclass
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.reactive import reactive
+from textual.widgets import DataTable, Input, Static
+
+from gdbbridge.models import StopState
+from gdbbridge.session import MIError
+
+from .base import DebuggerPort, StatePane
+
+SIZES = {"char": 1, "short": 2, "half": 2, "__half": 2, "double": 8, "long": 8, "size_t": 8}
+"""Element sizes in bytes by type word (everything else: 4)."""
+
+MODES = ("value", "int", "hex")
+"""How the value column is shown: as gdb prints it, as a 32-bit integer, as hex bits."""
+
+_ARRAY = re.compile(r"^\s*([A-Za-z_]\w*)\s*((?:\[\s*\d+\s*\])+)\s*$")
+
+
+@dataclass(frozen=True)
+class SharedArray:
+    """One shared array: ``dims`` is (n,) or (rows, cols); ``element`` the C type of one element."""
+
+    name: str
+    element: str
+    dims: tuple[int, ...]
+
+    @property
+    def element_size(self) -> int:
+        return next((size for word, size in SIZES.items() if word in self.element.split()), 4)
+
+    @property
+    def grid(self) -> bool:
+        return len(self.dims) == 2
+
+    @property
+    def units(self) -> int:
+        """What paging counts: elements of a 1-D array, rows of a 2-D one."""
+        return self.dims[0]
+
+    @property
+    def per_unit(self) -> int:
+        return self.dims[1] if self.grid else 1
+
+
+def from_variable_type(name: str, type_text: str) -> SharedArray | None:
+    """``@shared float [18][18]`` -> SharedArray(name, "float", (18, 18)); non-arrays give None."""
+    if "@shared" not in type_text:
+        return None
+    dims = tuple(int(d) for d in re.findall(r"\[(\d+)\]", type_text))
+    if not dims or len(dims) > 2:
+        return None
+    element = re.sub(r"\[.*$|@\w+|\bconst\b|\bvolatile\b", " ", type_text).strip()
+    return SharedArray(name, " ".join(element.split()) or "?", dims)
+
+
+def parse_added(text: str) -> SharedArray:
+    """``sdata[256]`` or ``tile[18][18]`` typed by the user; ValueError with a one-line message."""
+    m = _ARRAY.match(text)
+    if not m:
+        raise ValueError(f"cannot read {text.strip()!r}: type a shared array as NAME[N] or NAME[ROWS][COLS]")
+    dims = tuple(int(d) for d in re.findall(r"\d+", m.group(2)))
+    if len(dims) > 2 or 0 in dims:
+        raise ValueError(f"cannot show {text.strip()!r}: one or two non-zero dimensions only")
+    return SharedArray(m.group(1), "?", dims)
+
+
+def bits(value: str, element: str = "?") -> int | None:
+    """The bit pattern of a printed element: IEEE single for ``float`` (and for unknown
+    types printed with a point or exponent), two's complement 32-bit otherwise; None if unreadable."""
+    words = element.split()
+    floating = "float" in words or (element == "?" and re.search(r"[.eE]|inf|nan", value) is not None)
+    try:
+        if floating:
+            return struct.unpack("<I", struct.pack("<f", float(value)))[0]
+        return int(value, 0) & 0xFFFFFFFF
+    except (ValueError, OverflowError, struct.error):
+        return None
+
+
+def shown(value: str, mode: str, element: str = "?") -> str:
+    """``value`` in the display ``mode`` (see MODES)."""
+    pattern = bits(value, element)
+    if mode == "value" or pattern is None:
+        return value
+    if mode == "hex":
+        return f"{pattern:#010x}"
+    return str(pattern - (1 << 32) if pattern >= 1 << 31 else pattern)
+
+
+def bank(address: int | None, index: int, element_size: int) -> str:
+    """The shared-memory bank of element ``index``: (byte address / 4) mod 32."""
+    return "?" if address is None else str(((address + index * element_size) // 4) % 32)
+
+
+class SharedMemoryPane(StatePane):
+    """Shared arrays in scope, one at a time.
+
+    | Key | Action |
+    | :- | :- |
+    | n | Next array. |
+    | t | Cycle the value format: as printed, int, hex. |
+    | ] / [ | Next / previous page of a large array. |
+    | a | Add a shared array that is not a local (``sdata[256]``). |
+    """
+
+    BINDINGS = [
+        Binding("n", "next_array", "Array"),
+        Binding("t", "cycle_mode", "Format"),
+        Binding("right_square_bracket", "page(1)", "Page +"),
+        Binding("left_square_bracket", "page(-1)", "Page -"),
+        Binding("a", "add", "Add"),
+    ]
+
+    DEFAULT_CSS = """
+    SharedMemoryPane {
+        height: 1fr;
+    }
+    SharedMemoryPane > #shared-title {
+        height: 1;
+        padding: 0 1;
+        background: $panel;
+    }
+    SharedMemoryPane > DataTable {
+        height: 1fr;
+    }
+    SharedMemoryPane > #shared-add {
+        display: none;
+    }
+    SharedMemoryPane > #shared-add.editing {
+        display: block;
+    }
+    """
+
+    mode: reactive[str] = reactive("value")
+    """The value format (see MODES)."""
+
+    selected: reactive[int] = reactive(0)
+    """Index of the array shown."""
+
+    page: reactive[int] = reactive(0)
+    """The page of the array shown."""
+
+    def __init__(self, port: DebuggerPort | None = None, page_size: int = 256, *, name: str | None = None,
+                 id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self.port = port
+        """Where values are read from (set by the app)."""
+        self.page_size = page_size
+        """Elements (rows, for a 2-D array) read per page."""
+        self.added: list[SharedArray] = []
+        self.message = ""
+        self._values: dict[tuple[int, str, int], tuple[str, ...]] = {}
+        self._addresses: dict[tuple[int, str], int | None] = {}
+
+    def compose(self) -> ComposeResult:
+        yield Static("Shared memory", id="shared-title")
+        yield DataTable(cursor_type="row")
+        yield Input(placeholder="shared array, e.g. sdata[256] or tile[18][18]", id="shared-add")
+
+    def arrays(self) -> list[SharedArray]:
+        """Arrays in scope at the shown stop, then the added ones."""
+        found = [a for v in (self.state.variables if self.state else ()) if (a := from_variable_type(v.name, v.type))]
+        names = {a.name for a in found}
+        return found + [a for a in self.added if a.name not in names]
+
+    def current(self) -> SharedArray | None:
+        arrays = self.arrays()
+        return arrays[self.selected % len(arrays)] if arrays else None
+
+    def values(self) -> tuple[str, ...]:
+        """The values of the shown page (empty until read)."""
+        array = self.current()
+        if array is None or self.state is None:
+            return ()
+        return self._values.get((self.state.generation, array.name, self.page), ())
+
+    def watch_mode(self) -> None:
+        self._show()
+
+    def watch_selected(self) -> None:
+        self.page = 0
+        self._load()
+
+    def watch_page(self) -> None:
+        self._load()
+
+    def action_next_array(self) -> None:
+        self.selected += 1
+
+    def action_cycle_mode(self) -> None:
+        self.mode = MODES[(MODES.index(self.mode) + 1) % len(MODES)]
+
+    def action_page(self, delta: int) -> None:
+        array = self.current()
+        if array is not None:
+            pages = -(-array.units // self.page_size)
+            self.page = max(0, min(pages - 1, self.page + delta))
+
+    def action_add(self) -> None:
+        field = self.query_one("#shared-add", Input)
+        field.add_class("editing")
+        field.focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        event.input.remove_class("editing")
+        event.input.value = ""
+        self.query_one(DataTable).focus()
+        try:
+            array = parse_added(event.value)
+        except ValueError as exc:
+            self.message = str(exc)
+            self._show()
+            return
+        self.added = [a for a in self.added if a.name != array.name] + [array]
+        self.message = ""
+        self.selected = self.arrays().index(next(a for a in self.arrays() if a.name == array.name))
+        self._load()
+
+    def render_state(self, state: StopState, previous: StopState | None) -> None:
+        self._load()
+
+    def _load(self) -> None:
+        if not self.is_mounted:
+            return
+        array, state = self.current(), self.state
+        if array is not None and state is not None and self.port is not None and state.in_kernel:
+            if (state.generation, array.name, self.page) not in self._values:
+                self._read(state.generation, array, self.page)
+        self._show()
+
+    @work(group="shared-read", exclusive=True)
+    async def _read(self, generation: int, array: SharedArray, page: int) -> None:
+        assert self.port is not None
+        start = page * self.page_size
+        count = min(self.page_size, array.units - start)
+        try:
+            values = await self.port.read_shared(array.name, start, count)
+        except MIError as exc:
+            self.message = f"cannot read {array.name}: {exc.message}"
+            values = ()
+        self._values[(generation, array.name, page)] = values
+        if (generation, array.name) not in self._addresses:
+            first = f"&{array.name}[0][0]" if array.grid else f"&{array.name}[0]"
+            try:
+                found = re.search(r"0x[0-9a-fA-F]+", await self.port.evaluate(first))
+                self._addresses[(generation, array.name)] = int(found.group(0), 16) if found else None
+            except MIError:
+                self._addresses[(generation, array.name)] = None
+        self._show()
+
+    def _previous_values(self, array: SharedArray) -> tuple[str, ...]:
+        state = self.state
+        earlier = [g for (g, name, page) in self._values if name == array.name and page == self.page
+                   and state is not None and g < state.generation]
+        return self._values[(max(earlier), array.name, self.page)] if earlier else ()
+
+    def _show(self) -> None:
+        if not self.is_mounted:
+            return
+        title = self.query_one("#shared-title", Static)
+        table: DataTable[Text] = self.query_one(DataTable)
+        array, state = self.current(), self.state
+        if array is None or state is None:
+            title.update(Text(self.message or "Shared memory: no __shared__ arrays in scope (a to add one)"))
+            table.clear(columns=True)
+            return
+        values, before = self.values(), self._previous_values(array)
+        address = self._addresses.get((state.generation, array.name))
+        shape = "x".join(map(str, array.dims))
+        pages = -(-array.units // self.page_size)
+        where = f"@{address:#x}" if address is not None else "address ?"
+        status = self.message or ("reading…" if not values else f"{sum(v != b for v, b in zip(values, before))} changed")
+        title.update(Text(f"{array.name} {array.element} [{shape}] {where} · page {self.page + 1}/{pages} · {self.mode} · {status}"))
+        start = self.page * self.page_size * array.per_unit
+        with self.app.batch_update():
+            table.clear(columns=True)
+            if array.grid:
+                self._fill_grid(table, array, values, before)
+            else:
+                self._fill_list(table, array, values, before, start, address)
+
+    def _cell(self, value: str, old: str | None, element: str) -> Text:
+        changed = old is not None and old != value
+        return Text(shown(value, self.mode, element), style="bold yellow" if changed else "", justify="right")
+
+    def _fill_list(self, table: DataTable[Text], array: SharedArray, values: tuple[str, ...],
+                   before: tuple[str, ...], start: int, address: int | None) -> None:
+        for label in ("index", "value", "hex", "bank"):
+            table.add_column(label, key=label)
+        for i, value in enumerate(values):
+            pattern = bits(value, array.element)
+            table.add_row(
+                Text(str(start + i)), self._cell(value, before[i] if i < len(before) else None, array.element),
+                Text("?" if pattern is None else f"{pattern:#010x}"),
+                Text(bank(address, start + i, array.element_size), justify="right"),
+                key=str(start + i),
+            )
+
+    def _fill_grid(self, table: DataTable[Text], array: SharedArray, values: tuple[str, ...],
+                   before: tuple[str, ...]) -> None:
+        cols = array.dims[1]
+        table.add_column("row", key="row")
+        for c in range(cols):
+            table.add_column(str(c), key=str(c))
+        first_row = self.page * self.page_size
+        for r in range(len(values) // cols):
+            cells = [self._cell(values[r * cols + c], before[r * cols + c] if r * cols + c < len(before) else None,
+                                array.element) for c in range(cols)]
+            table.add_row(Text(str(first_row + r)), *cells, key=str(first_row + r))
