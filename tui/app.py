@@ -1,0 +1,366 @@
+"""The debugger app: layout, keys and wiring. Routing to gdb lives in :mod:`tui.controller`.
+
+At 160x48 and larger every pane is visible (source on the left, the others in a grid); on
+smaller terminals the source is on top and the other panes share one tabbed area below.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import partial
+from typing import Any, Coroutine, Iterable
+
+from textual import on
+from textual.app import App, ComposeResult, SystemCommand
+from textual.binding import Binding
+from textual.containers import Container, Vertical
+from textual.screen import ModalScreen, Screen
+from textual.widget import Widget
+from textual.widgets import Footer, Input, Label, Tab, Tabs
+from textual.worker import Worker, WorkerState
+
+from gdbbridge.explain import explain_all
+from gdbbridge.findings import debug_breakpoint_for
+from gdbbridge.models import StopState, Variable
+from gdbbridge.sanitizer import SanitizerRequest
+from gdbbridge.session import GdbSession
+from tui.controller import Controller, LaunchConfig, Status
+from tui.explain_view import ExplainScreen
+from tui.help import HelpScreen
+from tui.panes.base import BreakpointToggled, FocusRequested, FrameSelected, OpenSource, StatePane
+from tui.panes.breakpoints import BreakpointsPane
+from tui.panes.console import ConsolePane
+from tui.panes.exception import ExceptionBanner
+from tui.panes.focus import FocusNavigator
+from tui.panes.gpu_stats import GpuStatsPane
+from tui.panes.locals import LocalsPane
+from tui.panes.output import OutputPane
+from tui.panes.registers import RegistersPane
+from tui.panes.sanitizer import SanitizerPane
+from tui.panes.source import SourcePane
+from tui.panes.stack import StackPane
+from tui.panes.status import StatusBar
+from tui.panes.warps import WarpsPane
+from tui.port import SessionPort
+
+WIDE = (160, 48)
+"""From this terminal size (columns, rows) on, every pane is shown at once."""
+
+
+@dataclass(frozen=True)
+class PaneSpec:
+    """A pane of the side area: its id, its tab title and its class (built with ``id=`` only)."""
+
+    id: str
+    title: str
+    cls: type[Widget]
+
+
+SIDE_PANES: tuple[PaneSpec, ...] = (
+    PaneSpec("locals", "Locals", LocalsPane),
+    PaneSpec("stack", "Stack", StackPane),
+    PaneSpec("breakpoints", "Breakpoints", BreakpointsPane),
+    PaneSpec("focus", "Focus", FocusNavigator),
+    PaneSpec("warps", "Warps", WarpsPane),
+    PaneSpec("registers", "Registers", RegistersPane),
+    PaneSpec("console", "Console", ConsolePane),
+    PaneSpec("output", "Output", OutputPane),
+    PaneSpec("gpu", "GPU", GpuStatsPane),
+    PaneSpec("sanitizer", "Sanitizer", SanitizerPane),
+)
+"""The panes next to the source, in tab and grid order; add a pane here to plug it in."""
+
+
+class GotoFocusScreen(ModalScreen[str | None]):
+    """Asks where to move the CUDA focus; dismissed with the request or None."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    DEFAULT_CSS = """
+    GotoFocusScreen { align: center middle; }
+    GotoFocusScreen > Vertical { width: 64; height: auto; border: round $accent; padding: 0 1; background: $surface; }
+    """
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Label("Go to CUDA focus")
+            yield Input(placeholder="block (1,0,0) thread (5,0,0) · warp 2 lane 3 · sm 4")
+
+    @on(Input.Submitted)
+    def _submitted(self, event: Input.Submitted) -> None:
+        self.dismiss(event.value.strip() or None)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class DebuggerApp(App[int]):
+    """cudatui: a full-screen debugger for CUDA kernels (and plain C with GNU gdb)."""
+
+    CSS_PATH = "cudatui.tcss"
+    TITLE = "cudatui"
+    BINDINGS = [
+        Binding("r", "restart", "Run/restart"),
+        Binding("c,f5", "resume('continue')", "Continue"),
+        Binding("n,f10", "resume('next')", "Next"),
+        Binding("s,f11", "resume('step')", "Step"),
+        Binding("f,shift+f11", "resume('finish')", "Finish"),
+        Binding("b,f9", "toggle_breakpoint", "Breakpoint"),
+        Binding("ctrl+c", "interrupt", "Interrupt", priority=True),
+        Binding("g", "goto_focus", "Go to focus"),
+        Binding("colon", "console", "Console"),
+        Binding("tab", "cycle_pane(1)", "Next pane", priority=True, show=False),
+        Binding("shift+tab", "cycle_pane(-1)", "Previous pane", priority=True, show=False),
+        Binding("question_mark", "help", "Help"),
+        Binding("q", "quit", "Quit"),
+        Binding("ctrl+q", "quit", "Quit", priority=True, show=False),
+    ]
+
+    def __init__(self, config: LaunchConfig) -> None:
+        super().__init__()
+        self.config = config
+        self.controller = Controller(config, self)
+        self.last_state: StopState | None = None
+
+    # -- layout ----------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield ExceptionBanner(id="exception")
+        with Container(id="main"):
+            yield SourcePane(self.config.source_dirs, id="source")
+            with Vertical(id="side"):
+                yield Tabs(*(Tab(spec.title, id=f"tab-{spec.id}") for spec in SIDE_PANES), id="side-tabs")
+                with Container(id="side-panes"):
+                    for spec in SIDE_PANES:
+                        pane = spec.cls(id=spec.id)
+                        pane.add_class("pane")
+                        pane.border_title = spec.title
+                        yield pane
+        yield StatusBar(id="status")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self._apply_layout()
+        self.spawn(self.controller.start(), "start")
+
+    def on_resize(self) -> None:
+        self._apply_layout()
+
+    @property
+    def wide(self) -> bool:
+        return self.size.width >= WIDE[0] and self.size.height >= WIDE[1]
+
+    def _apply_layout(self) -> None:
+        self.screen.set_class(self.wide, "wide")
+        active = (self.query_one(Tabs).active or "").removeprefix("tab-")
+        for spec in SIDE_PANES:
+            self.query_one(f"#{spec.id}").display = self.wide or spec.id == active
+
+    @on(Tabs.TabActivated, "#side-tabs")
+    def _tab_activated(self) -> None:
+        self._apply_layout()
+
+    def show_pane(self, pane_id: str) -> Widget:
+        """Make a side pane visible (selecting its tab on small screens) and return it."""
+        self.query_one(Tabs).active = f"tab-{pane_id}"
+        self._apply_layout()
+        return self.query_one(f"#{pane_id}")
+
+    # -- the View the controller talks to --------------------------------------------------
+
+    def spawn(self, work: Coroutine[Any, Any, None], name: str) -> None:
+        self.run_worker(work, name=name, group="debugger", exit_on_error=False)
+
+    def attach(self, session: GdbSession) -> None:
+        port = SessionPort(session)
+        for pane in self.query(StatePane):
+            if hasattr(pane, "port"):
+                pane.port = port  # type: ignore[attr-defined]
+
+    def show_state(self, state: StopState) -> None:
+        self.last_state = state
+        for pane in self.query(StatePane):
+            pane.show_state(state)
+        device = next((d for d in state.devices if d.current), None)
+        gpu = self.query_one(GpuStatsPane)
+        if device is not None:
+            gpu.pci_bus_id = device.pci_bus
+        session = self.controller.session
+        gpu.debuggee_pid = session.inferior_pid if session else None
+
+    def show_watches(self, generation: int, watches: tuple[Variable, ...]) -> None:
+        self.query_one(LocalsPane).show_watches(generation, watches)
+
+    def show_status(self, status: Status) -> None:
+        self.query_one(StatusBar).status = status
+
+    def program_output(self, text: str) -> None:
+        self.query_one(OutputPane).write(text)
+
+    def console_output(self, text: str, kind: str) -> None:
+        self.query_one(ConsolePane).write(text, kind)
+
+    def mi_log(self, line: str) -> None:
+        self.query_one(ConsolePane).log_record(line)
+
+    def notify_user(self, message: str, severity: str = "information") -> None:
+        self.notify(message, severity=severity, markup=False, timeout=8 if severity == "error" else 5)  # type: ignore[arg-type]
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if event.state == WorkerState.ERROR and event.worker.group == "debugger":
+            self.notify_user(f"internal error in {event.worker.name}: {event.worker.error}", "error")
+
+    # -- actions ---------------------------------------------------------------------------
+
+    def action_restart(self) -> None:
+        self.spawn(self.controller.restart(), "restart")
+
+    def action_resume(self, how: str) -> None:
+        self.spawn(self.controller.resume(how), how)
+
+    def action_interrupt(self) -> None:
+        self.spawn(self.controller.interrupt(), "interrupt")
+
+    def action_toggle_breakpoint(self) -> None:
+        where = self.query_one(SourcePane).cursor_location()
+        if where is None:
+            self.notify_user("no source file shown: set breakpoints from the console (:break LOCATION)", "warning")
+            return
+        self.spawn(self.controller.toggle_breakpoint(*where), "breakpoint")
+
+    def action_goto_focus(self) -> None:
+        def chosen(request: str | None) -> None:
+            if request:
+                self.post_message(FocusRequested(request))
+
+        self.push_screen(GotoFocusScreen(), chosen)
+
+    def action_console(self) -> None:
+        pane = self.show_pane("console")
+        self.call_after_refresh(pane.focus_input)  # type: ignore[attr-defined]
+
+    def action_help(self) -> None:
+        sections = [("Debugger", self.BINDINGS)] + [
+            (spec.title, getattr(spec.cls, "BINDINGS", [])) for spec in SIDE_PANES
+        ]
+        self.push_screen(HelpScreen(sections))
+
+    def action_cycle_pane(self, step: int) -> None:
+        panes = [self.query_one(SourcePane), *(self.query_one(f"#{s.id}") for s in SIDE_PANES)]
+        focused = self.focused
+        index = next((i for i, p in enumerate(panes) if focused is not None and (focused is p or p in focused.ancestors)), 0)
+        for offset in range(1, len(panes) + 1):
+            pane = panes[(index + step * offset) % len(panes)]
+            if pane.id and pane.id != "source" and not self.wide:
+                self.show_pane(pane.id)
+            target = next((w for w in [pane, *pane.query("*")] if w.focusable or (w.can_focus and w.display)), None)
+            if target is not None:
+                self.call_after_refresh(target.focus)
+                return
+
+    def action_sanitize(self) -> None:
+        """Run memcheck on the program in the sanitizer pane."""
+        self._sanitize("memcheck")
+
+    def action_explain(self) -> None:
+        """Explain the CUDA error in the program output or the current stop."""
+        stop = self.last_state.stop if self.last_state else None
+        text = self.query_one(OutputPane).text
+        if stop is not None and stop.exception is not None:
+            text += f"\n{stop.exception.signal_name}, {stop.exception.name}"
+        found = explain_all(text)
+        if not found:
+            self.notify_user("no known CUDA error in the program output or the stop", "warning")
+            return
+        self.push_screen(ExplainScreen(found[0]), self._explained)
+
+    async def action_quit(self) -> None:
+        """Close the debugger (reaping everything it started) and exit."""
+        await self.controller.close()
+        self.exit(0)
+
+    async def on_unmount(self) -> None:
+        await self.controller.close()
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        for binding in self.BINDINGS:
+            if isinstance(binding, Binding) and binding.description and binding.action != "quit":
+                yield SystemCommand(binding.description, f"key: {binding.key}", partial(self.run_action, binding.action))
+        yield SystemCommand("Sanitize", "run compute-sanitizer memcheck on the program", self.action_sanitize)
+        yield SystemCommand("Explain error", "explain the CUDA error shown", self.action_explain)
+        yield SystemCommand("MI log", "toggle the console between gdb output and MI records", self._toggle_mi)
+
+    # -- intents from the panes ------------------------------------------------------------
+
+    def on_breakpoint_toggled(self, message: BreakpointToggled) -> None:
+        self.spawn(self.controller.toggle_breakpoint(message.path, message.line), "breakpoint")
+
+    def on_frame_selected(self, message: FrameSelected) -> None:
+        self.spawn(self.controller.select_frame(message.level), "frame")
+
+    def on_focus_requested(self, message: FocusRequested) -> None:
+        self.spawn(self.controller.switch_focus(message.request), "focus")
+
+    def on_open_source(self, message: OpenSource) -> None:
+        self.query_one(SourcePane).open(message.path, message.line)
+
+    def on_breakpoints_pane_enable(self, message: BreakpointsPane.Enable) -> None:
+        self.spawn(self.controller.enable_breakpoint(message.number, message.enabled), "breakpoint")
+
+    def on_breakpoints_pane_delete(self, message: BreakpointsPane.Delete) -> None:
+        self.spawn(self.controller.delete_breakpoint(message.number), "breakpoint")
+
+    def on_breakpoints_pane_condition(self, message: BreakpointsPane.Condition) -> None:
+        self.spawn(self.controller.set_condition(message.number, message.condition), "breakpoint")
+
+    def on_locals_pane_watch_added(self, message: LocalsPane.WatchAdded) -> None:
+        self.spawn(self.controller.add_watch(message.expression), "watch")
+
+    def on_locals_pane_watch_removed(self, message: LocalsPane.WatchRemoved) -> None:
+        self.spawn(self.controller.remove_watch(message.expression), "watch")
+
+    def on_console_pane_command(self, message: ConsolePane.Command) -> None:
+        self.spawn(self.controller.console_command(message.command), "console")
+
+    def on_sanitizer_pane_open_source(self, message: SanitizerPane.OpenSource) -> None:
+        self.query_one(SourcePane).open(message.path, message.line)
+
+    def on_sanitizer_pane_debug_finding(self, message: SanitizerPane.DebugFinding) -> None:
+        location, condition = debug_breakpoint_for(message.group)
+        spec = f"{location} if {condition}" if condition else location
+        self.spawn(self._debug_finding(spec), "debug-finding")
+
+    def on_sanitizer_pane_post_mortem(self, message: SanitizerPane.PostMortem) -> None:
+        self.notify_user("post-mortem: run `cudatui sanitize` with a coredump, then open it in cuda-gdb", "warning")
+
+    # -- helpers ---------------------------------------------------------------------------
+
+    async def _debug_finding(self, spec: str) -> None:
+        await self.controller.add_breakpoint(spec)
+        await self.controller.restart()
+
+    def _sanitize(self, tool: str) -> None:
+        if not self.config.target:
+            self.notify_user("no program to sanitize in a replayed session", "warning")
+            return
+        request = SanitizerRequest(program=self.config.target[0], args=self.config.target[1:], tool=tool,
+                                   cwd=self.config.cwd)
+        pane = self.show_pane("sanitizer")
+        pane.start(request)  # type: ignore[attr-defined]
+
+    def _explained(self, action: Any) -> None:
+        if action is None:
+            return
+        if action.kind == "sanitizer":
+            self._sanitize(action.argument)
+        elif action.kind == "api_failures_stop":
+            self.spawn(self.controller.console_command("set cuda api_failures stop"), "console")
+        else:
+            self.spawn(self._launch_blocking(), "restart")
+
+    async def _launch_blocking(self) -> None:
+        await self.controller.console_command("set environment CUDA_LAUNCH_BLOCKING=1")
+        await self.controller.restart()
+
+    def _toggle_mi(self) -> None:
+        self.show_pane("console").action_toggle_log()  # type: ignore[attr-defined]

@@ -1,0 +1,195 @@
+"""The ``cudatui`` command line.
+
+``cudatui [OPTIONS] PROGRAM [ARGS...]`` debugs PROGRAM (a ``.py`` runs under this Python);
+``cudatui COMMAND ...`` runs a sub-command. The first word that is not an option decides:
+a sub-command name selects the sub-command, anything else is the PROGRAM; ``--`` before
+the PROGRAM makes a program named like a sub-command reachable.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import sys
+from importlib import metadata
+from pathlib import Path
+from types import ModuleType
+from typing import NoReturn, Sequence
+
+from gdbbridge.replay import TranscriptError, load
+from tui.commands import doctor, explain, sanitize, stats
+from tui.controller import LaunchConfig
+
+COMMAND_MODULES: tuple[ModuleType, ...] = (sanitize, stats, doctor, explain)
+"""Sub-command modules, each with ``add_parser(subparsers)`` and ``run(args) -> int``; a new
+sub-command is one more module in this tuple."""
+
+VALUE_OPTIONS = ("-b", "--break", "--debugger", "--record")
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """argparse, but an error is one line on stderr (and exit code 2)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def version() -> str:
+    try:
+        return metadata.version("cudatui")
+    except metadata.PackageNotFoundError:
+        return "source tree (not installed)"
+
+
+def commands_parser() -> tuple[ArgumentParser, tuple[str, ...]]:
+    """The parser of ``cudatui COMMAND ...`` and the command names."""
+    parser = ArgumentParser(prog="cudatui")
+    subparsers = parser.add_subparsers(title="commands", metavar="COMMAND", parser_class=ArgumentParser)
+    replay = subparsers.add_parser(
+        "replay", help="replay a recorded debugging session (no GPU needed)",
+        description="Open a session recorded with --record (or a reference transcript) in the debugger UI; "
+        "the recording answers the debugger's requests, so no GPU or cuda-gdb is needed.",
+    )
+    replay.add_argument("file", metavar="FILE", help="the recording (.jsonl or .jsonl.gz)")
+    replay.add_argument("-b", "--break", dest="breakpoints", action="append", default=[], metavar="LOCATION",
+                        help="breakpoint, as when the session was recorded (repeatable)")
+    replay.add_argument("--speed", type=float, default=0.0,
+                        help="replay the recorded delays divided by this factor (default 0: no delays)")
+    replay.add_argument("--source-dir", action="append", default=[], metavar="DIR",
+                        help="look for source files here too (repeatable)")
+    replay.set_defaults(func=run_replay)
+    for module in COMMAND_MODULES:
+        module.add_parser(subparsers)
+    return parser, tuple(subparsers.choices)
+
+
+def debug_parser(commands: Sequence[str]) -> ArgumentParser:
+    """The parser of ``cudatui [OPTIONS] PROGRAM [ARGS...]``."""
+    parser = ArgumentParser(
+        prog="cudatui",
+        usage="cudatui [OPTIONS] PROGRAM [ARGS...]\n       cudatui COMMAND [...]",
+        description="A full-screen terminal debugger for CUDA kernels launched from Python, driving cuda-gdb.",
+        epilog=f"commands: {', '.join(commands)} (cudatui COMMAND --help). "
+        "Use `cudatui -- PROGRAM` for a program named like a command.",
+    )
+    parser.add_argument("program", metavar="PROGRAM", nargs="?", help="program to debug; a .py runs under this Python")
+    parser.add_argument("args", nargs=argparse.REMAINDER, metavar="ARGS", help="arguments of the program")
+    parser.add_argument("-b", "--break", dest="breakpoints", action="append", default=[], metavar="LOCATION",
+                        help="breakpoint: function or file:line, optionally 'LOCATION if CONDITION' (repeatable)")
+    parser.add_argument("--debugger", default="cuda-gdb", metavar="PATH",
+                        help="debugger to drive (default cuda-gdb; plain gdb works for CPU-only programs)")
+    parser.add_argument("--record", metavar="FILE", help="record the MI session to FILE (for `cudatui replay`)")
+    parser.add_argument("--no-run", action="store_true", help="load the program but do not start it (r runs it)")
+    parser.add_argument("--version", action="version", version=f"cudatui {version()}")
+    return parser
+
+
+def first_positional(argv: Sequence[str]) -> int | None:
+    """Index of the first word that is not an option or an option's value (None after ``--``)."""
+    skip = False
+    for i, word in enumerate(argv):
+        if skip:
+            skip = False
+        elif word == "--":
+            return None
+        elif word in VALUE_OPTIONS:
+            skip = True
+        elif not word.startswith("-") or word == "-":
+            return i
+    return None
+
+
+def check_program(program: str) -> str | None:
+    """Why ``program`` cannot be debugged, or None."""
+    path = Path(program)
+    if path.is_dir():
+        return f"{program} is a directory, not a program"
+    if program.endswith(".py"):
+        if not path.is_file():
+            return f"program {program} not found"
+        return None if os.access(path, os.R_OK) else f"{program} is not readable"
+    if path.is_file() or "/" in program:
+        if not path.is_file():
+            return f"program {program} not found"
+        return None if os.access(path, os.X_OK) else f"{program} is not executable"
+    return None if shutil.which(program) else f"program {program} not found (not a file here, not on PATH)"
+
+
+def check_debugger(debugger: str) -> str | None:
+    if shutil.which(debugger):
+        return None
+    hint = "install the CUDA toolkit or pass --debugger gdb" if debugger == "cuda-gdb" else "check --debugger"
+    return f"debugger {debugger} not found or not executable ({hint})"
+
+
+def check_record(record: str | None) -> str | None:
+    if record is None:
+        return None
+    parent = Path(record).resolve().parent
+    if not parent.is_dir():
+        return f"cannot record to {record}: directory {parent} does not exist"
+    return f"cannot record to {record}: it is a directory" if Path(record).is_dir() else None
+
+
+def _fail(message: str) -> int:
+    print(f"cudatui: {message}", file=sys.stderr)
+    return 2
+
+
+def run_debugger(args: argparse.Namespace) -> int:
+    """Check the command line, then open the debugger UI."""
+    if args.program is None:
+        return _fail("error: no PROGRAM given (see cudatui --help)")
+    for problem in (check_program(args.program), check_debugger(args.debugger), check_record(args.record)):
+        if problem:
+            return _fail(problem)
+    program_dir = str(Path(args.program).resolve().parent) if Path(args.program).exists() else os.getcwd()
+    config = LaunchConfig(
+        debugger=(args.debugger,),
+        target=(args.program, *args.args),
+        breakpoints=tuple(args.breakpoints),
+        record=args.record,
+        run=not args.no_run,
+        cwd=os.getcwd(),
+        source_dirs=tuple(dict.fromkeys((program_dir, os.getcwd()))),
+    )
+    return _run_app(config)
+
+
+def run_replay(args: argparse.Namespace) -> int:
+    """``cudatui replay FILE``: the debugger UI against a recording."""
+    try:
+        load(args.file)
+    except TranscriptError as exc:
+        return _fail(str(exc))
+    if args.speed < 0:
+        return _fail("--speed must not be negative")
+    recording_dir = str(Path(args.file).resolve().parent)
+    root = str(Path(__file__).resolve().parent.parent)
+    pythonpath = os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH", "")) if p)
+    config = LaunchConfig(
+        debugger=(sys.executable, "-m", "gdbbridge.replay", str(Path(args.file).resolve()), "--speed", str(args.speed)),
+        breakpoints=tuple(args.breakpoints),
+        cwd=os.getcwd(),
+        env=(("PYTHONPATH", pythonpath),),
+        source_dirs=tuple(dict.fromkeys((*args.source_dir, recording_dir, os.getcwd()))),
+    )
+    return _run_app(config)
+
+
+def _run_app(config: LaunchConfig) -> int:
+    from tui.app import DebuggerApp
+
+    return DebuggerApp(config).run() or 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``cudatui`` console script."""
+    words = list(sys.argv[1:] if argv is None else argv)
+    commands, names = commands_parser()
+    index = first_positional(words)
+    if index is not None and words[index] in names:
+        args = commands.parse_args([words[index], *words[:index], *words[index + 1 :]])
+        return int(args.func(args))
+    return run_debugger(debug_parser(names).parse_args(words))

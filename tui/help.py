@@ -1,0 +1,59 @@
+"""The ``?`` help screen: every key of the app and of each pane, from their own BINDINGS."""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+
+def key_label(binding: Binding) -> str:
+    """``n / f10`` from ``Binding("n,f10", ...)``."""
+    return " / ".join(k.strip() for k in binding.key.split(","))
+
+
+def bindings_table(title: str, bindings: Sequence[BindingType]) -> Table:
+    """A two-column table of keys and what they do."""
+    table = Table(title=title, title_justify="left", title_style="bold", show_header=False, box=None, expand=True)
+    table.add_column("key", style="bold cyan", no_wrap=True, width=22)
+    table.add_column("action")
+    for binding in bindings:
+        if isinstance(binding, Binding) and binding.description:
+            table.add_row(key_label(binding), binding.description)
+    return table
+
+
+class HelpScreen(ModalScreen[None]):
+    """Lists the keys. Any of escape, ? or q closes it (q also quits from the main screen).
+
+    | Key | Action |
+    | :- | :- |
+    | escape / ? | Close |
+    """
+
+    BINDINGS = [Binding("escape,question_mark", "close", "Close help")]
+
+    DEFAULT_CSS = """
+    HelpScreen { align: center middle; }
+    HelpScreen > VerticalScroll { width: 90%; max-width: 100; height: 90%; border: round $accent;
+                                   background: $surface; padding: 0 1; }
+    """
+
+    def __init__(self, sections: Sequence[tuple[str, Sequence[BindingType]]]) -> None:
+        super().__init__()
+        self.sections = sections
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll():
+            yield Static(Text("cudatui keys  (escape closes; the command palette, ctrl+p, lists every action)", style="bold"))
+            for title, bindings in self.sections:
+                yield Static(bindings_table(title, bindings))
+
+    def action_close(self) -> None:
+        self.dismiss(None)

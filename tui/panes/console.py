@@ -1,0 +1,131 @@
+"""The console pane: type any gdb command, see its output; a view of the raw MI records."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.message import Message
+from textual.reactive import reactive
+from textual.widget import Widget
+from textual.widgets import ContentSwitcher, Input, RichLog, Static
+
+from gdbbridge.text import sanitize
+
+STYLES = {"command": "bold", "error": "bold red", "log": "yellow", "target": "magenta", "stderr": "red", "console": ""}
+"""Style per kind of text: what was typed, gdb's errors, its log (``&``), target (``@``) output."""
+
+
+class HistoryInput(Input):
+    """An input line with command history on up/down.
+
+    | Key | Action |
+    | :- | :- |
+    | up | Previous command |
+    | down | Next command |
+    """
+
+    BINDINGS = [
+        Binding("up", "history(-1)", "Previous", show=False),
+        Binding("down", "history(1)", "Next", show=False),
+    ]
+
+    def __init__(self, *, limit: int = 500, **kwargs: object) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        self.history: list[str] = []
+        self._limit = limit
+        self._index = 0
+
+    def remember(self, command: str) -> None:
+        """Add ``command`` to the history (not twice in a row)."""
+        if command and (not self.history or self.history[-1] != command):
+            self.history.append(command)
+            del self.history[: -self._limit]
+        self._index = len(self.history)
+
+    def action_history(self, step: int) -> None:
+        if not self.history:
+            return
+        self._index = max(0, min(self._index + step, len(self.history)))
+        self.value = self.history[self._index] if self._index < len(self.history) else ""
+        self.cursor_position = len(self.value)
+
+
+class ConsolePane(Widget):
+    """gdb's console: type a command (``:`` focuses the input), read what gdb printed.
+
+    | Key | Action |
+    | :- | :- |
+    | enter | Run the typed command |
+    | up/down | Command history |
+    | ctrl+t | Switch between the console and the MI record log |
+    """
+
+    BINDINGS = [Binding("ctrl+t", "toggle_log", "MI log")]
+
+    DEFAULT_CSS = """
+    ConsolePane { height: 1fr; layout: vertical; }
+    ConsolePane > #console-mode { height: 1; background: $boost; padding: 0 1; }
+    ConsolePane > ContentSwitcher { height: 1fr; }
+    ConsolePane RichLog { height: 1fr; background: $surface; }
+    ConsolePane > HistoryInput { height: 1; border: none; padding: 0 1; }
+    """
+
+    show_mi: reactive[bool] = reactive(False)
+    """Show the MI record log instead of the console."""
+
+    class Command(Message):
+        """Run ``command`` in gdb's CLI."""
+
+        def __init__(self, command: str) -> None:
+            super().__init__()
+            self.command = command
+
+    def __init__(self, *, max_lines: int = 5000, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self._max_lines = max_lines
+        self._partial: dict[str, str] = {}
+
+    def compose(self) -> ComposeResult:
+        yield Static("console · ctrl+t: MI log", id="console-mode", markup=False)
+        with ContentSwitcher(initial="console-log"):
+            yield RichLog(max_lines=self._max_lines, wrap=True, markup=False, id="console-log")
+            yield RichLog(max_lines=self._max_lines, wrap=False, markup=False, id="mi-log")
+        yield HistoryInput(placeholder=": gdb command (up/down: history)", id="console-input", compact=True)
+
+    def write(self, text: str, kind: str = "console") -> None:
+        """Append gdb text of ``kind`` (whole lines are shown; a partial line waits)."""
+        text = self._partial.pop(kind, "") + sanitize(text)
+        *lines, rest = text.split("\n")
+        if rest:
+            self._partial[kind] = rest
+        log = self.query_one("#console-log", RichLog)
+        for line in lines:
+            log.write(Text(line, style=STYLES.get(kind, "")))
+
+    def log_record(self, line: str) -> None:
+        """Append one line to the MI record log."""
+        self.query_one("#mi-log", RichLog).write(Text(sanitize(line).replace("\n", "\\n")))
+
+    def focus_input(self) -> None:
+        self.query_one(HistoryInput).focus()
+
+    def watch_show_mi(self, show_mi: bool) -> None:
+        self.query_one(ContentSwitcher).current = "mi-log" if show_mi else "console-log"
+        self.query_one("#console-mode", Static).update(
+            "MI records · ctrl+t: console" if show_mi else "console · ctrl+t: MI log"
+        )
+
+    def action_toggle_log(self) -> None:
+        self.show_mi = not self.show_mi
+
+    @on(Input.Submitted, "#console-input")
+    def _submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        command = event.value.strip()
+        field = self.query_one(HistoryInput)
+        field.value = ""
+        if command:
+            field.remember(command)
+            self.post_message(self.Command(command))

@@ -1,0 +1,278 @@
+"""The source pane: the current frame's file, the current line, a breakpoint gutter and a cursor."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from rich.segment import Segment
+from rich.style import Style
+from rich.syntax import Syntax
+from rich.text import Text
+from textual import events
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.geometry import Size
+from textual.message import Message
+from textual.reactive import reactive
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+from textual.widgets import Static
+
+from gdbbridge.models import Breakpoint, StopState
+from gdbbridge.text import sanitize
+
+from .base import BreakpointToggled, StatePane
+
+MAX_HIGHLIGHT = 2 * 1024 * 1024
+"""Files larger than this are shown without syntax colours."""
+
+
+def resolve_source(path: str, search_dirs: tuple[str, ...] = ()) -> Path | None:
+    """The local file for a path gdb reported: itself if it exists, else a file of the same base
+    name in one of ``search_dirs`` (recordings carry the recording machine's paths)."""
+    candidate = Path(path)
+    if candidate.is_file():
+        return candidate
+    for directory in search_dirs:
+        found = Path(directory) / candidate.name
+        if found.is_file():
+            return found
+    return None
+
+
+def load_lines(path: Path) -> list[Text]:
+    """The file's lines, sanitised and syntax-coloured (ANSI colours: dark and light themes)."""
+    code = sanitize(path.read_text(encoding="utf-8", errors="replace"))
+    if len(code) > MAX_HIGHLIGHT:
+        return [Text(line) for line in code.split("\n")]
+    lexer = Syntax.guess_lexer(str(path), code)
+    return Syntax(code, lexer, theme="ansi_dark").highlight(code).split("\n", allow_blank=True)
+
+
+@dataclass(frozen=True)
+class Shown:
+    """The file shown: the name gdb knows it by and the local file read (None if missing)."""
+
+    debugger_path: str
+    local: Path | None
+
+
+class SourceView(ScrollView, can_focus=True):
+    """Scrollable source lines with a gutter (breakpoint, current-line arrow, line number).
+
+    | Key | Action |
+    | :- | :- |
+    | up/down, pageup/pagedown, home/end | Move the cursor |
+    | click on a line | Move the cursor; on the gutter: toggle a breakpoint |
+    """
+
+    BINDINGS = [
+        Binding("up", "cursor(-1)", "Up", show=False),
+        Binding("down", "cursor(1)", "Down", show=False),
+        Binding("pageup", "page(-1)", "Page up", show=False),
+        Binding("pagedown", "page(1)", "Page down", show=False),
+        Binding("home", "edge(0)", "Top", show=False),
+        Binding("end", "edge(1)", "Bottom", show=False),
+    ]
+
+    DEFAULT_CSS = """
+    SourceView { height: 1fr; background: $surface; }
+    SourceView:focus { background-tint: $foreground 3%; }
+    """
+
+    cursor: reactive[int] = reactive(1)
+    """The cursor line (1-based)."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.lines: list[Text] = []
+        self.current: int | None = None
+        self.marks: dict[int, bool] = {}
+        """Breakpoint lines -> enabled."""
+
+    @property
+    def gutter_width(self) -> int:
+        return len(str(max(len(self.lines), 1))) + 4
+
+    def show(self, lines: list[Text], current: int | None, cursor: int | None) -> None:
+        """Show ``lines`` with ``current`` marked and the cursor (and view) on ``cursor``."""
+        self.lines = lines
+        self.current = current
+        width = max((t.cell_len for t in lines), default=0) + self.gutter_width
+        self.virtual_size = Size(width, len(lines))
+        self.cursor = max(1, min(cursor or 1, max(len(lines), 1)))
+        self.center(self.cursor)
+        self.refresh()
+
+    def center(self, line: int) -> None:
+        """Scroll so that ``line`` is in the middle of the view."""
+        self.scroll_to(y=max(0, line - 1 - self.size.height // 2), animate=False, immediate=True)
+
+    def watch_cursor(self, old: int, new: int) -> None:
+        top = int(self.scroll_offset.y)
+        if new - 1 < top or new - 1 >= top + self.size.height:
+            self.center(new)
+        self.refresh()
+
+    def render_line(self, y: int) -> Strip:
+        number = int(self.scroll_offset.y) + y + 1
+        if number > len(self.lines):
+            return Strip.blank(self.size.width, self.rich_style)
+        digits = self.gutter_width - 4
+        mark = self.marks.get(number)
+        gutter = [
+            Segment(" ●" if mark else (" ○" if mark is False else "  "), Style(color="red", bold=True)),
+            Segment("▶" if number == self.current else " ", Style(color="green", bold=True)),
+            Segment(f"{number:>{digits}} ", Style(dim=number != self.current, bold=number == self.current)),
+        ]
+        text = self.lines[number - 1]
+        segments = list(text.render(self.app.console, end=""))
+        line_style = Style()
+        if number == self.current:
+            line_style += Style(bgcolor="#005f00" if self.app.current_theme.dark else "#afffaf")
+        if number == self.cursor and self.has_focus:
+            line_style += Style(underline=True)
+        body = Segment.apply_style(segments, post_style=line_style) if line_style else segments
+        strip = Strip(gutter + list(body))
+        scroll_x = int(self.scroll_offset.x)
+        head = strip.crop(0, self.gutter_width)
+        tail = strip.crop(self.gutter_width + scroll_x, self.gutter_width + scroll_x + self.size.width)
+        return Strip.join([head, tail]).extend_cell_length(self.size.width, line_style).apply_style(self.rich_style)
+
+    def action_cursor(self, delta: int) -> None:
+        self.cursor = max(1, min(self.cursor + delta, max(len(self.lines), 1)))
+
+    def action_page(self, direction: int) -> None:
+        self.action_cursor(direction * max(self.size.height - 1, 1))
+
+    def action_edge(self, end: int) -> None:
+        self.cursor = len(self.lines) if end else 1
+
+    def on_click(self, event: events.Click) -> None:
+        line = int(self.scroll_offset.y) + event.y + 1
+        if not 1 <= line <= len(self.lines):
+            return
+        self.cursor = line
+        if event.x < self.gutter_width:
+            self.post_message(SourcePane.GutterClicked(line))
+
+    def on_focus(self) -> None:
+        self.refresh()
+
+    def on_blur(self) -> None:
+        self.refresh()
+
+
+class SourcePane(StatePane):
+    """The source file of the selected frame, following every stop and focus change.
+
+    | Key | Action |
+    | :- | :- |
+    | up/down, pageup/pagedown | Move the cursor |
+    | b / F9 (app) | Toggle a breakpoint on the cursor line |
+    | click the gutter | Toggle a breakpoint on that line |
+    """
+
+    DEFAULT_CSS = """
+    SourcePane { height: 1fr; layout: vertical; }
+    SourcePane > #source-title { height: 1; background: $boost; padding: 0 1; text-style: bold; }
+    SourcePane > #source-missing { height: auto; padding: 1 2; color: $text-warning; display: none; }
+    """
+
+    shown: reactive[Shown | None] = reactive(None)
+    """The file shown."""
+
+    class GutterClicked(Message):
+        """The gutter of ``line`` was clicked (handled by the pane)."""
+
+        def __init__(self, line: int) -> None:
+            super().__init__()
+            self.line = line
+
+    def __init__(self, search_dirs: tuple[str, ...] = (), *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.search_dirs = search_dirs
+        self._cache: dict[Path, list[Text]] = {}
+
+    def compose(self) -> ComposeResult:
+        yield Static("no source yet", id="source-title", markup=False)
+        yield Static("", id="source-missing", markup=False)
+        yield SourceView(id="source-view")
+
+    @property
+    def view(self) -> SourceView:
+        return self.query_one(SourceView)
+
+    def cursor_location(self) -> tuple[str, int] | None:
+        """The debugger's name of the shown file and the cursor line, if a file is shown."""
+        if self.shown is None or self.shown.local is None:
+            return None
+        return self.shown.debugger_path, self.view.cursor
+
+    def render_state(self, state: StopState, previous: StopState | None) -> None:
+        frame = state.frame
+        if frame is None or not (frame.fullname or frame.file):
+            where = frame.where if frame else state.stop.reason
+            self._show_missing(f"no source for {where}")
+            return
+        self.open(frame.fullname or frame.file or "", frame.line, current=True)
+
+    def open(self, path: str, line: int | None, *, current: bool = False) -> None:
+        """Show ``path`` (as gdb names it) at ``line``; ``current`` marks it as the stop line."""
+        local = resolve_source(path, self.search_dirs)
+        self.shown = Shown(path, local)
+        if local is None:
+            self._show_missing(f"source not available: {path} (not found here, nor in {', '.join(self.search_dirs) or 'any search directory'})")
+            return
+        if local not in self._cache:
+            try:
+                self._cache[local] = load_lines(local)
+            except OSError as exc:
+                self._show_missing(f"source not available: {local}: {exc.strerror or exc}")
+                return
+        title = self.query_one("#source-title", Static)
+        title.update(f"{local}" + (f":{line}" if line else ""))
+        self.query_one("#source-missing").display = False
+        view = self.view
+        view.display = True
+        view.marks = self._marks(self.state.breakpoints if self.state else ())
+        stop_line = line if current else (view.current if self._same_as_stop(path) else None)
+        view.show(self._cache[local], stop_line, line)
+
+    def _same_as_stop(self, path: str) -> bool:
+        frame = self.state.frame if self.state else None
+        name = frame.fullname or frame.file if frame else None
+        return bool(name) and os.path.basename(name or "") == os.path.basename(path)
+
+    def _show_missing(self, message: str) -> None:
+        self.query_one("#source-title", Static).update(message.split(":", 1)[0] if ":" in message else message)
+        missing = self.query_one("#source-missing", Static)
+        missing.update(message)
+        missing.display = True
+        self.view.display = False
+
+    def _marks(self, breakpoints: tuple[Breakpoint, ...]) -> dict[int, bool]:
+        if self.shown is None:
+            return {}
+        name = os.path.basename(self.shown.debugger_path)
+        marks: dict[int, bool] = {}
+        for bp in breakpoints:
+            places = [(loc.fullname or loc.file, loc.line, loc.enabled) for loc in bp.locations]
+            places.append((bp.fullname or bp.file, bp.line, True))
+            for file, line, enabled in places:
+                if file and line and os.path.basename(file) == name:
+                    marks[line] = marks.get(line, False) or (bp.enabled and enabled)
+        return marks
+
+    def watch_state(self, old: StopState | None, new: StopState | None) -> None:
+        super().watch_state(old, new)
+        if new is not None and self.is_mounted:
+            self.view.marks = self._marks(new.breakpoints)
+            self.view.refresh()
+
+    def on_source_pane_gutter_clicked(self, message: GutterClicked) -> None:
+        message.stop()
+        if self.shown is not None and self.shown.local is not None:
+            self.post_message(BreakpointToggled(self.shown.debugger_path, message.line))
