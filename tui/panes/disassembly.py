@@ -1,0 +1,172 @@
+"""Disassembly pane: SASS around pc interleaved with source lines, pc and errorpc marked.
+
+``-data-disassemble`` costs ~0.7 s on cuda-gdb, so the pane fetches only while it is visible,
+shows a loading line meanwhile, and caches the instructions by address range: a step that
+stays inside a fetched range costs nothing.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rich.text import Text
+from textual import events, work
+from textual.app import ComposeResult
+from textual.widgets import DataTable, Static
+
+from gdbbridge.models import Instruction, StopState
+from gdbbridge.session import MIError
+
+from .base import DebuggerPort, StatePane
+
+INSTRUCTION_BYTES = 16
+"""SASS instructions are 16 bytes on sm_70 and newer."""
+
+
+def source_line(path: str | None, line: int | None, cache: dict[str, list[str]]) -> str:
+    """The text of ``path:line`` if the file is readable here (it often is not, over SSH)."""
+    if not path or not line:
+        return ""
+    if path not in cache:
+        try:
+            cache[path] = Path(path).read_text(errors="replace").splitlines()
+        except OSError:
+            cache[path] = []
+    lines = cache[path]
+    return lines[line - 1].strip() if 0 < line <= len(lines) else ""
+
+
+class DisassemblyPane(StatePane):
+    """SASS of the selected frame around its pc.
+
+    It has no key bindings of its own; the table scrolls with the usual keys.
+    """
+
+    DEFAULT_CSS = """
+    DisassemblyPane {
+        height: 1fr;
+    }
+    DisassemblyPane > #disasm-title {
+        height: 1;
+        padding: 0 1;
+        background: $panel;
+    }
+    DisassemblyPane > DataTable {
+        height: 1fr;
+    }
+    """
+
+    def __init__(self, port: DebuggerPort | None = None, before: int = 0, after: int = 128, *,
+                 name: str | None = None, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self.port = port
+        """Where the SASS is fetched from (set by the app)."""
+        self.before = before
+        """Bytes fetched before pc."""
+        self.after = after
+        """Bytes fetched after pc."""
+        self.ranges: dict[tuple[int, int], tuple[Instruction, ...]] = {}
+        """Fetched instructions by [first address, end address)."""
+        self.fetches = 0
+        """How many disassembly requests were sent (each ~0.7 s on cuda-gdb)."""
+        self.status = ""
+        self._sources: dict[str, list[str]] = {}
+        self._pending = False
+
+    def compose(self) -> ComposeResult:
+        yield Static("Disassembly", id="disasm-title")
+        table: DataTable[Text] = DataTable(cursor_type="row", show_header=False)
+        table.add_column("mark", key="mark", width=2)
+        table.add_column("address", key="address")
+        table.add_column("instruction", key="text")
+        yield table
+
+    @property
+    def pc(self) -> int | None:
+        frame = self.state.frame if self.state else None
+        return frame.addr if frame else None
+
+    @property
+    def errorpc(self) -> int | None:
+        reg = next((r for r in self.state.registers if r.name == "errorpc"), None) if self.state else None
+        return reg.int_value if reg else None
+
+    def cached(self, pc: int) -> tuple[Instruction, ...] | None:
+        """Instructions of a fetched range that holds ``pc``."""
+        return next((insns for (lo, hi), insns in self.ranges.items() if lo <= pc < hi), None)
+
+    def on_show(self, event: events.Show) -> None:
+        if self._pending:
+            self._update()
+
+    def render_state(self, state: StopState, previous: StopState | None) -> None:
+        self._update()
+
+    def _visible(self) -> bool:
+        return self.is_mounted and self.display and self.region.area > 0
+
+    def _update(self) -> None:
+        if not self.is_mounted:
+            return
+        pc = self.pc
+        if self.state is None or pc is None or not self.state.in_kernel:
+            self._show((), "Disassembly: no kernel pc at this stop")
+            return
+        insns = self.cached(pc)
+        if insns is not None:
+            self._show(insns, "")
+        elif not self._visible():
+            self._pending = True
+        elif self.port is not None:
+            self._pending = False
+            self._show((), f"disassembling around {pc:#x}… (cuda-gdb takes ~0.7 s)")
+            self._fetch(pc)
+
+    @work(group="disassembly", exclusive=True)
+    async def _fetch(self, pc: int) -> None:
+        assert self.port is not None
+        start = "$pc" if self.before == 0 else f"$pc-{self.before}"
+        self.fetches += 1
+        try:
+            insns = await self.port.disassemble(start, f"$pc+{self.after}")
+        except MIError as exc:
+            self._show((), f"cannot disassemble at {pc:#x}: {exc.message}")
+            return
+        if insns:
+            self.ranges[(min(i.address for i in insns), max(i.address for i in insns) + INSTRUCTION_BYTES)] = insns
+        if self.pc == pc:
+            self._show(insns, "" if insns else f"no instructions at {pc:#x}")
+
+    def _show(self, insns: tuple[Instruction, ...], status: str) -> None:
+        self.status = status
+        pc, errorpc = self.pc, self.errorpc
+        title = self.query_one("#disasm-title", Static)
+        if status:
+            title.update(Text(status, style="italic"))
+        else:
+            func = insns[0].function if insns else "?"
+            outside = errorpc is not None and not any(i.address == errorpc for i in insns)
+            extra = f" · errorpc {errorpc:#x} (not in view)" if outside else ""
+            title.update(Text(f"SASS {func} · pc {pc:#x}{extra}  (▶ pc, ✖ errorpc)"))
+        table: DataTable[Text] = self.query_one(DataTable)
+        with self.app.batch_update():
+            table.clear()
+            last_line: tuple[str | None, int | None] = (None, None)
+            for insn in insns:
+                if insn.line is not None and (insn.file, insn.line) != last_line:
+                    last_line = (insn.file, insn.line)
+                    name = (insn.file or "?").rsplit("/", 1)[-1]
+                    code = source_line(insn.file, insn.line, self._sources)
+                    table.add_row(Text(""), Text(f"{name}:{insn.line}", style="bold cyan"),
+                                  Text(code, style="cyan"), key=f"src:{insn.address}")
+                mark, style = "", ""
+                if insn.address == errorpc:
+                    mark, style = "✖", "bold red"
+                if insn.address == pc:
+                    mark, style = "▶", "bold reverse"
+                table.add_row(Text(mark, style="bold red" if mark == "✖" else "bold green"),
+                              Text(f"{insn.address:#x} <+{insn.offset}>", style=style),
+                              Text(insn.text, style=style), key=f"{insn.address}")
+            row = next((i for i, key in enumerate(table.rows) if key.value == str(pc)), None)
+            if row is not None:
+                table.move_cursor(row=row)
