@@ -22,7 +22,7 @@ async def test_pc_marked_and_source_line_interleaved():
         await wait_for(pilot, lambda: pane.query_one(DataTable).row_count > 0)
         shown = rows(pane)
         assert shown[0] == ("", "bugs.cu:9", "")  # the source file is not on this machine
-        assert shown[1] == ("▶", "0x7ffd037a2560 <+352>", "S2R R8,SR_TID.X")
+        assert shown[1] == ("=>", "0x7ffd037a2560 <+352>", "S2R R8,SR_TID.X")
         assert [r[0] for r in shown[2:]] == [""] * 12
         assert shown[-1] == ("", "0x7ffd037a2620 <+544>", "MOV R17,R8")
         assert "SASS reduce_racy · pc 0x7ffd037a2560" in str(pane.query_one("#disasm-title").render())
@@ -50,7 +50,7 @@ async def test_fetched_only_when_visible_and_cached_by_range():
         app.show(await app.replay.builder.refresh(pane.state.stop, focus=switched.focus))
         await pilot.pause()
         assert pane.fetches == 1 and pane.status == ""
-        assert rows(pane)[1][0] == "▶"
+        assert rows(pane)[1][0] == "=>"
 
 
 async def test_host_stop_has_no_disassembly():
@@ -96,4 +96,4 @@ async def test_errorpc_of_a_real_illegal_address_stop_is_reported():
         assert pane.fetches == 0  # served from the range already fetched
         title = str(pane.query_one("#disasm-title").render())
         assert "pc 0x7ffddb7a2400 · errorpc 0x7ffddb7a23e0 (not in view)" in title
-        assert [r[0] for r in rows(pane)] == ["▶", "", ""] and rows(pane)[0][2] == "ERRBAR"
+        assert [r[0] for r in rows(pane)] == ["=>", "", ""] and rows(pane)[0][2] == "ERRBAR"

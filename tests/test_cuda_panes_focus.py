@@ -24,7 +24,7 @@ async def test_expand_ranges_lazily_and_select_posts_focus_requests():
         await pilot.pause()
         assert labels(pane) == [
             "* device 0 NVIDIA H200 sm_90 · 132 SMs",
-            "* kernel 0 reduce_racy grid (4,1,1) block (256,1,1) · 1,024 thr",
+            "* kernel 0 reduce_racy  grid (4,1,1) block (256,1,1) · 1,024 thr",
         ]
         assert "block (0,0,0) thread (0,0,0)" in str(pane.query_one("#focus-title").render())
         pane.query_one(Tree).focus()

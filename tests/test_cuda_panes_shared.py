@@ -29,7 +29,7 @@ async def test_added_extern_array_is_read_from_the_recording():
         assert table.get_cell("31", "hex").plain == "0x00000000"
         # `&sdata[0]` was not recorded: the bank is shown as unknown, not invented
         assert table.get_cell("5", "bank").plain == "?"
-        assert title(pane).startswith("sdata ? [64] address ? · page 1/2 · value · 0 changed")
+        assert title(pane).startswith("sdata[64] address ? · page 1/2 · value · 0 changed")
         await pilot.press("a", *"sdata 64", "enter")
         assert "type a shared array as NAME[N]" in title(pane)
 

@@ -22,6 +22,12 @@ from .base import DebuggerPort, StatePane
 INSTRUCTION_BYTES = 16
 """SASS instructions are 16 bytes on sm_70 and newer."""
 
+PC_MARK = "=>"
+"""Marks the pc (gdb's own marker)."""
+
+ERRORPC_MARK = "!>"
+"""Marks errorpc, the instruction that raised the CUDA exception."""
+
 
 def source_line(path: str | None, line: int | None, cache: dict[str, list[str]]) -> str:
     """The text of ``path:line`` if the file is readable here (it often is not, over SSH)."""
@@ -147,7 +153,7 @@ class DisassemblyPane(StatePane):
             func = insns[0].function if insns else "?"
             outside = errorpc is not None and not any(i.address == errorpc for i in insns)
             extra = f" · errorpc {errorpc:#x} (not in view)" if outside else ""
-            title.update(Text(f"SASS {func} · pc {pc:#x}{extra}  (▶ pc, ✖ errorpc)"))
+            title.update(Text(f"SASS {func} · pc {pc:#x}{extra}  ({PC_MARK} pc, {ERRORPC_MARK} errorpc)"))
         table: DataTable[Text] = self.query_one(DataTable)
         with self.app.batch_update():
             table.clear()
@@ -161,10 +167,10 @@ class DisassemblyPane(StatePane):
                                   Text(code, style="cyan"), key=f"src:{insn.address}")
                 mark, style = "", ""
                 if insn.address == errorpc:
-                    mark, style = "✖", "bold red"
+                    mark, style = ERRORPC_MARK, "bold red"
                 if insn.address == pc:
-                    mark, style = "▶", "bold reverse"
-                table.add_row(Text(mark, style="bold red" if mark == "✖" else "bold green"),
+                    mark, style = PC_MARK, "bold green"
+                table.add_row(Text(mark, style=style),
                               Text(f"{insn.address:#x} <+{insn.offset}>", style=style),
                               Text(insn.text, style=style), key=f"{insn.address}")
             row = next((i for i, key in enumerate(table.rows) if key.value == str(pc)), None)

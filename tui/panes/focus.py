@@ -40,7 +40,7 @@ class FocusTarget:
 def kernel_label(kernel: Kernel) -> Text:
     return Text.assemble(
         ("* " if kernel.current else "  "), (f"kernel {kernel.number} ", "bold"), (kernel.name, "cyan"),
-        f" grid {fmt_dim3(kernel.grid_dim)} block {fmt_dim3(kernel.block_dim)} · {kernel.total_threads:,} thr",
+        f"  grid {fmt_dim3(kernel.grid_dim)} block {fmt_dim3(kernel.block_dim)} · {kernel.total_threads:,} thr",
     )
 
 
@@ -96,7 +96,7 @@ class FocusNavigator(StatePane):
         background: $panel;
     }
     FocusNavigator > #focus-notice {
-        color: $warning;
+        display: none;
     }
     FocusNavigator > Tree {
         height: 1fr;
@@ -171,7 +171,9 @@ class FocusNavigator(StatePane):
 
     def _announce(self, text: str, style: str = "") -> None:
         self.notice = text
-        self.query_one("#focus-notice", Static).update(Text(text, style=style))
+        notice = self.query_one("#focus-notice", Static)
+        notice.update(Text(text, style=style))
+        notice.display = bool(text)
 
     def _rebuild(self, state: StopState) -> None:
         tree: Tree[FocusTarget] = self.query_one(Tree)

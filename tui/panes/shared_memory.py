@@ -285,11 +285,12 @@ class SharedMemoryPane(StatePane):
             return
         values, before = self.values(), self._previous_values(array)
         address = self._addresses.get((state.generation, array.name))
-        shape = "x".join(map(str, array.dims))
+        shape = "".join(f"[{d}]" for d in array.dims)
+        typed = f"{array.element} " if array.element != "?" else ""
         pages = -(-array.units // self.page_size)
         where = f"@{address:#x}" if address is not None else "address ?"
         status = self.message or ("reading…" if not values else f"{sum(v != b for v, b in zip(values, before))} changed")
-        title.update(Text(f"{array.name} {array.element} [{shape}] {where} · page {self.page + 1}/{pages} · {self.mode} · {status}"))
+        title.update(Text(f"{typed}{array.name}{shape} {where} · page {self.page + 1}/{pages} · {self.mode} · {status}"))
         start = self.page * self.page_size * array.per_unit
         with self.app.batch_update():
             table.clear(columns=True)

@@ -164,7 +164,7 @@ class WarpsPane(StatePane):
     def compose(self) -> ComposeResult:
         yield Static("Warps", id="warps-title", classes="warps-line")
         yield Static(LEGEND, classes="warps-line")
-        table: DataTable[Text] = DataTable(id="warps-table", cursor_type="row")
+        table: DataTable[Text] = DataTable(id="warps-table", cursor_type="row", cursor_foreground_priority="renderable")
         table.add_column("wp", key="warp", width=3)
         table.add_column("lanes 0-31", key="lanes", width=LANES)
         table.add_column("block", key="block")
@@ -332,6 +332,7 @@ class WarpsPane(StatePane):
             title.update(Text(f"warp watch {self.watch_expression}: {self.watch_error}", style="red"))
         else:
             title.update(Text(f"warp watch {self.watch_expression} {status}".rstrip()))
+        watch.display = bool(self.watch_expression)
         watch.clear()
         if self.watch_values:
             watch.add_row(*(self.watch_values.get(lane, "–") for lane in range(LANES)), key="watch")
