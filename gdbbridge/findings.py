@@ -9,6 +9,7 @@ once, in the parsers: addresses, sizes and program counters are ``int``, coordin
 from __future__ import annotations
 
 import dataclasses
+import posixpath
 from dataclasses import dataclass, field
 from typing import Iterable, Optional
 
@@ -27,6 +28,36 @@ BARRIER = "barrier"
 OTHER = "other"
 
 _SYSTEM_SOURCES = ("cuda_runtime.h", "device_functions.h", ".cudafe1.stub.c")
+_OPEN, _CLOSE = "(<[", ")>]"
+
+
+def function_name(signature: Optional[str]) -> Optional[str]:
+    """The bare (qualified) function name of a signature, for grouping.
+
+    The text report names kernels ``k(int *)``, the assertion message ``void k(const int *)``,
+    the XML report just ``k``: all three give ``k``. The parameter list and the return type are
+    dropped; namespaces and template arguments are kept, so instantiations stay apart.
+    """
+    if not signature:
+        return signature
+    text = signature.strip()
+    if text.endswith(")"):
+        depth = 0
+        for i in range(len(text) - 1, -1, -1):
+            depth += (text[i] in _CLOSE) - (text[i] in _OPEN)
+            if depth == 0:
+                text = text[:i].rstrip() or text
+                break
+    depth, start = 0, 0
+    for i, char in enumerate(text):
+        depth += (char in _OPEN) - (char in _CLOSE)
+        if char == " " and depth == 0:
+            start = i + 1
+    return text[start:] or text
+
+
+def _basename(path: Optional[str]) -> Optional[str]:
+    return posixpath.basename(path) if path else path
 
 
 @dataclass(frozen=True)
@@ -168,9 +199,26 @@ class Finding:
         return None
 
     @property
+    def function(self) -> Optional[str]:
+        """The kernel or device function's bare name (``kernel`` keeps the full signature)."""
+        return function_name(self.kernel)
+
+    @property
     def python_frame(self) -> Optional[HostFrame]:
-        """The innermost Python frame of the host backtrace (the script line that launched)."""
+        """The innermost Python frame of the host backtrace (the Python line that launched)."""
         return next((f for f in self.host_backtrace if f.is_python), None)
+
+    @property
+    def script_frame(self) -> Optional[HostFrame]:
+        """The deepest frame in the program's own script: the outermost Python frame's file.
+
+        With a helper module between the script and the launch (``_launch in ops.py``), this is
+        the script line that called the helper, where :attr:`python_frame` is the helper's line.
+        """
+        python = [f for f in self.host_backtrace if f.is_python]
+        if not python:
+            return None
+        return next(f for f in python if f.file == python[-1].file)
 
     @property
     def hazard_count(self) -> Optional[int]:
@@ -199,16 +247,21 @@ def group_key(finding: Finding) -> tuple:
     """Grouping identity of a finding.
 
     The documented fields plus the hazard type and API error, so that different CUDA API
-    failures or a WAW next to a RAW hazard on the same line stay apart.
+    failures or a WAW next to a RAW hazard on the same line stay apart. Text and XML reports
+    give the same key: the kernel is its bare :func:`function_name` and the file its base name
+    (text prints ``oob.cu``, XML ``/src/oob.cu``). Findings without a device line (leaks, API
+    errors) are told apart by their host source line, so leaks of one size from two
+    allocation sites stay two groups.
     """
+    where = finding.source_location
     return (
         finding.tool,
         finding.kind,
         finding.access,
         finding.size,
-        finding.kernel,
-        finding.file,
-        finding.line,
+        finding.function,
+        _basename(where[0]) if where else None,
+        where[1] if where else None,
         finding.hazard_type,
         finding.api_call,
         finding.error if finding.kind == API_ERROR else None,
