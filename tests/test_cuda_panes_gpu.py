@@ -1,0 +1,137 @@
+"""The CUDA panes' on-demand queries against real cuda-gdb, recorded for the replay tests.
+
+On a GPU box (``gpu`` marker): the `tile` lesson (2-D grid, 2-D shared ``float tile[18][18]``,
+device functions) stops at its ``window`` breakpoint, and SessionPort runs exactly the requests
+the panes make with their defaults: the shared tile page and its address, SASS from ``$pc`` to
+``$pc+128``, the block and thread tables, and the warp watch of ``threadIdx.x * 2``. With
+``CUDATUI_RECORD_PANES=DIR`` the MI transcript is kept as ``DIR/panes_tile.jsonl``; copied to
+``tests/fixtures/recorded/``, it turns on the replay test at the end of this module.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from gdbbridge import cuda, events as ev
+from gdbbridge.breakpoints import Breakpoints
+from gdbbridge.session import GdbSession
+from gdbbridge.state import StateBuilder
+from test_cuda_panes_support import PaneApp, Replay, wait_for
+from tui.panes.disassembly import DisassemblyPane
+from tui.panes.shared_memory import SharedMemoryPane, from_variable_type
+from tui.panes.warps import WarpsPane
+from tui.port import SessionPort
+
+ROOT = Path(__file__).resolve().parent.parent
+RECORDED = Path(__file__).parent / "fixtures" / "recorded" / "panes_tile.jsonl"
+
+
+async def _stop(queue: "asyncio.Queue[ev.Event]") -> ev.Stopped:
+    while True:
+        event = await asyncio.wait_for(queue.get(), 120)
+        if isinstance(event, ev.Stopped):
+            return event
+
+
+@pytest.mark.gpu
+async def test_pane_queries_on_real_cuda_gdb(tmp_path):
+    if shutil.which("cuda-gdb") is None:
+        pytest.skip("cuda-gdb is not on PATH")
+    from kernels.lessons import get_lesson
+
+    subprocess.run([sys.executable, "-m", "kernels.build", "--all"], cwd=ROOT, check=True, capture_output=True)
+    lesson = get_lesson("tile")
+    out_dir = Path(os.environ.get("CUDATUI_RECORD_PANES", tmp_path))
+    out_dir.mkdir(parents=True, exist_ok=True)
+    session = GdbSession(["cuda-gdb"], [sys.executable, str(lesson.demo_path)], record=out_dir / "panes_tile.jsonl",
+                         cwd=str(lesson.source.parent))
+    queue = session.queue()
+    await session.start()
+    try:
+        breakpoints = Breakpoints(session)
+        location, condition = lesson.breakpoint_specs()[0]
+        await breakpoints.insert(location, condition)
+        await session.command("-exec-run")
+        stopped = await _stop(queue)
+        while await breakpoints.should_skip(stopped.stop):
+            await session.command("-exec-continue")
+            stopped = await _stop(queue)
+        state = await StateBuilder(session).refresh(stopped.stop)
+        port = SessionPort(session)
+        assert state.in_kernel and state.lanes
+
+        tile = next(a for v in state.variables if (a := from_variable_type(v.name, v.type)))
+        assert tile.dims == (18, 18) and tile.element == "float"
+        rows = await port.read_shared(tile.name, 0, min(SharedMemoryPane().page_size, tile.units))
+        assert len(rows) == 18 * 18
+        assert "0x" in await port.evaluate(f"&{tile.name}[0][0]")
+
+        insns = await port.disassemble("$pc", f"$pc+{DisassemblyPane().after}")
+        assert insns and insns[0].address == state.frame.addr
+        assert any(b.current for b in await port.blocks())
+        assert any(t.current for t in await port.threads())
+
+        # last: the lane walk moves the focus (the replay answers later reads from before it)
+        watch = dict(await port.evaluate_in_lanes("threadIdx.x * 2"))
+        active = [lane for lane in state.lanes if lane.state == "active"]
+        assert watch == {lane.number: str(2 * lane.thread[0]) for lane in active if lane.thread}
+        after = cuda.parse_lanes(await cuda.info(session, "lanes"))
+        assert [lane.number for lane in after if lane.current] == [state.focus.lane]
+    finally:
+        await session.close()
+
+
+@pytest.mark.skipif(not RECORDED.exists(), reason="record tests/fixtures/recorded/panes_tile.jsonl on a GPU box first")
+async def test_tile_is_shown_as_an_18_by_18_grid():
+    from kernels.lessons import get_lesson
+
+    pane = SharedMemoryPane()
+
+    async def script(app: PaneApp, replay: Replay) -> None:
+        breakpoints = Breakpoints(replay.session)
+        await breakpoints.insert(*get_lesson("tile").breakpoint_specs()[0])
+        stop = await replay.resume()
+        while await breakpoints.should_skip(stop):
+            stop = await replay.resume("-exec-continue")
+        app.show(await replay.state(stop))
+
+    app = PaneApp(pane, str(RECORDED), script)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await wait_for(pilot, lambda: app.ready)
+        await wait_for(pilot, lambda: bool(pane.values()))
+        array = pane.current()
+        assert array is not None and array.grid and array.dims == (18, 18)
+        assert len(pane.values()) == 324
+        assert "float tile[18][18] @0x" in str(pane.query_one("#shared-title").render())
+
+
+@pytest.mark.skipif(not RECORDED.exists(), reason="record tests/fixtures/recorded/panes_tile.jsonl on a GPU box first")
+async def test_warp_watch_shows_one_value_per_lane():
+    from kernels.lessons import get_lesson
+
+    pane = WarpsPane()
+
+    async def script(app: PaneApp, replay: Replay) -> None:
+        breakpoints = Breakpoints(replay.session)
+        await breakpoints.insert(*get_lesson("tile").breakpoint_specs()[0])
+        stop = await replay.resume()
+        while await breakpoints.should_skip(stop):
+            stop = await replay.resume("-exec-continue")
+        app.show(await replay.state(stop))
+
+    app = PaneApp(pane, str(RECORDED), script)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await wait_for(pilot, lambda: app.ready)
+        await pilot.pause(0.5)
+        await pilot.press("w", *"threadIdx.x * 2", "enter")
+        await wait_for(pilot, lambda: bool(pane.watch_values) or bool(pane.watch_error))
+        expected = {lane.number: str(2 * lane.thread[0]) for lane in pane.state.lanes
+                    if lane.state == "active" and lane.thread}
+        assert pane.watch_error == "" and pane.watch_values == expected
