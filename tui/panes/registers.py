@@ -22,10 +22,6 @@ ORDER = ("system", "R", "P", "UR", "UP", "other")
 FILTERS = ("all",) + ORDER[:-1]
 """What the group filter cycles through."""
 
-WIDE = 64
-"""Registers with this many bits are shown unsigned; 32-bit ones also as signed int."""
-
-
 def decimal(register: Register) -> str:
     """The value in decimal: signed 32-bit for R/UR, plain for predicates and 64-bit system registers."""
     value = register.int_value

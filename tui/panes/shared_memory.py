@@ -292,38 +292,53 @@ class SharedMemoryPane(StatePane):
         status = self.message or ("reading…" if not values else f"{sum(v != b for v, b in zip(values, before))} changed")
         title.update(Text(f"{typed}{array.name}{shape} {where} · page {self.page + 1}/{pages} · {self.mode} · {status}"))
         start = self.page * self.page_size * array.per_unit
+        if array.grid:
+            columns, rows = self._grid_rows(array, values, before)
+        else:
+            columns, rows = self._list_rows(array, values, before, start, address)
         with self.app.batch_update():
-            table.clear(columns=True)
-            if array.grid:
-                self._fill_grid(table, array, values, before)
-            else:
-                self._fill_list(table, array, values, before, start, address)
+            sync_table(table, columns, rows)
 
     def _cell(self, value: str, old: str | None, element: str) -> Text:
         changed = old is not None and old != value
         return Text(shown(value, self.mode, element), style="bold yellow" if changed else "", justify="right")
 
-    def _fill_list(self, table: DataTable[Text], array: SharedArray, values: tuple[str, ...],
-                   before: tuple[str, ...], start: int, address: int | None) -> None:
-        for label in ("index", "value", "hex", "bank"):
-            table.add_column(label, key=label)
+    def _list_rows(self, array: SharedArray, values: tuple[str, ...], before: tuple[str, ...], start: int,
+                   address: int | None) -> tuple[list[str], list[tuple[str, list[Text]]]]:
+        rows = []
         for i, value in enumerate(values):
             pattern = bits(value, array.element)
-            table.add_row(
+            rows.append((str(start + i), [
                 Text(str(start + i)), self._cell(value, before[i] if i < len(before) else None, array.element),
                 Text("?" if pattern is None else f"{pattern:#010x}"),
                 Text(bank(address, start + i, array.element_size), justify="right"),
-                key=str(start + i),
-            )
+            ]))
+        return ["index", "value", "hex", "bank"], rows
 
-    def _fill_grid(self, table: DataTable[Text], array: SharedArray, values: tuple[str, ...],
-                   before: tuple[str, ...]) -> None:
+    def _grid_rows(self, array: SharedArray, values: tuple[str, ...],
+                   before: tuple[str, ...]) -> tuple[list[str], list[tuple[str, list[Text]]]]:
         cols = array.dims[1]
-        table.add_column("row", key="row")
-        for c in range(cols):
-            table.add_column(str(c), key=str(c))
         first_row = self.page * self.page_size
+        rows = []
         for r in range(len(values) // cols):
             cells = [self._cell(values[r * cols + c], before[r * cols + c] if r * cols + c < len(before) else None,
                                 array.element) for c in range(cols)]
-            table.add_row(Text(str(first_row + r)), *cells, key=str(first_row + r))
+            rows.append((str(first_row + r), [Text(str(first_row + r)), *cells]))
+        return ["row", *map(str, range(cols))], rows
+
+
+def sync_table(table: DataTable[Text], columns: list[str], rows: list[tuple[str, list[Text]]]) -> None:
+    """Show ``rows`` (key, cells) under ``columns``: cells are updated in place when the columns and
+    row keys are unchanged (cursor and scroll stay), else the table is rebuilt."""
+    same_columns = [str(k.value) for k in table.columns] == columns
+    if same_columns and [str(k.value) for k in table.rows] == [key for key, _ in rows]:
+        for key, cells in rows:
+            for column, cell in zip(columns, cells):
+                table.update_cell(key, column, cell)
+        return
+    table.clear(columns=not same_columns)
+    if not same_columns:
+        for column in columns:
+            table.add_column(column, key=column)
+    for key, cells in rows:
+        table.add_row(*cells, key=key)
