@@ -16,6 +16,7 @@ from dataclasses import asdict, dataclass, field
 
 from gdbbridge.explain_facts import extract_facts, normalize
 from gdbbridge.explain_kb import RULES, Rule, rx
+from gdbbridge.models import CUDA_EXCEPTIONS
 
 CUDA_EXCEPTION_RULE = Rule(
     key="cuda_exception",
@@ -32,41 +33,33 @@ CUDA_EXCEPTION_RULE = Rule(
     actions=("sanitizer",),
 )
 
-# cuda-gdb's GPU exception codes: number -> (name printed by cuda-gdb, what it means, lesson).
-CUDA_EXCEPTIONS: dict[int, tuple[str, str, str | None]] = {
-    0: ("Device Unknown Exception", "A global GPU error that matches no other code.", None),
-    1: ("Lane Illegal Address", "A thread accessed an illegal global address.", "oob"),
-    2: ("Lane User Stack Overflow", "A thread exceeded its stack (deep recursion, big local "
-        "arrays).", None),
-    3: ("Device Hardware Stack Overflow", "The hardware call stack overflowed (deep "
-        "divergence with function calls).", "divergence"),
-    4: ("Warp Illegal Instruction", "A thread of the warp executed an illegal instruction.",
-        None),
-    5: ("Warp Out-of-range Address", "A thread accessed an address outside the local or "
-        "shared memory window.", "oob"),
-    6: ("Warp Misaligned Address", "A thread made a misaligned local or shared memory "
-        "access.", "oob"),
-    7: ("Warp Invalid Address Space", "An instruction accessed a memory space it may not "
-        "use.", None),
-    8: ("Warp Invalid PC", "A thread's program counter left the valid code range.", None),
-    9: ("Warp Hardware Stack Overflow", "A thread of the warp overflowed the hardware "
-        "stack.", None),
-    10: ("Device Illegal Address", "A thread accessed an illegal global address (the "
-         "faulting thread is not known precisely).", "oob"),
-    11: ("Lane Misaligned Address", "A thread made a misaligned global memory access.", "oob"),
-    12: ("Warp Assert", "A thread's device-side assert() failed; this is the only exception "
-         "the program can continue from.", "assert"),
-    13: ("Lane Syscall Error", "A device-side system call (printf, malloc) failed.", None),
-    14: ("Warp Illegal Address", "A thread of the warp accessed an illegal global address; "
-         "the process cannot continue after it.", "oob"),
-    15: ("Invalid Managed Memory Access", "The host touched managed memory while the GPU was "
-         "using it.", None),
-    17: ("Cluster Out-of-range Address", "A thread accessed distributed shared memory outside "
-         "its cluster's range.", "oob"),
-    18: ("Cluster Target Block Not Present", "A thread accessed the shared memory of a block "
-         "in its cluster that is not running (already exited).", "race"),
-    19: ("Warp Stack Canary", "A stack canary was overwritten: a local array was written "
-         "past its end.", "oob"),
+# What each of cuda-gdb's GPU exception codes means and which lesson teaches it (the names
+# live in gdbbridge.models.CUDA_EXCEPTIONS, the one table of names).
+EXCEPTION_MEANINGS: dict[int, tuple[str, str | None]] = {
+    0: ("A global GPU error that matches no other code.", None),
+    1: ("A thread accessed an illegal global address.", "oob"),
+    2: ("A thread exceeded its stack (deep recursion, big local arrays).", None),
+    3: ("The hardware call stack overflowed (deep divergence with function calls).", "divergence"),
+    4: ("A thread of the warp executed an illegal instruction.", None),
+    5: ("A thread accessed an address outside the local or shared memory window.", "oob"),
+    6: ("A thread made a misaligned local or shared memory access.", "oob"),
+    7: ("An instruction accessed a memory space it may not use.", None),
+    8: ("A thread's program counter left the valid code range.", None),
+    9: ("A thread of the warp overflowed the hardware stack.", None),
+    10: ("A thread accessed an illegal global address (the faulting thread is not known "
+         "precisely).", "oob"),
+    11: ("A thread made a misaligned global memory access.", "oob"),
+    12: ("A thread's device-side assert() failed; this is the only exception the program can "
+         "continue from.", "assert"),
+    13: ("A device-side system call (printf, malloc) failed.", None),
+    14: ("A thread of the warp accessed an illegal global address; the process cannot continue "
+         "after it.", "oob"),
+    15: ("The host touched managed memory while the GPU was using it.", None),
+    16: ("A thread accessed distributed shared memory outside its cluster's range.", "oob"),
+    17: ("A thread accessed the shared memory of a block in its cluster that is not running "
+         "(already exited).", "race"),
+    18: ("A stack canary was overwritten: a local array was written past its end.", "oob"),
+    19: ("A device stack canary was overwritten: a local array was written past its end.", "oob"),
 }
 
 ACTION_KINDS = ("launch_blocking", "api_failures_stop", "sanitizer")
@@ -169,9 +162,8 @@ def _diagnose(rule: Rule, facts: Mapping[str, str]) -> Diagnosis:
 
 def _diagnose_exception(facts: Mapping[str, str]) -> Diagnosis:
     code = int(facts["exception_code"])
-    name, meaning, lesson = CUDA_EXCEPTIONS.get(
-        code, (facts.get("exception_name", "Unknown exception"), "A GPU exception.", None)
-    )
+    name = facts.get("exception_name") or CUDA_EXCEPTIONS.get(code, "Unknown exception")
+    meaning, lesson = EXCEPTION_MEANINGS.get(code, ("A GPU exception.", None))
     title = f"{name} (CUDA_EXCEPTION_{code})"
     return _build(
         CUDA_EXCEPTION_RULE, facts, title, meaning, f"cuda_exception_{code}", lesson or "oob"

@@ -13,7 +13,7 @@ Dim3 = tuple[int, int, int]
 
 CUDA_EXCEPTIONS: dict[int, str] = {
     0: "Device Unknown Exception",
-    1: "Deprecated",
+    1: "Lane Illegal Address",
     2: "Lane User Stack Overflow",
     3: "Device Hardware Stack Overflow",
     4: "Warp Illegal Instruction",
@@ -23,9 +23,9 @@ CUDA_EXCEPTIONS: dict[int, str] = {
     8: "Warp Invalid PC",
     9: "Warp Hardware Stack Overflow",
     10: "Device Illegal Address",
-    11: "Deprecated",
+    11: "Lane Misaligned Address",
     12: "Warp Assert",
-    13: "Deprecated",
+    13: "Lane Syscall Error",
     14: "Warp Illegal Address",
     15: "Invalid Managed Memory Access",
     16: "Cluster Out-of-range Address",

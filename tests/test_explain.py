@@ -13,7 +13,6 @@ import pytest
 
 from gdbbridge.explain import (
     ACTION_KINDS,
-    CUDA_EXCEPTIONS,
     UNKNOWN_MESSAGE,
     explain,
     explain_all,
@@ -21,6 +20,7 @@ from gdbbridge.explain import (
 )
 from gdbbridge.explain_facts import breakpoint_condition, normalize, to_bytes
 from gdbbridge.explain_kb import RULES
+from gdbbridge.models import CUDA_EXCEPTIONS
 from tui.commands import explain as explain_command
 
 FIXTURES = Path(__file__).parent / "fixtures" / "explain"
@@ -123,7 +123,7 @@ def test_cuda_gdb_exception_stop_takes_focus_and_kernel_from_the_mi_output() -> 
 @pytest.mark.parametrize("fixture", ["gdb_oob.txt", "gdb_assert.txt", "gdb_torch_assert.txt"])
 def test_exception_names_match_what_cuda_gdb_prints(fixture: str) -> None:
     facts = explain(read(fixture)).facts
-    assert CUDA_EXCEPTIONS[int(facts["exception_code"])][0] == facts["exception_name"]
+    assert CUDA_EXCEPTIONS[int(facts["exception_code"])] == facts["exception_name"]
 
 
 def test_exception_code_without_a_table_entry_keeps_the_printed_name() -> None:

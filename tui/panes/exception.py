@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from gdbbridge.explain import CUDA_EXCEPTIONS as EXCEPTION_MEANINGS
+from gdbbridge.explain import EXCEPTION_MEANINGS
 from gdbbridge.models import CudaException, Frame, StopState, fmt_dim3
 
 from .base import StatePane
@@ -66,7 +66,7 @@ def banner_text(exception: CudaException, state: StopState) -> Text:
     else:
         text.append("\nfatal: ", style="bold red")
         text.append("the CUDA context is lost and the program cannot continue; inspect it now.")
-    meaning = EXCEPTION_MEANINGS.get(exception.code, ("", "A GPU exception.", None))[1]
+    meaning = EXCEPTION_MEANINGS.get(exception.code, ("A GPU exception.", None))[0]
     text.append(f"\n{meaning} {WHAT_TO_TRY.get(exception.code, GENERIC_ADVICE)}", style="italic")
     return text
 
