@@ -37,6 +37,7 @@ from tui.panes.locals import LocalsPane
 from tui.panes.output import OutputPane
 from tui.panes.registers import RegistersPane
 from tui.panes.sanitizer import SanitizerPane
+from tui.panes.shared_memory import SharedMemoryPane
 from tui.panes.source import SourcePane
 from tui.panes.stack import StackPane
 from tui.panes.status import StatusBar
@@ -59,14 +60,15 @@ class PaneSpec:
 SIDE_PANES: tuple[PaneSpec, ...] = (
     PaneSpec("locals", "Locals", LocalsPane),
     PaneSpec("stack", "Stack", StackPane),
-    PaneSpec("breakpoints", "Breakpoints", BreakpointsPane),
+    PaneSpec("breakpoints", "Breaks", BreakpointsPane),
     PaneSpec("focus", "Focus", FocusNavigator),
     PaneSpec("warps", "Warps", WarpsPane),
-    PaneSpec("registers", "Registers", RegistersPane),
+    PaneSpec("registers", "Regs", RegistersPane),
+    PaneSpec("shared", "Shared", SharedMemoryPane),
     PaneSpec("console", "Console", ConsolePane),
     PaneSpec("output", "Output", OutputPane),
     PaneSpec("gpu", "GPU", GpuStatsPane),
-    PaneSpec("sanitizer", "Sanitizer", SanitizerPane),
+    PaneSpec("sanitizer", "Sanitize", SanitizerPane),
 )
 """The panes next to the source, in tab and grid order; add a pane here to plug it in."""
 
@@ -99,19 +101,19 @@ class DebuggerApp(App[int]):
     CSS_PATH = "cudatui.tcss"
     TITLE = "cudatui"
     BINDINGS = [
-        Binding("r", "restart", "Run/restart"),
-        Binding("c,f5", "resume('continue')", "Continue"),
+        Binding("r", "restart", "Run"),
+        Binding("c,f5", "resume('continue')", "Cont"),
         Binding("n,f10", "resume('next')", "Next"),
         Binding("s,f11", "resume('step')", "Step"),
         Binding("f,shift+f11", "resume('finish')", "Finish"),
-        Binding("b,f9", "toggle_breakpoint", "Breakpoint"),
-        Binding("ctrl+c", "interrupt", "Interrupt", priority=True),
-        Binding("g", "goto_focus", "Go to focus"),
-        Binding("colon", "console", "Console"),
+        Binding("b,f9", "toggle_breakpoint", "Break"),
+        Binding("g", "goto_focus", "Focus"),
+        Binding("colon", "console", "Console", key_display=":"),
+        Binding("question_mark", "help", "Help", key_display="?"),
+        Binding("q", "quit", "Quit"),
+        Binding("ctrl+c", "interrupt", "Interrupt", priority=True, show=False),
         Binding("tab", "cycle_pane(1)", "Next pane", priority=True, show=False),
         Binding("shift+tab", "cycle_pane(-1)", "Previous pane", priority=True, show=False),
-        Binding("question_mark", "help", "Help"),
-        Binding("q", "quit", "Quit"),
         Binding("ctrl+q", "quit", "Quit", priority=True, show=False),
     ]
 
@@ -136,7 +138,7 @@ class DebuggerApp(App[int]):
                         pane.border_title = spec.title
                         yield pane
         yield StatusBar(id="status")
-        yield Footer()
+        yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
         self._apply_layout()

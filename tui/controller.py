@@ -124,6 +124,12 @@ class Controller:
         self._refreshing = 0
         self._first_stop = True
         self._unsubscribe: Callable[[], None] | None = None
+        self._last_log = ""
+
+    @property
+    def status(self) -> Status:
+        """What the status bar shows now."""
+        return self._status
 
     # -- lifecycle -------------------------------------------------------------------------
 
@@ -141,7 +147,7 @@ class Controller:
         try:
             await self.session.start()
             for spec in cfg.breakpoints:
-                await self._insert(*split_condition(spec), announce=False)
+                await self._insert(*split_condition(spec))
             if cfg.run:
                 await self._run()
             else:
@@ -213,11 +219,11 @@ class Controller:
             for bp in here:
                 await self.delete_breakpoint(bp.number)
         else:
-            await self._insert(f"{path}:{line}", None, announce=True)
+            await self._insert(f"{path}:{line}", None)
 
     async def add_breakpoint(self, spec: str) -> None:
         """Insert ``LOCATION [if CONDITION]``."""
-        await self._insert(*split_condition(spec), announce=True)
+        await self._insert(*split_condition(spec))
 
     async def delete_breakpoint(self, number: int) -> None:
         if self.bps is not None and await self._guard(self.bps.delete(number)):
@@ -286,10 +292,12 @@ class Controller:
             if self._status.phase != "starting":
                 self._set_status("running", "", since=self.clock())
         elif isinstance(event, ev.Stopped):
-            self.view.spawn(self._on_stop(event.stop), "refresh")
+            self.view.spawn(self._on_stop(with_exit_code(event.stop, event.payload)), "refresh")
         elif isinstance(event, ev.Notify):
             self._on_notify(event)
         elif isinstance(event, ev.Stream):
+            if event.kind == "log":
+                self._last_log = event.text.strip()
             if event.kind != "console" or self._status.phase in ("starting", "running"):
                 self.view.console_output(event.text, event.kind)
         elif isinstance(event, (ev.ProgramOutput, ev.NonMI)):
@@ -365,8 +373,9 @@ class Controller:
 
     # -- helpers ---------------------------------------------------------------------------
 
-    async def _insert(self, location: str, condition: str | None, *, announce: bool) -> None:
+    async def _insert(self, location: str, condition: str | None) -> None:
         assert self.bps is not None
+        self._last_log = ""
         try:
             bp = await self.bps.insert(location, condition)
         except DebuggerGone:
@@ -377,9 +386,12 @@ class Controller:
         self._breakpoints[bp.number] = bp
         self._publish_breakpoints()
         if bp.pending:
-            self.view.notify_user(f"breakpoint {bp.number} at {location} is pending (not found yet)", "warning")
-        elif announce:
-            self.view.notify_user(f"breakpoint {bp.number} at {location}")
+            why = f" ({self._last_log})" if self._last_log else ""
+            self.view.notify_user(
+                f"breakpoint {bp.number} at {location} is pending{why}: it is set when a library or kernel "
+                "defines it; check the location if it never stops",
+                "warning",
+            )
 
     def _update_breakpoint(self, number: int, **changes: Any) -> None:
         if number in self._breakpoints:
@@ -443,6 +455,14 @@ async def evaluate_watch(session: GdbSession, expression: str) -> Variable:
     except MIError:
         pass
     return Variable(expression, value, str(payload.get("type", "")))
+
+
+def with_exit_code(stop: StopEvent, payload: dict[str, Any]) -> StopEvent:
+    """gdb writes ``exit-code`` in octal ("01", "012"); read it so when the model could not."""
+    raw = payload.get("exit-code")
+    if stop.exited and isinstance(raw, str) and raw.isdigit():
+        return replace(stop, exit_code=int(raw, 8))
+    return stop
 
 
 def _at(bp: Breakpoint, path: str, line: int) -> bool:

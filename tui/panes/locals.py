@@ -30,9 +30,16 @@ def value_text(variable: Variable, changed: bool) -> Text:
     return Text(value, style=CHANGED if changed else "")
 
 
+def storage_space(type_text: str) -> str | None:
+    """Where the variable itself lives: the last ``@space`` of its type (for
+    ``const @generic float * @parameter`` the pointer is a parameter pointing to generic memory)."""
+    spaces = [w[1:] for w in type_text.replace("*", " ").replace("(", " ").replace(")", " ").split() if w.startswith("@")]
+    return spaces[-1] if spaces else None
+
+
 def space_text(variable: Variable) -> Text:
     """The address space column: ``@shared``, ``@register`` ..."""
-    space = variable.address_space
+    space = storage_space(variable.type)
     return Text(f"@{space}" if space else "", style="bold cyan" if space == "shared" else "cyan")
 
 

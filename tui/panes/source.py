@@ -65,6 +65,7 @@ class SourceView(ScrollView, can_focus=True):
     | Key | Action |
     | :- | :- |
     | up/down, pageup/pagedown, home/end | Move the cursor |
+    | left/right | Scroll long lines |
     | click on a line | Move the cursor; on the gutter: toggle a breakpoint |
     """
 
@@ -75,10 +76,12 @@ class SourceView(ScrollView, can_focus=True):
         Binding("pagedown", "page(1)", "Page down", show=False),
         Binding("home", "edge(0)", "Top", show=False),
         Binding("end", "edge(1)", "Bottom", show=False),
+        Binding("left", "scroll_left", "Left", show=False),
+        Binding("right", "scroll_right", "Right", show=False),
     ]
 
     DEFAULT_CSS = """
-    SourceView { height: 1fr; background: $surface; }
+    SourceView { height: 1fr; background: $surface; scrollbar-size: 0 1; }
     SourceView:focus { background-tint: $foreground 3%; }
     """
 
@@ -103,7 +106,7 @@ class SourceView(ScrollView, can_focus=True):
         width = max((t.cell_len for t in lines), default=0) + self.gutter_width
         self.virtual_size = Size(width, len(lines))
         self.cursor = max(1, min(cursor or 1, max(len(lines), 1)))
-        self.center(self.cursor)
+        self.call_after_refresh(self.center, self.cursor)
         self.refresh()
 
     def center(self, line: int) -> None:

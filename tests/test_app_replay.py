@@ -1,0 +1,232 @@
+"""Pilot tests of the debugger app against replayed real cuda-gdb sessions (no GPU needed).
+
+``recorded/tours/*.jsonl`` are cuda-gdb 13.0 sessions of the bundled lessons recorded on an H200
+with this refresh batch; ``transcripts/*.jsonl`` are the older reference recordings.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+import time
+from pathlib import Path
+from typing import Callable
+
+from rich.text import Text
+from textual.pilot import Pilot
+from textual.widgets import DataTable, Input
+
+from conftest import FIXTURES, ROOT, TRANSCRIPTS
+from tui.app import DebuggerApp
+from tui.controller import LaunchConfig
+from tui.panes.breakpoints import BreakpointsPane
+from tui.panes.console import ConsolePane
+from tui.panes.exception import ExceptionBanner
+from tui.panes.locals import CHANGED, LocalsPane
+from tui.panes.output import OutputPane
+from tui.panes.source import SourcePane
+from tui.panes.stack import StackPane
+
+TOURS = FIXTURES / "recorded" / "tours"
+
+
+def sequential(path: Path, tmp_path: Path) -> Path:
+    """The recording with each result line moved right after the command it answers.
+
+    The tours were recorded with the refresh batch pipelined (ten commands written, then ten
+    answers); the replay stand-in gives each recorded command the lines that follow it up to the
+    next command, so pipelined answers must be put back in command order to be replayed when
+    this front end's token numbers differ from the recording's.
+    """
+    entries = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    answers = {}
+    for entry in entries:
+        m = re.match(r"^(\d+)\^", entry.get("line", "")) if entry["dir"] == "out" else None
+        if m:
+            answers[m.group(1)] = entry
+    ordered = []
+    for entry in entries:
+        if entry["dir"] == "out" and entry in answers.values():
+            continue
+        ordered.append(entry)
+        m = re.match(r"^(\d+)-", entry.get("line", "")) if entry["dir"] == "in" else None
+        if m and m.group(1) in answers:
+            ordered.append(answers[m.group(1)])
+    out = tmp_path / path.name
+    out.write_text("".join(json.dumps(e) + "\n" for e in ordered))
+    return out
+
+
+def replay_config(path, *breakpoints: str, source_dirs: tuple[str, ...] = ()) -> LaunchConfig:
+    return LaunchConfig(debugger=(sys.executable, "-m", "gdbbridge.replay", str(path)), breakpoints=breakpoints,
+                        cwd=str(ROOT), source_dirs=source_dirs)
+
+
+async def wait_for(pilot: Pilot, what: Callable[[], object], timeout: float = 15.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not what():
+        assert time.monotonic() < deadline, "timed out waiting for the app"
+        await pilot.pause(0.05)
+
+
+def rows(app: DebuggerApp, pane: type, table: str = "DataTable") -> dict[str, list[str]]:
+    grid = app.query_one(pane).query_one(table, DataTable)
+    return {str(key.value): [str(c) for c in grid.get_row(key)] for key in grid.rows}
+
+
+def cell(app: DebuggerApp, pane: type, row: str, column: str, table: str = "DataTable") -> Text:
+    value = app.query_one(pane).query_one(table, DataTable).get_cell(row, column)
+    return value if isinstance(value, Text) else Text(str(value))
+
+
+def status(app: DebuggerApp) -> tuple[str, str]:
+    return app.controller.status.phase, app.controller.status.detail
+
+
+async def stopped_at(pilot: Pilot, app: DebuggerApp, line: int) -> None:
+    await wait_for(pilot, lambda: status(app)[0] == "stopped" and app.query_one(SourcePane).view.current == line)
+    await pilot.pause(0.05)
+
+
+async def goto_focus(pilot: Pilot, app: DebuggerApp, request: str) -> None:
+    await pilot.press("g")
+    await wait_for(pilot, lambda: isinstance(app.focused, Input))
+    app.focused.value = request  # type: ignore[union-attr]
+    await pilot.press("enter")
+
+
+TILE_BREAKS = ("tile.cu:51 if threadIdx.x == 0 && threadIdx.y == 0", "tile.cu:37")
+
+
+async def test_kernel_stop_source_stack_breakpoints_locals_and_steps(tmp_path) -> None:
+    tour = sequential(TOURS / "tile.jsonl", tmp_path)
+    app = DebuggerApp(replay_config(tour, *TILE_BREAKS, source_dirs=(str(ROOT / "kernels"),)))
+    async with app.run_test(size=(160, 48)) as pilot:
+        await stopped_at(pilot, app, 37)
+        source = app.query_one(SourcePane)
+        assert source.shown is not None and source.shown.local == ROOT / "kernels" / "tile.cu"
+        assert "sum += tile[cy + dy][cx + dx];" in source.view.lines[36].plain
+        assert source.view.marks == {37: True, 51: True}
+        assert status(app) == ("stopped", "breakpoint 2")
+        assert app.controller.status.kernel == "blur_racy"
+        assert app.controller.status.focus == "block (0,0,0) thread (0,6,0)"
+        assert [r[2] for r in rows(app, StackPane).values()] == ["box3x3", "blur_racy"]
+        assert rows(app, StackPane)["1"][3] == "tile.cu:51"
+        breaks = rows(app, BreakpointsPane)
+        assert breaks["2"][2:4] == ["1", "tile.cu:37"] and breaks["1"][2:5] == ["0", "tile.cu:51", "threadIdx.x == 0 && threadIdx.y == 0"]
+        local = rows(app, LocalsPane, "#locals")
+        assert local["cy"][1:] == ["7", "@register int", "@register"]
+        assert local["tile"][2:] == ["@generic float (* @register)[18]", "@register"]
+
+        await goto_focus(pilot, app, "block (1,0,0) thread (7,0,0)")
+        await stopped_at(pilot, app, 28)
+        assert app.controller.status.focus == "block (1,0,0) thread (7,0,0)"
+        assert rows(app, LocalsPane, "#locals")["tx"][1] == "11"
+        await goto_focus(pilot, app, "warp 2 lane 3")
+        await wait_for(pilot, lambda: rows(app, LocalsPane, "#locals")["tx"][1] == "7")
+        assert CHANGED in str(cell(app, LocalsPane, "tx", "value", "#locals").style)
+        assert CHANGED not in str(cell(app, LocalsPane, "height", "value", "#locals").style)
+
+        await pilot.press("n")
+        await stopped_at(pilot, app, 22)
+        assert status(app) == ("stopped", "step")
+        await pilot.press("f10")
+        await stopped_at(pilot, app, 30)
+        await pilot.press("s")
+        await stopped_at(pilot, app, 48)
+        local = rows(app, LocalsPane, "#locals")
+        assert local["tile"][2:] == ["@shared float [18][18]", "@shared"]
+        assert local["y"][1] == "<optimized out>" and local["in"][3] == "@parameter"
+        assert list(rows(app, StackPane)) == ["0"]
+
+        await pilot.press("c")
+        await wait_for(pilot, lambda: status(app)[0] == "exited")
+        assert status(app) == ("exited", "1")
+        output = app.query_one(OutputPane).text
+        assert "[tile] GPU: NVIDIA H200" in output and "WRONG (77 of 2000 pixels differ)" in output
+        await pilot.press("q")
+    assert app.controller.session is not None and not app.controller.session.alive
+
+
+async def test_recorded_path_missing_maps_to_same_name_or_says_not_available(tmp_path) -> None:
+    found = DebuggerApp(replay_config(TRANSCRIPTS / "inspect.jsonl", "reduce_racy", source_dirs=(str(TRANSCRIPTS),)))
+    async with found.run_test(size=(80, 24)) as pilot:
+        await stopped_at(pilot, found, 9)
+        source = found.query_one(SourcePane)
+        assert source.shown is not None and source.shown.local == TRANSCRIPTS / "bugs.cu"
+        assert "int tid = threadIdx.x" in source.view.lines[8].plain
+    missing = DebuggerApp(replay_config(TRANSCRIPTS / "inspect.jsonl", "reduce_racy", source_dirs=(str(tmp_path),)))
+    async with missing.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: missing.query_one(SourcePane).shown is not None)
+        source = missing.query_one(SourcePane)
+        assert source.shown is not None and source.shown.local is None
+        message = str(source.query_one("#source-missing").render())
+        assert message.startswith("source not available: /home/user/lesson/bugs.cu")
+        assert not source.view.display
+
+
+async def test_inspect_locals_watch_console_and_mi_log() -> None:
+    app = DebuggerApp(replay_config(TRANSCRIPTS / "inspect.jsonl", "reduce_racy", source_dirs=(str(TRANSCRIPTS),)))
+    async with app.run_test(size=(160, 48)) as pilot:
+        await stopped_at(pilot, app, 9)
+        # the reference recording has no -stack-list-frames / -break-list: said, not hidden
+        assert any("not in this recording" in n.message for n in app._notifications)
+        assert rows(app, BreakpointsPane)["1"][2] == "1"
+        await goto_focus(pilot, app, "block (3,0,0) thread (200,0,0)")
+        await wait_for(pilot, lambda: "tid" in rows(app, LocalsPane, "#locals"))
+        assert rows(app, LocalsPane, "#locals")["tid"][1:] == ["<optimized out>", "@register int", "@register"]
+        for _ in range(3):
+            await pilot.press("n")
+        await stopped_at(pilot, app, 12)
+        local = rows(app, LocalsPane, "#locals")
+        assert local["tid"][1] == "200" and local["idx"][1] == "968"
+
+        locals_pane = app.query_one(LocalsPane)
+        locals_pane.query_one("#watch-input", Input).focus()
+        await pilot.pause()
+        app.focused.value = "sdata[0]@8"  # type: ignore[union-attr]
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: "sdata[0]@8" in rows(app, LocalsPane, "#watches"))
+        assert rows(app, LocalsPane, "#watches")["sdata[0]@8"][2:] == ["@shared float [8]", "@shared"]
+
+        app.query_one(SourcePane).view.focus()
+        await pilot.press("colon")
+        console = app.query_one(ConsolePane)
+        await wait_for(pilot, lambda: app.focused is console.query_one(Input))
+        app.focused.value = "x/16xw (@shared float*)0"  # type: ignore[union-attr]
+        await pilot.press("enter")
+        log = console.query_one("#console-log")
+        await wait_for(pilot, lambda: any("0x30 <add_kernel+48>:" in line.text for line in log.lines))
+        assert any(line.text == "(gdb) x/16xw (@shared float*)0" for line in log.lines)
+        await pilot.press("ctrl+t")
+        mi = console.query_one("#mi-log")
+        assert any(line.text.startswith("*stopped") for line in mi.lines)
+
+
+async def test_cuda_exception_stop_is_announced() -> None:
+    app = DebuggerApp(replay_config(TRANSCRIPTS / "oob.jsonl", source_dirs=(str(TRANSCRIPTS),)))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: status(app)[0] == "stopped")
+        await pilot.pause(0.1)
+        assert status(app) == ("stopped", "CUDA_EXCEPTION_14 Warp Illegal Address")
+        assert any("CUDA_EXCEPTION_14" in n.message and n.severity == "error" for n in app._notifications)
+        assert app.query_one(ExceptionBanner).display
+        assert app.query_one(SourcePane).view.current == 5
+
+
+async def test_focus_moved_by_cuda_gdb_is_announced(tmp_path) -> None:
+    breaks = ("race.cu:25 if threadIdx.x == 5", "race.cu:30")
+    app = DebuggerApp(replay_config(sequential(TOURS / "race.jsonl", tmp_path), *breaks, source_dirs=(str(ROOT / "kernels"),)))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await stopped_at(pilot, app, 25)
+        await goto_focus(pilot, app, "block (1,0,0) thread (7,0,0)")
+        await wait_for(pilot, lambda: app.controller.status.focus == "block (1,0,0) thread (7,0,0)")
+        await goto_focus(pilot, app, "warp 2 lane 3")
+        await wait_for(pilot, lambda: app.controller.status.focus == "block (1,0,0) thread (3,0,0)")
+        assert not any("moved the focus" in n.message for n in app._notifications)
+        for key in "nns":
+            await pilot.press(key)
+            await wait_for(pilot, lambda: status(app)[0] == "stopped")
+        await wait_for(pilot, lambda: app.controller.status.focus == "block (0,0,0) thread (5,0,0)")
+        assert any(n.message == "cuda-gdb moved the focus to block (0,0,0) thread (5,0,0)" for n in app._notifications)
