@@ -357,3 +357,4 @@ async def test_runner_uses_the_xml_of_every_lesson(name, fake_sanitizer):
     result = await run_sanitizer(SanitizerRequest(program="demo.py", tool=tool, leak_check=c.tool == "leak"))
     assert result.xml_note is None and result.report.source == "xml"
     assert [g for g in result.report.groups if at(g, c.bug)][0].first.kind == c.expected_kind
+

@@ -6,19 +6,26 @@ import argparse
 import asyncio
 import json
 import os
+import re
+import shlex
+import subprocess
 import sys
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
 from textual.widgets import DataTable, Log, Static
 
+from gdbbridge.explain_kb import RULES
 from gdbbridge.sanitizer import SanitizerRequest
 from gdbbridge.sanitizer_report import read_report
+from tui.cli import main as cudatui
 from tui.commands import sanitize
 from tui.panes.sanitizer import SanitizerPane
 from tui.sanitize_app import SanitizeApp
 
 FIXTURES = Path(__file__).parent / "fixtures" / "sanitizer"
+LESSON_DIR = FIXTURES / "lessons"
 
 
 class RecordingApp(SanitizeApp):
@@ -180,3 +187,48 @@ async def test_quitting_during_a_run_stops_the_sanitizer(fake_sanitizer, tmp_pat
             break
         await asyncio.sleep(0.05)
     assert not status.exists() or "State:\tZ" in status.read_text()
+
+
+def test_leak_advice_runs_exactly_as_written(fake_sanitizer, tmp_path, capsys):
+    """The explain/doctor advice `cudatui sanitize --tool memcheck --leak-check full SCRIPT`."""
+    (advice,) = {m[1] for rule in RULES for step in rule.steps
+                 if (m := re.search(r"`cudatui (sanitize [^`]*--leak-check[^`]*)`", step))}
+    words = shlex.split(advice.format(script="leak.py"))
+    log = tmp_path / "argv.json"
+    fake_sanitizer.setenv("FAKE_SANITIZER_LOG", str(log))
+    fake_sanitizer.setenv("FAKE_SANITIZER_REPLAY", str(LESSON_DIR / "leak_leak_buggy.xml.log"))
+    fake_sanitizer.setenv("FAKE_SANITIZER_XML", str(LESSON_DIR / "leak_leak_buggy.xml"))
+    assert cudatui([words[0], "--json", *words[1:]]) == 1
+    argv = json.loads(log.read_text())["argv"]
+    assert argv[argv.index("--tool") + 1] == "memcheck" and argv[argv.index("--leak-check") + 1] == "full"
+    assert argv[-2:] == [sys.executable, "leak.py"]
+    printed = json.loads(capsys.readouterr().out)
+    assert printed["summary"]["leaked_allocations"] == len(ET.parse(LESSON_DIR / "leak_leak_buggy.xml").getroot().findall("record"))
+
+
+@pytest.mark.parametrize(("words", "leak_check"), [
+    ("--json --leak-check leak.py --fixed", True),
+    ("--leak-check full --json leak.py --fixed", True),
+    ("--leak-check none --json leak.py --fixed", False),
+])
+def test_leak_check_flag_and_value_forms(fake_sanitizer, tmp_path, capsys, words, leak_check):
+    log = tmp_path / "argv.json"
+    fake_sanitizer.setenv("FAKE_SANITIZER_LOG", str(log))
+    fake_sanitizer.setenv("FAKE_SANITIZER_REPLAY", str(LESSON_DIR / "leak_leak_fixed.xml.log"))
+    assert cudatui(["sanitize", *words.split()]) == 1
+    argv = json.loads(log.read_text())["argv"]
+    assert ("--leak-check" in argv) == leak_check and argv[-3:] == [sys.executable, "leak.py", "--fixed"]
+    assert json.loads(capsys.readouterr().out)["source"] == "text"
+
+
+def test_json_into_a_closed_pipe_is_silent():
+    """`cudatui sanitize --read REPORT --json | head -1`: no BrokenPipeError traceback."""
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    code = "import sys; from tui.cli import main; sys.exit(main())"
+    with open(os.devnull, "rb") as stdin:
+        done = subprocess.run(
+            [sys.executable, "-c", code, "sanitize", "--read", str(LESSON_DIR / "leak_leak_buggy.txt"), "--json"],
+            stdin=stdin, stdout=write_end, stderr=subprocess.PIPE, text=True, cwd=Path(__file__).parent.parent)
+    os.close(write_end)
+    assert (done.returncode, done.stderr) == (141, "")

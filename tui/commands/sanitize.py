@@ -1,7 +1,8 @@
 """`cudatui sanitize`: run compute-sanitizer on a program, or read a saved report.
 
 Full screen by default; ``--json`` prints the grouped findings and exits 1 when there are
-findings, 0 when there are none, 2 on errors (one line on stderr).
+findings, 0 when there are none, 2 on errors (one line on stderr), 141 (128 + SIGPIPE) without a
+word when the reader of the output goes away (``| head``).
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import argparse
 import asyncio
 import dataclasses
 import json
+import os
 import sys
 from typing import Any
 
@@ -27,18 +29,53 @@ def add_parser(subparsers: Any) -> None:
         "program (a .py runs under this Python) or read a saved XML/text report, and show the "
         "findings grouped by kind and source line.",
     )
+    _add_arguments(parser)
+    parser.set_defaults(func=run)
+
+
+def _add_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     parser.add_argument("--tool", choices=TOOLS, default="memcheck", help="sanitizer tool (default memcheck)")
-    parser.add_argument("--leak-check", action="store_true", help="memcheck: report leaked allocations")
+    parser.add_argument("--leak-check", action="store_true",
+                        help="memcheck: report leaked allocations; compute-sanitizer's own form "
+                        "`--leak-check full` (or `none`) works too")
     parser.add_argument("--read", metavar="REPORT", help="show a saved report (--xml --save file or text log)")
     parser.add_argument("--json", action="store_true", help="print grouped findings as JSON and exit")
     parser.add_argument("program", nargs="?", help="program or Python script to check")
     parser.add_argument("args", nargs=argparse.REMAINDER, help="arguments of the program")
-    parser.set_defaults(func=run)
+    return parser
 
 
 def _error(message: str) -> int:
     print(f"cudatui sanitize: {message}", file=sys.stderr)
     return 2
+
+
+def _leak_check(args: argparse.Namespace) -> bool:
+    """Whether to check for leaks, taking compute-sanitizer's ``--leak-check full|none`` form.
+
+    ``--leak-check`` is a flag, so in ``--leak-check full --json script.py a`` the word ``full``
+    parses as the program and the rest as its arguments: parse the rest again as our own words.
+    """
+    if not args.leak_check or args.program not in ("full", "none"):
+        return args.leak_check
+    value, words = args.program, list(args.args)
+    args.program, args.args = None, []
+    _add_arguments(argparse.ArgumentParser(prog="cudatui sanitize")).parse_args(words, namespace=args)
+    return value == "full"
+
+
+def _print_json(data: dict[str, Any]) -> bool:
+    """Write ``data`` to stdout; False (and stdout silenced) when the reader has gone away."""
+    try:
+        sys.stdout.write(json.dumps(data, indent=2) + "\n")
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # Python flushes stdout again at exit: point it at /dev/null so that flush is silent too.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+        return False
+    return True
 
 
 def report_to_dict(report: SanitizerReport) -> dict[str, Any]:
@@ -48,9 +85,12 @@ def report_to_dict(report: SanitizerReport) -> dict[str, Any]:
         first = dataclasses.asdict(group.first)
         first.pop("raw")
         where = group.first.source_location
+        script = group.first.script_frame
         groups.append({
             "count": group.count,
             "location": f"{where[0]}:{where[1]}" if where else None,
+            "function": group.first.function,
+            "script_line": f"{script.file}:{script.line}" if script else None,
             "blocks": str(group.blocks) if group.blocks else None,
             "threads": str(group.threads) if group.threads else None,
             "first": first,
@@ -62,6 +102,7 @@ def report_to_dict(report: SanitizerReport) -> dict[str, Any]:
 
 def run(args: argparse.Namespace) -> int:
     """Run `cudatui sanitize`; see the module docstring for exit codes."""
+    leak_check = _leak_check(args)
     if bool(args.read) == bool(args.program):
         return _error("give either PROGRAM [ARGS...] or --read REPORT")
     report = None
@@ -71,15 +112,15 @@ def run(args: argparse.Namespace) -> int:
             report = read_report(args.read)
         else:
             request = SanitizerRequest(program=args.program, args=tuple(args.args), tool=args.tool,
-                                       leak_check=args.leak_check)
+                                       leak_check=leak_check)
             if args.json:
                 report = asyncio.run(run_sanitizer(request)).report
     except (ReportError, SanitizerError, ValueError) as exc:
         return _error(str(exc))
     if args.json:
         assert report is not None
-        json.dump(report_to_dict(report), sys.stdout, indent=2)
-        sys.stdout.write("\n")
+        if not _print_json(report_to_dict(report)):
+            return 141
         return 1 if report.groups else 0
     from tui.sanitize_app import SanitizeApp
 

@@ -73,6 +73,8 @@ def details_text(group: FindingGroup) -> str:
         lines.append(f"access: {access.access}{thread} at {access.function} line {access.line}{count}")
     if f.python_frame:
         lines.append(f"python: {f.python_frame}")
+    if f.script_frame and f.script_frame != f.python_frame:
+        lines.append(f"script: {f.script_frame}")
     if f.device_backtrace:
         lines.append("device backtrace:")
         lines.extend(f"  #{i} {frame}" for i, frame in enumerate(f.device_backtrace))
