@@ -220,6 +220,7 @@ def test_buggy_report_has_the_lessons_finding_at_the_bug_line(name):
         assert first.kernel is None
     else:
         assert first.function == enclosing_function(c.source, c.bug[1])
+        assert first.kernel in c.path.read_text() + c.output  # displayed as the tool printed it
 
 
 @pytest.mark.parametrize("name", BUGGY)
