@@ -1,0 +1,243 @@
+"""Stop to screen: from ``*stopped`` arriving to every visible pane painted with the new state.
+
+The real cudatui app (``tui.app.DebuggerApp``, 160x48: every pane visible) runs a replayed
+H200 tour whose two recorded ``-exec-next`` steps (each with its recorded refresh batch) are
+repeated to make STEPS steps. Each step is a pressed ``n``. Three instants are taken per step:
+the ``*stopped`` record parsed by GdbSession, ``show_state`` called by the controller (the
+refresh batch is done: the MI part), and the last screen update the compositor rendered before
+the app went idle (the UI part).
+
+Goal: UI part <= 50 ms median at 160x48.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import re
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from textual.widget import Widget
+
+from gdbbridge import events as ev
+from gdbbridge.models import StopState
+from gdbbridge.replay import Exchange, load
+from gdbbridge.session import GdbSession
+from tui import app as app_module
+from tui.app import DebuggerApp
+from tui.controller import LaunchConfig
+
+from . import ROOT, TOURS, Result, fmt, median, p95, print_results, replay_argv, write_transcript
+
+BENCH = "stop_to_screen"
+STEPS = 200
+SIZE = (160, 48)
+UI_GOAL_MS = 50.0
+_RESULT = re.compile(r"^(\d+)\^")
+SETTLE = 0.05
+"""Seconds without a screen update after which a step counts as painted."""
+
+
+def synthesize(tour: Path, steps: int, out: Path) -> Path:
+    """The tour up to its first ``-exec-next``, then its recorded next-steps (each with the refresh
+    batch that followed it) repeated to ``steps`` steps.
+
+    The tours were recorded with the refresh batch pipelined, so a request's result record may be
+    stored after a later request; each result is moved back to the request with its token, which
+    the replay stand-in needs to answer requests one by one.
+    """
+    transcript = load(str(tour))
+    exchanges = transcript.exchanges
+    nexts = [x.index for x in exchanges if x.command.startswith("-exec-next")]
+    if not nexts:
+        raise ValueError(f"{tour.name}: no -exec-next recorded")
+    outputs = _outputs_by_token(exchanges)
+    blocks = []
+    for i in nexts:
+        end = next((j for j in range(i + 1, len(exchanges)) if exchanges[j].state_changing), len(exchanges))
+        blocks.append(exchanges[i:end])
+    entries = [(e.dir, e.line) for e in transcript.prologue]
+    chosen = list(exchanges[: nexts[0]]) + [x for k in range(steps) for x in blocks[k % len(blocks)]]
+    for x in chosen:
+        entries.append(("in", f"{x.token}{x.command}"))
+        entries += outputs[x.index]
+    return write_transcript(out, entries)
+
+
+def _outputs_by_token(exchanges: "tuple[Exchange, ...]") -> list[list[tuple[str, str]]]:
+    by_token = {x.token: x.index for x in exchanges if x.token}
+    outputs: list[list[tuple[str, str]]] = [[] for _ in exchanges]
+    for x in exchanges:
+        for entry in x.output:
+            m = _RESULT.match(entry.line)
+            if m and m.group(1) in by_token:
+                outputs[by_token[m.group(1)]] += [(entry.dir, entry.line), ("out", "(gdb) ")]
+            elif entry.line.strip() != "(gdb)":
+                outputs[x.index].append((entry.dir, entry.line))
+    return outputs
+
+
+class TimedApp(DebuggerApp):
+    """The debugger app with timestamps at ``*stopped``, ``show_state`` and each screen update."""
+
+    CSS_PATH = str(Path(app_module.__file__).with_name("cudatui.tcss"))
+
+    def __init__(self, config: LaunchConfig) -> None:
+        super().__init__(config)
+        self.stopped_at: list[float] = []
+        self.shown_at: dict[int, float] = {}
+        self.painted_at = 0.0
+
+    def attach(self, session: GdbSession) -> None:
+        session.subscribe(self._on_event)
+        super().attach(session)
+
+    def _on_event(self, event: ev.Event) -> None:
+        if isinstance(event, ev.Stopped):
+            self.stopped_at.append(time.perf_counter())
+
+    def show_state(self, state: StopState) -> None:
+        self.shown_at.setdefault(state.generation, time.perf_counter())
+        super().show_state(state)
+
+    def _display(self, screen, renderable) -> None:  # type: ignore[no-untyped-def]
+        if renderable is not None and not self._batch_count:
+            self.painted_at = time.perf_counter()
+        super()._display(screen, renderable)
+
+
+class LayoutTrace:
+    """While active: the screen layout passes (count, ms) and which widgets asked for them."""
+
+    def __init__(self) -> None:
+        self.passes: list[float] = []
+        self.requesters: Counter[str] = Counter()
+        self.active = False
+        self._refresh = Widget.refresh
+
+    def __enter__(self) -> "LayoutTrace":
+        trace, original = self, self._refresh
+
+        def refresh(widget: Widget, *regions: Any, repaint: bool = True, layout: bool = False,
+                    recompose: bool = False) -> Widget:
+            if layout and trace.active:
+                trace.requesters[f"{type(widget).__name__}#{widget.id}"] += 1
+            return original(widget, *regions, repaint=repaint, layout=layout, recompose=recompose)
+
+        Widget.refresh = refresh  # type: ignore[method-assign]
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        Widget.refresh = self._refresh  # type: ignore[method-assign]
+
+    def watch(self, screen: Any) -> None:
+        """Time ``screen``'s layout passes."""
+        original = screen._refresh_layout
+
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            started = time.perf_counter()
+            try:
+                return original(*args, **kwargs)
+            finally:
+                if self.active:
+                    self.passes.append((time.perf_counter() - started) * 1000)
+
+        screen._refresh_layout = timed
+
+
+async def _settled(app: TimedApp, pilot, since: float) -> float:  # type: ignore[no-untyped-def]
+    """Wait until no screen update happened for SETTLE seconds; the last update time after ``since``."""
+    while True:
+        await pilot.pause()
+        mark = app.painted_at
+        await asyncio.sleep(SETTLE)
+        if app.painted_at == mark and not app.screen._dirty_widgets:
+            return max(mark, since)
+
+
+async def _run(transcript: Path, record: Path, steps: int, trace: LayoutTrace) -> tuple[list[float], list[float], int]:
+    config = LaunchConfig(debugger=tuple(replay_argv(transcript)), record=str(record), source_dirs=(str(ROOT / "kernels"),))
+    app = TimedApp(config)
+    mi: list[float] = []
+    ui: list[float] = []
+    async with app.run_test(size=SIZE) as pilot:
+        deadline = time.perf_counter() + 60
+        while app.last_state is None:
+            if time.perf_counter() > deadline:
+                raise RuntimeError("the replayed session never reached its first stop")
+            await pilot.pause(0.05)
+        await _settled(app, pilot, 0.0)
+        trace.watch(app.screen)
+        trace.active = True
+        for _ in range(steps):
+            generation = app.last_state.generation if app.last_state else 0
+            stops = len(app.stopped_at)
+            await pilot.press("n")
+            deadline = time.perf_counter() + 20
+            while len(app.stopped_at) == stops or not any(g > generation for g in app.shown_at):
+                if time.perf_counter() > deadline:
+                    raise RuntimeError(f"step {len(mi) + 1}: no new state within 20 s")
+                await asyncio.sleep(0.001)
+            stopped = app.stopped_at[stops]
+            shown = min(t for g, t in app.shown_at.items() if g > generation)
+            painted = await _settled(app, pilot, shown)
+            mi.append((shown - stopped) * 1000)
+            ui.append((painted - shown) * 1000)
+    return mi, ui, _missing(record)
+
+
+def _missing(record: Path) -> int:
+    """How many requests the recording could not answer (panes asking for more than the tour had)."""
+    count = 0
+    with record.open(encoding="utf-8") as handle:
+        for text in handle:
+            entry = json.loads(text)
+            if entry.get("dir") == "out" and "not in this recording" in str(entry.get("line", "")):
+                count += 1
+    return count
+
+
+def measure(quick: bool = False, tour: str = "race") -> list[Result]:
+    """Replay ``tour`` for STEPS steps (``quick``: 5) through the app and report MI/UI shares."""
+    steps = 5 if quick else STEPS
+    with tempfile.TemporaryDirectory(prefix="cudatui-bench-") as tmp:
+        transcript = synthesize(TOURS / f"{tour}.jsonl", steps, Path(tmp) / "steps.jsonl")
+        with LayoutTrace() as trace:
+            mi, ui, missing = asyncio.run(_run(transcript, Path(tmp) / "record.jsonl", steps, trace))
+    total = [a + b for a, b in zip(mi, ui)]
+    share = sum(ui) / sum(total) if sum(total) else float("nan")
+    layouts = f"{len(trace.passes) / max(1, len(ui)):.1f} layout passes per step, median {fmt(median(trace.passes))} ms each"
+    asked = ", ".join(f"{name} x{count / max(1, len(ui)):.0f}" for name, count in trace.requesters.most_common(8))
+    where = f"{len(total)} steps of the {tour} tour replayed, {SIZE[0]}x{SIZE[1]}"
+    return [
+        Result(BENCH, "stop to screen median", median(total), " ms", f"p95 {fmt(p95(total))} ms; {where}"),
+        Result(BENCH, "MI part median (refresh batch)", median(mi), " ms",
+               f"p95 {fmt(p95(mi))} ms; {missing} requests not in the recording (answered ^error)"),
+        Result(BENCH, "UI part median", median(ui), " ms", f"p95 {fmt(p95(ui))} ms; {layouts}", ("<=", UI_GOAL_MS),
+               f"{layouts}: every pass lays out and re-renders the whole {SIZE[0]}x{SIZE[1]} screen. Layout was "
+               f"requested per step by: {asked}. Static.update() always asks for a layout: make pane title/notice "
+               "lines fixed-height widgets that only repaint, update the focus tree in place instead of "
+               "clear()+rebuild, and apply a StopState to all panes inside one app.batch_update() (with the "
+               "on-demand fetches that follow it) so a stop costs one layout pass"),
+        Result(BENCH, "UI share of stop to screen", share, "x", f"MI share {fmt(1 - share)}"),
+    ]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.stop_to_screen", description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="5 steps (a smoke run)")
+    parser.add_argument("--tour", default="race", help="recorded tour under tests/fixtures/recorded/tours")
+    args = parser.parse_args(argv)
+    if not (TOURS / f"{args.tour}.jsonl").is_file():
+        parser.error(f"no recorded tour {args.tour!r} in {TOURS}")
+    print_results(measure(args.quick, args.tour))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
