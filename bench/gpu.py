@@ -1,0 +1,206 @@
+"""The GPU set: time to the first kernel breakpoint and per-step latency, cudatui vs bare cuda-gdb.
+
+* First breakpoint: gdbbridge (GdbSession: ``-break-insert -f``, ``-exec-run``, ``*stopped``, then
+  the first StopState) vs bare ``cuda-gdb -batch -ex 'break X' -ex run --args PROGRAM`` with the
+  same breakpoint (timed until it prints that the breakpoint was hit). Goal: <= 1.05x.
+* Per step: ``-exec-next`` until ``*stopped`` through GdbSession vs a raw MI pipe to the same
+  debugger, same program, same breakpoint, same number of steps.
+
+Contenders alternate over ``--rounds``. Run on a GPU box with a bundled lesson::
+
+    python -m bench.gpu --lesson divergence --rounds 3
+
+or anywhere on a C program with GNU gdb (``--debugger gdb --program ./a.out --break f.c:12``).
+Results are printed and, when $OUT is set, written to $OUT/bench_gpu.txt.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from gdbbridge import events as ev
+from gdbbridge.breakpoints import Breakpoints
+from gdbbridge.session import MI_FLAGS, GdbSession
+from gdbbridge.state import StateBuilder
+
+from . import Result, fmt, median, print_results
+
+BENCH = "gpu"
+HIT = re.compile(r"hit Breakpoint \d+|^Breakpoint \d+, ")
+STEP_TIMEOUT = 120.0
+
+
+@dataclass(frozen=True)
+class Target:
+    """What to debug: ``debugger``, ``program`` argv, ``cwd`` and the breakpoint location."""
+
+    debugger: str
+    program: tuple[str, ...]
+    cwd: str
+    location: str
+
+
+def bare_first_hit(target: Target) -> float:
+    """Seconds until ``DEBUGGER -batch -ex 'break X' -ex run`` prints that the breakpoint was hit."""
+    argv = [target.debugger, "-batch", "-nx", "-ex", "set breakpoint pending on", "-ex", f"break {target.location}",
+            "-ex", "run", "--args", *target.program]
+    started = time.perf_counter()
+    proc = subprocess.Popen(argv, cwd=target.cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            stdin=subprocess.DEVNULL, text=True, errors="replace")
+    assert proc.stdout is not None
+    hit = None
+    for line in proc.stdout:
+        if hit is None and HIT.search(line):
+            hit = time.perf_counter() - started
+    proc.wait()
+    if hit is None:
+        raise RuntimeError(f"bare {target.debugger} never reported hitting {target.location}")
+    return hit
+
+
+async def session_first_hit(target: Target, steps: int) -> tuple[float, float, list[float]]:
+    """Seconds to ``*stopped`` and to the first StopState through gdbbridge; then ``steps`` step times."""
+    started = time.perf_counter()
+    session = GdbSession([target.debugger], target.program, cwd=target.cwd)
+    stops = session.queue()
+    try:
+        await session.start()
+        await Breakpoints(session).insert(target.location, None)
+        await session.command("-exec-run")
+        stop = await _next_stop(stops)
+        hit = time.perf_counter() - started
+        await StateBuilder(session).refresh(stop.stop)
+        shown = time.perf_counter() - started
+        step_times = []
+        for _ in range(steps):
+            t0 = time.perf_counter()
+            await session.command("-exec-next")
+            if (await _next_stop(stops)).stop.exited:
+                break
+            step_times.append(time.perf_counter() - t0)
+    finally:
+        await session.close()
+    return hit, shown, step_times
+
+
+async def _next_stop(stops: "asyncio.Queue[ev.Event]") -> ev.Stopped:
+    while True:
+        event = await asyncio.wait_for(stops.get(), STEP_TIMEOUT)
+        if isinstance(event, ev.Stopped):
+            return event
+
+
+def raw_steps(target: Target, steps: int) -> list[float]:
+    """Step times over a raw MI pipe: write ``-exec-next``, read until ``*stopped``."""
+    proc = subprocess.Popen([target.debugger, *MI_FLAGS, "--args", *target.program], cwd=target.cwd,
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, bufsize=0)
+    assert proc.stdin is not None and proc.stdout is not None
+    stdin, stdout = proc.stdin, proc.stdout
+
+    def until_stopped() -> bool:
+        while line := stdout.readline():
+            if line.startswith(b"*stopped"):
+                return b'reason="exited' not in line
+        raise RuntimeError("the debugger closed its output")
+
+    try:
+        stdin.write(f'-break-insert -f "{target.location}"\n-exec-run\n'.encode())
+        until_stopped()
+        times = []
+        for _ in range(steps):
+            t0 = time.perf_counter()
+            stdin.write(b"-exec-next\n")
+            if not until_stopped():
+                break
+            times.append(time.perf_counter() - t0)
+        return times
+    finally:
+        stdin.write(b"-gdb-exit\n")
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def measure(target: Target, rounds: int = 3, steps: int = 3) -> list[Result]:
+    bare, hits, shown, steps_session, steps_raw = [], [], [], [], []
+    for _ in range(rounds):
+        bare.append(bare_first_hit(target))
+        hit, state, step_times = asyncio.run(session_first_hit(target, steps))
+        hits.append(hit)
+        shown.append(state)
+        steps_session += step_times
+        steps_raw += raw_steps(target, steps)
+    b, h, s = median(bare), median(hits), median(shown)
+    where = f"{Path(target.debugger).name}, break {target.location}, {rounds} rounds"
+    results = [
+        Result(BENCH, "first breakpoint: gdbbridge *stopped / bare -batch", h / b, "x",
+               f"gdbbridge {fmt(h)} s vs bare {fmt(b)} s; {where}", ("<=", 1.05),
+               "gdbbridge starts the debugger with a pty for the program and mi-async; compare the MI "
+               "transcript's marks to the bare run to see which command costs the difference"),
+        Result(BENCH, "first breakpoint: first StopState shown / bare -batch", s / b, "x",
+               f"StopState at {fmt(s)} s (refresh batch {fmt((s - h) * 1000)} ms)"),
+    ]
+    if steps_session and steps_raw:
+        ms, mr = median(steps_session) * 1000, median(steps_raw) * 1000
+        results.append(Result(BENCH, "step (-exec-next): GdbSession / raw MI pipe", ms / mr, "x",
+                              f"GdbSession {fmt(ms)} ms vs raw {fmt(mr)} ms median over {len(steps_session)} "
+                              f"and {len(steps_raw)} steps"))
+    return results
+
+
+def lesson_target(name: str, debugger: str) -> Target:
+    """A bundled lesson's demo under ``debugger``, broken at its first unconditional breakpoint."""
+    from kernels.lessons import get_lesson
+
+    lesson = get_lesson(name)
+    location = next((loc for loc, cond in lesson.breakpoint_specs() if not cond), None)
+    if location is None:
+        raise ValueError(f"lesson {name} suggests no unconditional breakpoint")
+    return Target(debugger, (sys.executable, str(lesson.demo_path)), str(lesson.source.parent), location)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.gpu", description=__doc__.splitlines()[0])
+    parser.add_argument("--lesson", default="divergence", help="bundled lesson to debug (default: divergence)")
+    parser.add_argument("--debugger", default="cuda-gdb")
+    parser.add_argument("--program", help="debug this executable instead of a lesson (needs --break)")
+    parser.add_argument("--break", dest="location", help="breakpoint location for --program")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--steps", type=int, default=3)
+    args = parser.parse_args(argv)
+    debugger = shutil.which(args.debugger)
+    if debugger is None:
+        print(f"bench.gpu: debugger {args.debugger!r} not found on PATH", file=sys.stderr)
+        return 2
+    try:
+        if args.program:
+            if not args.location:
+                parser.error("--program needs --break LOCATION")
+            program = os.path.abspath(args.program)
+            target = Target(debugger, (program,), os.path.dirname(program), args.location)
+        else:
+            target = lesson_target(args.lesson, debugger)
+        results = measure(target, max(1, args.rounds), max(0, args.steps))
+    except (RuntimeError, ValueError, OSError, asyncio.TimeoutError) as exc:
+        print(f"bench.gpu: {exc or type(exc).__name__}", file=sys.stderr)
+        return 1
+    print_results(results)
+    out = os.environ.get("OUT")
+    if out:
+        Path(out, "bench_gpu.txt").write_text("\n".join(r.line() for r in results) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
