@@ -56,6 +56,13 @@ def canonical(command: str) -> tuple[str, ...]:
     return tuple(words)
 
 
+def match_key(command: str) -> tuple[str, ...]:
+    """What two commands must share to match: their canonical words, except that
+    ``-inferior-tty-set`` matches whatever terminal the front end has this time."""
+    words = canonical(command)
+    return words[:1] if words[:1] == ("-inferior-tty-set",) else words
+
+
 class TranscriptError(Exception):
     """The file is not a transcript this version can replay (message is one line)."""
 
@@ -83,7 +90,7 @@ class Exchange:
 
     @property
     def key(self) -> tuple[str, ...]:
-        return canonical(self.command)
+        return match_key(self.command)
 
 
 @dataclass(frozen=True)
@@ -140,22 +147,27 @@ def load(path: str) -> Transcript:
 
 
 def _split(entries: list[Entry], truncated: bool) -> Transcript:
+    """Group output by command. A result record goes to the command with its token (pipelined
+    commands are answered after several were sent); everything else to the latest command."""
     prologue: list[Entry] = []
-    exchanges: list[Exchange] = []
-    current: tuple[str, str, float] | None = None
-    output: list[Entry] = []
+    heads: list[tuple[str, str, float]] = []
+    outputs: list[list[Entry]] = []
+    by_token: dict[str, int] = {}
     for entry in entries:
         if entry.dir == "in":
-            if current is not None:
-                exchanges.append(Exchange(len(exchanges), *current, tuple(output)))
             m = _COMMAND.match(entry.line)
-            current = (m.group(1), m.group(2)) + (entry.t,) if m else ("", entry.line, entry.t)
-            output = []
+            heads.append((m.group(1), m.group(2), entry.t) if m else ("", entry.line, entry.t))
+            outputs.append([])
+            if heads[-1][0]:
+                by_token[heads[-1][0]] = len(heads) - 1
         elif entry.dir in ("out", "program"):
-            (output if current is not None else prologue).append(entry)
-    if current is not None:
-        exchanges.append(Exchange(len(exchanges), *current, tuple(output)))
-    return Transcript(tuple(prologue), tuple(exchanges), truncated)
+            if not outputs:
+                prologue.append(entry)
+                continue
+            m = _RESULT_TOKEN.match(entry.line) if entry.dir == "out" else None
+            outputs[by_token.get(m.group(1), -1) if m else -1].append(entry)
+    exchanges = tuple(Exchange(i, *head, tuple(out)) for i, (head, out) in enumerate(zip(heads, outputs)))
+    return Transcript(tuple(prologue), exchanges, truncated)
 
 
 class Replayer:
@@ -174,7 +186,7 @@ class Replayer:
 
     def find(self, command: str) -> Exchange | None:
         exchanges = self.transcript.exchanges
-        key = canonical(command)
+        key = match_key(command)
         state_changing = command.startswith(_STATE_CHANGING)
         for x in exchanges[self.cursor :]:
             if x.key == key:
