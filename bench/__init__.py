@@ -63,6 +63,8 @@ def fmt(value: float) -> str:
         return f"{value:,.0f}"
     if abs(value) >= 10:
         return f"{value:.1f}"
+    if 0 < abs(value) < 0.01:
+        return f"{value:.4f}"
     return f"{value:.2f}"
 
 
