@@ -13,12 +13,14 @@ from typing import TYPE_CHECKING, Any, Iterable, Mapping
 from .mi import Flag
 from .models import (
     BlockRange,
+    Context,
     CudaFocus,
     Device,
     Frame,
     Instruction,
     Kernel,
     Lane,
+    LaunchTraceEntry,
     Register,
     Sm,
     ThreadRange,
@@ -110,6 +112,31 @@ def parse_kernels(payload: Mapping[str, Any]) -> tuple[Kernel, ...]:
             current=_cur(r),
         )
         for r in table_rows(payload, TABLES["kernels"])
+    )
+
+
+def parse_contexts(payload: Mapping[str, Any]) -> tuple[Context, ...]:
+    return tuple(
+        Context(to_int(r.get("context"), 0) or 0, to_int(r.get("device"), 0) or 0, str(r.get("state", "")), _cur(r))
+        for r in table_rows(payload, TABLES["contexts"])
+    )
+
+
+def parse_launch_trace(payload: Mapping[str, Any]) -> tuple[LaunchTraceEntry, ...]:
+    return tuple(
+        LaunchTraceEntry(
+            level=to_int(r.get("level"), 0) or 0,
+            kernel=to_int(r.get("kernel"), 0) or 0,
+            device=to_int(r.get("device"), 0) or 0,
+            grid=to_int(r.get("grid"), 0) or 0,
+            status=str(r.get("status", "")),
+            grid_dim=to_dim3(r.get("gridDim")),
+            block_dim=to_dim3(r.get("blockDim")),
+            name=kernel_name(str(r.get("invocation", ""))),
+            invocation=str(r.get("invocation", "")),
+            current=_cur(r),
+        )
+        for r in table_rows(payload, TABLES["launch-trace"])
     )
 
 
@@ -325,15 +352,25 @@ def parse_array_value(value: str) -> tuple[str, ...]:
 
 
 def _split_top(text: str) -> list[str]:
+    """Split a brace list at its top-level commas, never inside '...' or "..." literals."""
     if text.startswith("{") and text.endswith("}"):
         text = text[1:-1]
-    parts, depth, current = [], 0, []
+    parts, depth, current, quote, escaped = [], 0, [], "", False
     for ch in text:
-        if ch == "{":
+        if quote:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == quote:
+                quote = ""
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "{":
             depth += 1
         elif ch == "}":
             depth -= 1
-        if ch == "," and depth == 0:
+        if ch == "," and depth == 0 and not quote:
             parts.append("".join(current).strip())
             current = []
         else:
@@ -358,7 +395,6 @@ async def read_shared(session: "GdbSession", name: str, start: int, count: int) 
 async def evaluate(session: "GdbSession", expression: str) -> str:
     payload = await session.command("-data-evaluate-expression", expression)
     return str(payload.get("value", ""))
-
 
 
 # -- disassembly ------------------------------------------------------------------------------
