@@ -19,7 +19,7 @@ from textual.widgets import DataTable, Input
 
 from conftest import FIXTURES, ROOT, TRANSCRIPTS
 from tui.app import DebuggerApp
-from tui.controller import LaunchConfig
+from tui.cli import LaunchConfig
 from tui.panes.breakpoints import BreakpointsPane
 from tui.panes.console import ConsolePane
 from tui.panes.exception import ExceptionBanner
@@ -115,18 +115,18 @@ async def test_kernel_stop_source_stack_breakpoints_locals_and_steps(tmp_path) -
         assert rows(app, StackPane)["1"][3] == "tile.cu:51"
         breaks = rows(app, BreakpointsPane)
         assert breaks["2"][2:4] == ["1", "tile.cu:37"] and breaks["1"][2:5] == ["0", "tile.cu:51", "threadIdx.x == 0 && threadIdx.y == 0"]
-        local = rows(app, LocalsPane, "#locals")
+        local = rows(app, LocalsPane, "#locals-table")
         assert local["cy"][1:] == ["7", "@register int", "@register"]
         assert local["tile"][2:] == ["@generic float (* @register)[18]", "@register"]
 
         await goto_focus(pilot, app, "block (1,0,0) thread (7,0,0)")
         await stopped_at(pilot, app, 28)
         assert app.controller.status.focus == "block (1,0,0) thread (7,0,0)"
-        assert rows(app, LocalsPane, "#locals")["tx"][1] == "11"
+        assert rows(app, LocalsPane, "#locals-table")["tx"][1] == "11"
         await goto_focus(pilot, app, "warp 2 lane 3")
-        await wait_for(pilot, lambda: rows(app, LocalsPane, "#locals")["tx"][1] == "7")
-        assert CHANGED in str(cell(app, LocalsPane, "tx", "value", "#locals").style)
-        assert CHANGED not in str(cell(app, LocalsPane, "height", "value", "#locals").style)
+        await wait_for(pilot, lambda: rows(app, LocalsPane, "#locals-table")["tx"][1] == "7")
+        assert CHANGED in str(cell(app, LocalsPane, "tx", "value", "#locals-table").style)
+        assert CHANGED not in str(cell(app, LocalsPane, "height", "value", "#locals-table").style)
 
         await pilot.press("n")
         await stopped_at(pilot, app, 22)
@@ -135,7 +135,7 @@ async def test_kernel_stop_source_stack_breakpoints_locals_and_steps(tmp_path) -
         await stopped_at(pilot, app, 30)
         await pilot.press("s")
         await stopped_at(pilot, app, 48)
-        local = rows(app, LocalsPane, "#locals")
+        local = rows(app, LocalsPane, "#locals-table")
         assert local["tile"][2:] == ["@shared float [18][18]", "@shared"]
         assert local["y"][1] == "<optimized out>" and local["in"][3] == "@parameter"
         assert list(rows(app, StackPane)) == ["0"]
@@ -174,12 +174,12 @@ async def test_inspect_locals_watch_console_and_mi_log() -> None:
         assert any("not in this recording" in n.message for n in app._notifications)
         assert rows(app, BreakpointsPane)["1"][2] == "1"
         await goto_focus(pilot, app, "block (3,0,0) thread (200,0,0)")
-        await wait_for(pilot, lambda: "tid" in rows(app, LocalsPane, "#locals"))
-        assert rows(app, LocalsPane, "#locals")["tid"][1:] == ["<optimized out>", "@register int", "@register"]
+        await wait_for(pilot, lambda: "tid" in rows(app, LocalsPane, "#locals-table"))
+        assert rows(app, LocalsPane, "#locals-table")["tid"][1:] == ["<optimized out>", "@register int", "@register"]
         for _ in range(3):
             await pilot.press("n")
         await stopped_at(pilot, app, 12)
-        local = rows(app, LocalsPane, "#locals")
+        local = rows(app, LocalsPane, "#locals-table")
         assert local["tid"][1] == "200" and local["idx"][1] == "968"
 
         locals_pane = app.query_one(LocalsPane)
@@ -187,8 +187,8 @@ async def test_inspect_locals_watch_console_and_mi_log() -> None:
         await pilot.pause()
         app.focused.value = "sdata[0]@8"  # type: ignore[union-attr]
         await pilot.press("enter")
-        await wait_for(pilot, lambda: "sdata[0]@8" in rows(app, LocalsPane, "#watches"))
-        assert rows(app, LocalsPane, "#watches")["sdata[0]@8"][2:] == ["@shared float [8]", "@shared"]
+        await wait_for(pilot, lambda: "sdata[0]@8" in rows(app, LocalsPane, "#watch-table"))
+        assert rows(app, LocalsPane, "#watch-table")["sdata[0]@8"][2:] == ["@shared float [8]", "@shared"]
 
         app.query_one(SourcePane).view.focus()
         await pilot.press("colon")

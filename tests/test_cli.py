@@ -12,7 +12,7 @@ import pytest
 
 from gdbbridge.text import TerminalFilter, sanitize
 from tui.cli import check_program, debug_parser, first_positional, main
-from tui.controller import LaunchConfig
+from tui.cli import LaunchConfig
 
 from conftest import ROOT, TRANSCRIPTS
 

@@ -19,12 +19,14 @@ from textual.widget import Widget
 from textual.widgets import Footer, Input, Label, Tab, Tabs
 from textual.worker import Worker, WorkerState
 
+from gdbbridge.events import Event
 from gdbbridge.explain import explain_all
 from gdbbridge.findings import debug_breakpoint_for
 from gdbbridge.models import StopState, Variable
 from gdbbridge.sanitizer import SanitizerRequest
 from gdbbridge.session import GdbSession
-from tui.controller import Controller, LaunchConfig, Status
+from tui.cli import LaunchConfig
+from tui.controller import Controller
 from tui.explain_view import ExplainScreen
 from tui.help import HelpScreen
 from tui.panes.base import BreakpointToggled, FocusRequested, FrameSelected, OpenSource, StatePane
@@ -40,7 +42,7 @@ from tui.panes.sanitizer import SanitizerPane
 from tui.panes.shared_memory import SharedMemoryPane
 from tui.panes.source import SourcePane
 from tui.panes.stack import StackPane
-from tui.panes.status import StatusBar
+from tui.panes.status import Status, StatusBar
 from tui.panes.warps import WarpsPane
 from tui.port import SessionPort
 
@@ -201,8 +203,8 @@ class DebuggerApp(App[int]):
     def console_output(self, text: str, kind: str) -> None:
         self.query_one(ConsolePane).write(text, kind)
 
-    def mi_log(self, line: str) -> None:
-        self.query_one(ConsolePane).log_record(line)
+    def mi_log(self, event: Event) -> None:
+        self.query_one(ConsolePane).log_record(event)
 
     def notify_user(self, message: str, severity: str = "information") -> None:
         self.notify(message, severity=severity, markup=False, timeout=8 if severity == "error" else 5)  # type: ignore[arg-type]

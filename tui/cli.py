@@ -12,6 +12,7 @@ import argparse
 import os
 import shutil
 import sys
+from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 from types import ModuleType
@@ -19,7 +20,6 @@ from typing import NoReturn, Sequence
 
 from gdbbridge.replay import TranscriptError, load
 from tui.commands import doctor, explain, sanitize, stats
-from tui.controller import LaunchConfig
 
 COMMAND_MODULES: tuple[ModuleType, ...] = (sanitize, stats, doctor, explain)
 """Sub-command modules, each with ``add_parser(subparsers)`` and ``run(args) -> int``; a new
@@ -33,6 +33,35 @@ class ArgumentParser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+@dataclass(frozen=True)
+class LaunchConfig:
+    """What to debug and how (built by the command line)."""
+
+    debugger: tuple[str, ...]
+    target: tuple[str, ...] = ()
+    """The user's PROGRAM and ARGS (empty for a replayed recording)."""
+    breakpoints: tuple[str, ...] = ()
+    record: str | None = None
+    run: bool = True
+    cwd: str | None = None
+    env: tuple[tuple[str, str], ...] = ()
+    """Environment variables added for the debugger (and so the program)."""
+    source_dirs: tuple[str, ...] = ()
+    """Where to look for a source file whose recorded path does not exist here."""
+
+    @property
+    def program_argv(self) -> tuple[str, ...]:
+        """What the debugger runs: a ``.py`` PROGRAM runs under this Python."""
+        if self.target and self.target[0].endswith(".py"):
+            return (sys.executable, *self.target)
+        return self.target
+
+    @property
+    def debugger_name(self) -> str:
+        name = os.path.basename(self.debugger[0]) if self.debugger else "debugger"
+        return "replay" if "gdbbridge.replay" in self.debugger else name
 
 
 def version() -> str:

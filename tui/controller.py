@@ -9,10 +9,9 @@ into the UI.
 from __future__ import annotations
 
 import os
-import sys
 import time
-from dataclasses import dataclass, replace
-from typing import Any, Awaitable, Callable, Coroutine, Protocol
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, Coroutine, Protocol
 
 from gdbbridge import cuda
 from gdbbridge import events as ev
@@ -21,90 +20,26 @@ from gdbbridge.mi import Flag
 from gdbbridge.models import Breakpoint, CudaFocus, StopEvent, StopState, Variable, to_int
 from gdbbridge.session import DebuggerGone, DebuggerNotFound, GdbSession, MIError
 from gdbbridge.state import StateBuilder
+from tui.panes.status import Status, kernel_name, stop_detail
+
+if TYPE_CHECKING:
+    from tui.cli import LaunchConfig
 
 STEPS = {"continue": "-exec-continue", "next": "-exec-next", "step": "-exec-step", "finish": "-exec-finish"}
-
-
-@dataclass(frozen=True)
-class LaunchConfig:
-    """What to debug and how (built by the command line)."""
-
-    debugger: tuple[str, ...]
-    target: tuple[str, ...] = ()
-    """The user's PROGRAM and ARGS (empty for a replayed recording)."""
-    breakpoints: tuple[str, ...] = ()
-    record: str | None = None
-    run: bool = True
-    cwd: str | None = None
-    env: tuple[tuple[str, str], ...] = ()
-    """Environment variables added for the debugger (and so the program)."""
-    source_dirs: tuple[str, ...] = ()
-    """Where to look for a source file whose recorded path does not exist here."""
-
-    @property
-    def program_argv(self) -> tuple[str, ...]:
-        """What the debugger runs: a ``.py`` PROGRAM runs under this Python."""
-        if self.target and self.target[0].endswith(".py"):
-            return (sys.executable, *self.target)
-        return self.target
-
-    @property
-    def debugger_name(self) -> str:
-        name = os.path.basename(self.debugger[0]) if self.debugger else "debugger"
-        return "replay" if "gdbbridge.replay" in self.debugger else name
-
-
-@dataclass(frozen=True)
-class Status:
-    """What the status bar shows: ``phase`` is starting, running, stopped, exited, dead."""
-
-    phase: str
-    detail: str = ""
-    since: float | None = None
-    """When the phase began (time.monotonic), for the elapsed time while starting/running."""
-    focus: str = ""
-    kernel: str = ""
 
 
 class View(Protocol):
     """What the controller needs from the UI."""
 
     def spawn(self, work: Coroutine[Any, Any, None], name: str) -> None: ...
-
     def attach(self, session: GdbSession) -> None: ...
-
     def show_state(self, state: StopState) -> None: ...
-
     def show_watches(self, generation: int, watches: tuple[Variable, ...]) -> None: ...
-
     def show_status(self, status: Status) -> None: ...
-
     def program_output(self, text: str) -> None: ...
-
     def console_output(self, text: str, kind: str) -> None: ...
-
-    def mi_log(self, line: str) -> None: ...
-
+    def mi_log(self, event: ev.Event) -> None: ...
     def notify_user(self, message: str, severity: str = "information") -> None: ...
-
-
-def stop_detail(stop: StopEvent) -> str:
-    """A few words on why the target stopped."""
-    if stop.exception is not None:
-        return f"{stop.exception.signal_name} {stop.exception.name}"
-    if stop.reason == "breakpoint-hit":
-        return f"breakpoint {stop.breakpoint}" if stop.breakpoint is not None else "breakpoint"
-    if stop.reason == "signal-received":
-        return stop.signal or "signal"
-    return {"end-stepping-range": "step", "function-finished": "finish"}.get(stop.reason, stop.reason)
-
-
-def kernel_name(state: StopState) -> str:
-    """The focused kernel's name, or "" on the host."""
-    current = next((k for k in state.kernels if k.current), None)
-    if current is not None:
-        return current.name
-    return state.frame.func if state.in_kernel and state.frame else ""
 
 
 class Controller:
@@ -122,7 +57,6 @@ class Controller:
         self._breakpoints: dict[int, Breakpoint] = {}
         self._status = Status("starting", f"starting {config.debugger_name}", clock())
         self._refreshing = 0
-        self._first_stop = True
         self._unsubscribe: Callable[[], None] | None = None
         self._last_log = ""
 
@@ -136,7 +70,6 @@ class Controller:
     async def start(self) -> None:
         """Start the debugger, insert the -b breakpoints, and run (unless --no-run)."""
         cfg = self.config
-        self._first_stop = True
         self._set_status("starting", f"starting {cfg.debugger_name}", since=self.clock())
         env = {**os.environ, **dict(cfg.env)} if cfg.env else None
         self.session = GdbSession(cfg.debugger, cfg.program_argv, cwd=cfg.cwd, env=env, record=cfg.record)
@@ -181,7 +114,6 @@ class Controller:
             await session.interrupt()
         if session.inferior_pid is not None:
             await session.console("kill")
-        self._first_stop = True
         await self._run()
 
     async def close(self) -> None:
@@ -197,16 +129,14 @@ class Controller:
     async def resume(self, how: str) -> None:
         """continue / next / step / finish."""
         session = self.session
-        if session is None or not session.alive:
+        if session is not None and session.alive and session.state == "stopped":
+            await self._guard(session.command(STEPS[how]))
+        elif session is None or not session.alive:
             self.view.notify_user("the debugger is not running: press r to restart", "warning")
-            return
-        if session.state == "running":
-            self.view.notify_user("the program is running: ctrl+c interrupts it", "warning")
-            return
-        if session.state != "stopped":
-            self.view.notify_user("the program is not running: press r to run it", "warning")
-            return
-        await self._guard(session.command(STEPS[how]))
+        else:
+            running = session.state == "running"
+            self.view.notify_user("the program is running: ctrl+c interrupts it" if running
+                                  else "the program is not running: press r to run it", "warning")
 
     async def interrupt(self) -> None:
         if self.session is not None and self.session.state == "running":
@@ -249,11 +179,8 @@ class Controller:
             return
         try:
             result = await cuda.switch_focus(self.session, request)
-        except cuda.FocusSyntaxError as exc:
-            self.view.notify_user(str(exc), "error")
-            return
-        except MIError as exc:
-            self.view.notify_user(f"focus: {exc.message}", "error")
+        except (cuda.FocusSyntaxError, MIError) as exc:
+            self.view.notify_user(f"focus: {exc}", "error")
             return
         await self._refresh(self.state.stop, focus=result.focus)
 
@@ -287,7 +214,7 @@ class Controller:
     # -- events ----------------------------------------------------------------------------
 
     def _on_event(self, event: ev.Event) -> None:
-        self.view.mi_log(_log_line(event))
+        self.view.mi_log(event)
         if isinstance(event, ev.Running):
             if self._status.phase != "starting":
                 self._set_status("running", "", since=self.clock())
@@ -330,7 +257,6 @@ class Controller:
             self.view.notify_user(f"breakpoint condition: {exc.message}", "warning")
         previous = self.state
         state = await self._refresh(stop)
-        self._first_stop = False
         if state is None:
             return
         if stop.exception is not None:
@@ -470,22 +396,3 @@ def _at(bp: Breakpoint, path: str, line: int) -> bool:
     name = os.path.basename(path)
     places = [(bp.fullname or bp.file, bp.line)] + [(loc.fullname or loc.file, loc.line) for loc in bp.locations]
     return any(f and ln == line and (f == path or os.path.basename(f) == name) for f, ln in places)
-
-
-def _log_line(event: ev.Event) -> str:
-    """One line per event for the MI log view."""
-    if isinstance(event, ev.Running):
-        return f"*running thread-id={event.thread_id}"
-    if isinstance(event, ev.Stopped):
-        return f"*stopped {event.payload}"
-    if isinstance(event, ev.Notify):
-        return f"={event.name} {event.payload}"
-    if isinstance(event, ev.Stream):
-        return f"{ {'console': '~', 'target': '@', 'log': '&'}.get(event.kind, 'stderr:') }{event.text!r}"
-    if isinstance(event, ev.ProgramOutput):
-        return f"program: {event.text!r}"
-    if isinstance(event, ev.NonMI):
-        return f"non-MI: {event.line!r}"
-    if isinstance(event, ev.UnmatchedResult):
-        return f"unmatched ^{event.message} token={event.token}"
-    return f"debugger exited: {event.description}"

@@ -11,10 +11,30 @@ from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import ContentSwitcher, Input, RichLog, Static
 
+from gdbbridge import events as ev
 from gdbbridge.text import sanitize
 
 STYLES = {"command": "bold", "error": "bold red", "log": "yellow", "target": "magenta", "stderr": "red", "console": ""}
 """Style per kind of text: what was typed, gdb's errors, its log (``&``), target (``@``) output."""
+
+
+def event_line(event: ev.Event) -> str:
+    """One line per event for the MI log view."""
+    if isinstance(event, ev.Running):
+        return f"*running thread-id={event.thread_id}"
+    if isinstance(event, ev.Stopped):
+        return f"*stopped {event.payload}"
+    if isinstance(event, ev.Notify):
+        return f"={event.name} {event.payload}"
+    if isinstance(event, ev.Stream):
+        return f"{ {'console': '~', 'target': '@', 'log': '&'}.get(event.kind, 'stderr:') }{event.text!r}"
+    if isinstance(event, ev.ProgramOutput):
+        return f"program: {event.text!r}"
+    if isinstance(event, ev.NonMI):
+        return f"non-MI: {event.line!r}"
+    if isinstance(event, ev.UnmatchedResult):
+        return f"unmatched ^{event.message} token={event.token}"
+    return f"debugger exited: {event.description}"
 
 
 class HistoryInput(Input):
@@ -104,9 +124,9 @@ class ConsolePane(Widget):
         for line in lines:
             log.write(Text(line, style=STYLES.get(kind, "")))
 
-    def log_record(self, line: str) -> None:
-        """Append one line to the MI record log."""
-        self.query_one("#mi-log", RichLog).write(Text(sanitize(line).replace("\n", "\\n")))
+    def log_record(self, event: ev.Event) -> None:
+        """Append one debugger event to the MI record log."""
+        self.query_one("#mi-log", RichLog).write(Text(sanitize(event_line(event)).replace("\n", "\\n")))
 
     def focus_input(self) -> None:
         self.query_one(HistoryInput).focus()

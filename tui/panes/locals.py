@@ -21,8 +21,11 @@ CHANGED = "bold #ff8700"
 
 
 def value_text(variable: Variable, changed: bool) -> Text:
-    """The value cell: ``<optimized out>`` dimmed, a changed value highlighted."""
+    """The value cell: ``<optimized out>`` dimmed, a changed value highlighted, ``{…}`` for an
+    array or struct (gdb lists only simple values; add it as a watch to see it)."""
     value = sanitize(variable.value).replace("\n", " ")
+    if not value:
+        return Text("{…}", style="dim")
     if variable.optimized_out:
         return Text(value, style="dim italic")
     if variable.value.startswith("<") and variable.value.endswith(">"):
@@ -69,9 +72,9 @@ class LocalsPane(StatePane):
 
     DEFAULT_CSS = """
     LocalsPane { height: 1fr; layout: vertical; }
-    LocalsPane > #locals { height: 1fr; min-height: 3; }
+    LocalsPane > #locals-table { height: 1fr; min-height: 3; }
     LocalsPane > #watch-title { height: 1; background: $boost; padding: 0 1; }
-    LocalsPane > #watches { height: auto; max-height: 8; }
+    LocalsPane > #watch-table { height: auto; max-height: 8; }
     LocalsPane > Input { height: 1; border: none; padding: 0 1; }
     """
 
@@ -100,8 +103,8 @@ class LocalsPane(StatePane):
         self._previous_watches: dict[str, str] = {}
 
     def compose(self) -> ComposeResult:
-        for table_id in ("locals", "watches"):
-            if table_id == "watches":
+        for table_id in ("locals-table", "watch-table"):
+            if table_id == "watch-table":
                 yield Static("Watch expressions", id="watch-title")
             table: DataTable[Cell] = DataTable(id=table_id, cursor_type="row", zebra_stripes=True)
             for key, label in zip(self.COLUMNS, ("Name", "Value", "Type", "Space")):
@@ -117,7 +120,7 @@ class LocalsPane(StatePane):
             if var.is_arg:
                 label.append(" (arg)", style="dim")
             rows[var.name] = (label, value_text(var, var.name in changed), var.type, space_text(var))
-        sync_rows(self.query_one("#locals", DataTable), self.COLUMNS, rows)
+        sync_rows(self.query_one("#locals-table", DataTable), self.COLUMNS, rows)
 
     def show_watches(self, generation: int, watches: tuple[Variable, ...]) -> None:
         """Show the watch values evaluated at stop ``generation`` (older ones are dropped)."""
@@ -133,13 +136,13 @@ class LocalsPane(StatePane):
         for var in watches:
             changed = var.name in self._previous_watches and self._previous_watches[var.name] != var.value
             rows[var.name] = (var.name, value_text(var, changed), var.type, space_text(var))
-        sync_rows(self.query_one("#watches", DataTable), self.COLUMNS, rows)
+        sync_rows(self.query_one("#watch-table", DataTable), self.COLUMNS, rows)
 
     def action_add_watch(self) -> None:
         self.query_one("#watch-input", Input).focus()
 
     def action_remove_watch(self) -> None:
-        table = self.query_one("#watches", DataTable)
+        table = self.query_one("#watch-table", DataTable)
         if table.has_focus and table.row_count:
             key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
             if key is not None:

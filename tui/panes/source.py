@@ -216,6 +216,10 @@ class SourcePane(StatePane):
 
     def render_state(self, state: StopState, previous: StopState | None) -> None:
         frame = state.frame
+        if state.stop.exited:
+            code = state.stop.exit_code if state.stop.exit_code is not None else "?"
+            self._show_missing(f"the program exited with code {code}; r runs it again")
+            return
         if frame is None or not (frame.fullname or frame.file):
             where = frame.where if frame else state.stop.reason
             self._show_missing(f"no source for {where}")
@@ -250,7 +254,7 @@ class SourcePane(StatePane):
         return bool(name) and os.path.basename(name or "") == os.path.basename(path)
 
     def _show_missing(self, message: str) -> None:
-        self.query_one("#source-title", Static).update(message.split(":", 1)[0] if ":" in message else message)
+        self.query_one("#source-title", Static).update(message.split(":", 1)[0] if ":" in message else "no source")
         missing = self.query_one("#source-missing", Static)
         missing.update(message)
         missing.display = True

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 from typing import Callable
 
 from rich.text import Text
@@ -10,7 +11,39 @@ from textual.reactive import reactive
 from textual.timer import Timer
 from textual.widget import Widget
 
-from tui.controller import Status
+from gdbbridge.models import StopEvent, StopState
+
+
+@dataclass(frozen=True)
+class Status:
+    """What the status bar shows: ``phase`` is starting, running, stopped, exited, dead."""
+
+    phase: str
+    detail: str = ""
+    since: float | None = None
+    """When the phase began (time.monotonic), for the elapsed time while starting/running."""
+    focus: str = ""
+    kernel: str = ""
+
+
+def stop_detail(stop: StopEvent) -> str:
+    """A few words on why the target stopped."""
+    if stop.exception is not None:
+        return f"{stop.exception.signal_name} {stop.exception.name}"
+    if stop.reason == "breakpoint-hit":
+        return f"breakpoint {stop.breakpoint}" if stop.breakpoint is not None else "breakpoint"
+    if stop.reason == "signal-received":
+        return stop.signal or "signal"
+    return {"end-stepping-range": "step", "function-finished": "finish"}.get(stop.reason, stop.reason)
+
+
+def kernel_name(state: StopState) -> str:
+    """The focused kernel's name, or "" on the host."""
+    current = next((k for k in state.kernels if k.current), None)
+    if current is not None:
+        return current.name
+    return state.frame.func if state.in_kernel and state.frame else ""
+
 
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 BUSY = ("starting", "running")

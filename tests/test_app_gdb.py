@@ -1,0 +1,126 @@
+"""Pilot tests of the debugger app driving a real GNU gdb on a small C program."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import time
+from pathlib import Path
+from typing import Callable
+
+import pytest
+from textual.pilot import Pilot
+from textual.widgets import DataTable
+
+from conftest import FIXTURES
+from tui.app import DebuggerApp
+from tui.cli import LaunchConfig
+from tui.panes.breakpoints import BreakpointsPane
+from tui.panes.locals import CHANGED, LocalsPane
+from tui.panes.output import OutputPane
+from tui.panes.source import SourcePane
+from tui.panes.stack import StackPane
+
+pytestmark = pytest.mark.skipif(not (shutil.which("gdb") and shutil.which("gcc")), reason="needs gdb and gcc")
+
+SOURCE = FIXTURES / "c" / "app" / "steps.c"
+BREAK_LINE = next(i for i, line in enumerate(SOURCE.read_text().splitlines(), 1) if "/* BREAK */" in line)
+
+
+@pytest.fixture(scope="module")
+def program(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("steps") / "steps"
+    subprocess.run(["gcc", "-g", "-O0", "-o", str(out), str(SOURCE)], check=True)
+    return out
+
+
+def config(program: Path, *breakpoints: str) -> LaunchConfig:
+    return LaunchConfig(debugger=("gdb",), target=(str(program),), breakpoints=breakpoints,
+                        cwd=str(program.parent), source_dirs=(str(SOURCE.parent),))
+
+
+async def wait_for(pilot: Pilot, what: Callable[[], object], timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not what():
+        assert time.monotonic() < deadline, "timed out waiting for the app"
+        await pilot.pause(0.05)
+
+
+def value(app: DebuggerApp, name: str) -> str:
+    return str(app.query_one("#locals-table", DataTable).get_cell(name, "value"))
+
+
+def phase(app: DebuggerApp) -> str:
+    return app.controller.status.phase
+
+
+async def at_line(pilot: Pilot, app: DebuggerApp, line: int) -> None:
+    await wait_for(pilot, lambda: phase(app) == "stopped" and app.query_one(SourcePane).view.current == line)
+
+
+async def test_break_next_step_finish_continue_to_exit(program: Path) -> None:
+    app = DebuggerApp(config(program, f"steps.c:{BREAK_LINE}"))
+    async with app.run_test(size=(160, 48)) as pilot:
+        await at_line(pilot, app, BREAK_LINE)
+        assert app.controller.status.detail == "breakpoint 1"
+        assert value(app, "total") == "0"
+        assert app.query_one(SourcePane).view.marks == {BREAK_LINE: True}
+        assert str(app.query_one(BreakpointsPane).query_one(DataTable).get_cell("1", "hits")) == "1"
+        await wait_for(pilot, lambda: "red  bell^G" in app.query_one(OutputPane).text)
+        assert "\x1b" not in app.query_one(OutputPane).text and "evil title" not in app.query_one(OutputPane).text
+
+        await pilot.press("s")
+        await wait_for(pilot, lambda: phase(app) == "stopped" and app.query_one(SourcePane).view.current == 6)
+        stack = app.query_one(StackPane).query_one(DataTable)
+        assert [str(stack.get_cell(k, "function")) for k in ("0", "1")] == ["square", "main"]
+        await pilot.press("f")
+        await wait_for(pilot, lambda: phase(app) == "stopped" and app.controller.status.detail == "finish")
+        assert app.query_one(SourcePane).view.current == BREAK_LINE
+
+        await pilot.press("n")
+        await at_line(pilot, app, BREAK_LINE + 1)
+        assert value(app, "total") == "9"
+        assert CHANGED in str(app.query_one("#locals-table", DataTable).get_cell("total", "value").style)
+
+        await pilot.press("c")
+        await wait_for(pilot, lambda: phase(app) == "exited")
+        assert app.controller.status.detail == "0"
+        await wait_for(pilot, lambda: "total=10" in app.query_one(OutputPane).text)
+        await pilot.press("q")
+    assert app.controller.session is not None and not app.controller.session.alive
+
+
+async def test_toggle_breakpoint_at_cursor_select_frame_and_restart(program: Path) -> None:
+    app = DebuggerApp(config(program, "square"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await at_line(pilot, app, 6)
+        source = app.query_one(SourcePane)
+        source.view.focus()
+        source.view.cursor = BREAK_LINE + 1
+        await pilot.press("b")
+        await wait_for(pilot, lambda: BREAK_LINE + 1 in source.view.marks)
+        app.post_message(__import__("tui.panes.base", fromlist=["FrameSelected"]).FrameSelected(1))
+        await wait_for(pilot, lambda: app.last_state is not None and app.last_state.selected_frame == 1)
+        assert source.view.current == BREAK_LINE and "total" in app.query_one("#locals-table", DataTable).rows
+
+        await pilot.press("c")
+        await at_line(pilot, app, BREAK_LINE + 1)
+        assert app.controller.status.detail == "breakpoint 2"
+        await pilot.press("f9")
+        await wait_for(pilot, lambda: BREAK_LINE + 1 not in source.view.marks)
+
+        await pilot.press("r")
+        await at_line(pilot, app, 6)
+        assert str(app.query_one(BreakpointsPane).query_one(DataTable).get_cell("1", "hits")) == "1"
+
+
+async def test_bad_breakpoint_is_a_warning_and_the_program_still_runs(program: Path) -> None:
+    app = DebuggerApp(config(program, "nosuchfile.c:3"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: phase(app) == "exited")
+        warnings = [n.message for n in app._notifications if n.severity == "warning"]
+        assert any("nosuchfile.c:3 is pending (No source file named nosuchfile.c.)" in w for w in warnings)
+        await pilot.press("n")
+        await pilot.pause(0.1)
+        assert any("not running" in n.message for n in app._notifications)
+        await pilot.press("ctrl+q")

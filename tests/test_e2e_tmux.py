@@ -1,0 +1,96 @@
+"""End to end in a real terminal: ``python -m tui`` in tmux with plain GNU gdb on a C program."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import FIXTURES, ROOT
+
+pytestmark = pytest.mark.skipif(
+    not all(shutil.which(tool) for tool in ("tmux", "gdb", "gcc")), reason="needs tmux, gdb and gcc"
+)
+
+SOURCE = FIXTURES / "c" / "app" / "steps.c"
+BREAK_LINE = next(i for i, line in enumerate(SOURCE.read_text().splitlines(), 1) if "/* BREAK */" in line)
+
+
+class Tmux:
+    """A private tmux server (own socket) with one 100x30 window."""
+
+    def __init__(self, socket: Path) -> None:
+        self.base = ["tmux", "-S", str(socket)]
+
+    def __call__(self, *args: str) -> str:
+        return subprocess.run([*self.base, *args], check=True, capture_output=True, text=True, timeout=20).stdout
+
+    def screen(self) -> str:
+        return self("capture-pane", "-p", "-t", "t")
+
+    def wait_for(self, text: str, timeout: float = 30.0) -> str:
+        """The screen once ``text`` is on it (a line holding ``text``'s words, spaces ignored)."""
+        words = text.split()
+        deadline = time.monotonic() + timeout
+        while True:
+            screen = self.screen()
+            if any(line.split()[: len(words)] == words or text in line for line in screen.splitlines()):
+                return screen
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{text!r} not on the screen:\n{screen}")
+            time.sleep(0.2)
+
+
+def test_break_next_continue_quit_in_tmux(tmp_path: Path) -> None:
+    program = tmp_path / "steps"
+    subprocess.run(["gcc", "-g", "-O0", "-o", str(program), str(SOURCE)], check=True)
+    tmux = Tmux(tmp_path / "tmux.sock")
+    command = (f"cd {tmp_path} && PYTHONPATH={ROOT} exec {sys.executable} -m tui "
+               f"-b steps.c:{BREAK_LINE} --debugger gdb ./steps")
+    env_args = ["-e", "TERM=xterm-256color"]
+    tmux("new-session", "-d", "-s", "t", "-x", "100", "-y", "30", *env_args, command)
+    pid = int(tmux("display-message", "-p", "-t", "t", "#{pane_pid}").strip())
+    try:
+        screen = tmux.wait_for("breakpoint 1")
+        assert "total = square(3);" in screen and "stopped" in screen
+        assert f"▶{BREAK_LINE}" in screen.replace(" ", "")
+        tmux.wait_for("total 0")
+        tmux("send-keys", "-t", "t", "n")
+        screen = tmux.wait_for("total 9")
+        assert f"▶{BREAK_LINE + 1}" in screen.replace(" ", "")
+        tmux("send-keys", "-t", "t", "c")
+        tmux.wait_for("exited 0")
+        tmux("send-keys", "-t", "t", "q")
+        deadline = time.monotonic() + 20
+        while _alive(pid):
+            assert time.monotonic() < deadline, "cudatui did not exit after q"
+            time.sleep(0.2)
+    finally:
+        subprocess.run([*tmux.base, "kill-server"], capture_output=True, timeout=20)
+    assert not list(_children_named("gdb", tmp_path))
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    stat = Path(f"/proc/{pid}/stat")
+    return stat.exists() and stat.read_text().rsplit(")", 1)[-1].split()[0] != "Z"
+
+
+def _children_named(name: str, cwd: Path):
+    """gdb processes still running in the test's directory (none should be)."""
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        try:
+            if (proc / "comm").read_text().strip() == name and Path(os.readlink(proc / "cwd")) == cwd:
+                yield int(proc.name)
+        except OSError:
+            continue
