@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import shutil
+import signal
 import subprocess
 import time
 from pathlib import Path
@@ -10,10 +12,12 @@ from typing import Callable
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import DataTable
+from textual.widgets import DataTable, Input
 
 from conftest import FIXTURES
 from tui.app import DebuggerApp
+from tui.help import HelpScreen
+from tui.panes.base import FrameSelected
 from tui.cli import LaunchConfig
 from tui.panes.breakpoints import BreakpointsPane
 from tui.panes.locals import CHANGED, LocalsPane
@@ -99,7 +103,7 @@ async def test_toggle_breakpoint_at_cursor_select_frame_and_restart(program: Pat
         source.view.cursor = BREAK_LINE + 1
         await pilot.press("b")
         await wait_for(pilot, lambda: BREAK_LINE + 1 in source.view.marks)
-        app.post_message(__import__("tui.panes.base", fromlist=["FrameSelected"]).FrameSelected(1))
+        app.post_message(FrameSelected(1))
         await wait_for(pilot, lambda: app.last_state is not None and app.last_state.selected_frame == 1)
         assert source.view.current == BREAK_LINE and "total" in app.query_one("#locals-table", DataTable).rows
 
@@ -123,4 +127,29 @@ async def test_bad_breakpoint_is_a_warning_and_the_program_still_runs(program: P
         await pilot.press("n")
         await pilot.pause(0.1)
         assert any("not running" in n.message for n in app._notifications)
+        await pilot.press("g")
+        await wait_for(pilot, lambda: isinstance(app.focused, Input))
         await pilot.press("ctrl+q")
+        await wait_for(pilot, lambda: app.return_code == 0)
+
+
+async def test_debugger_death_restart_help_palette_and_quit_from_a_dialog(program: Path) -> None:
+    app = DebuggerApp(LaunchConfig(debugger=("gdb",), target=(str(program),), run=False, cwd=str(program.parent)))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: app.controller.status.detail.startswith("loaded, not started"))
+        first = app.controller.session
+        assert first is not None and first.pid is not None
+        os.kill(first.pid, signal.SIGKILL)
+        await wait_for(pilot, lambda: phase(app) == "dead")
+        assert any("Press r to restart" in n.message for n in app._notifications)
+        await pilot.press("r")
+        await wait_for(pilot, lambda: phase(app) == "exited")
+        assert app.controller.session is not first and app.controller.status.detail == "0"
+
+        titles = [c.title for c in app.get_system_commands(app.screen)]
+        assert {"Cont", "Next", "Step", "Finish", "Break", "Focus", "Sanitize", "Explain error"} <= set(titles)
+        await pilot.press("question_mark")
+        await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen))
+        await pilot.press("q")
+        await wait_for(pilot, lambda: app.return_code == 0)
+    assert app.controller.session is not None and not app.controller.session.alive

@@ -109,6 +109,8 @@ class Controller:
             await self.close()
             self._breakpoints.clear()
             await self.start()
+            if not self.config.run and self.session is not None and self.session.alive:
+                await self._run()
             return
         if session.state == "running":
             await session.interrupt()

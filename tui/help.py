@@ -30,14 +30,15 @@ def bindings_table(title: str, bindings: Sequence[BindingType]) -> Table:
 
 
 class HelpScreen(ModalScreen[None]):
-    """Lists the keys. Any of escape, ? or q closes it (q also quits from the main screen).
+    """Lists the keys.
 
     | Key | Action |
     | :- | :- |
     | escape / ? | Close |
+    | q | Quit cudatui (a dialog never blocks quitting) |
     """
 
-    BINDINGS = [Binding("escape,question_mark", "close", "Close help")]
+    BINDINGS = [Binding("escape,question_mark", "close", "Close help"), Binding("q", "app.quit", "Quit")]
 
     DEFAULT_CSS = """
     HelpScreen { align: center middle; }
