@@ -7,11 +7,13 @@ watch) call the async :class:`DebuggerPort` the app gives them, from a worker.
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Mapping, Protocol, Sequence
 
+from rich.text import Text
 from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
+from textual.widgets import DataTable
 
 from gdbbridge.models import Instruction, StopState
 
@@ -80,3 +82,42 @@ class StatePane(Widget):
 
     def render_state(self, state: StopState, previous: StopState | None) -> None:
         raise NotImplementedError
+
+
+Cell = str | Text
+"""What a table cell holds."""
+
+
+def sync_rows(table: DataTable, columns: Sequence[str], rows: Mapping[str, Sequence[Cell]],
+              labels: Sequence[str] | None = None) -> None:
+    """Show ``rows`` (row key -> cells, in display order) in ``table`` by diffing on row keys.
+
+    Rows whose key is gone are removed, rows in the same order keep their place and get only
+    their changed cells rewritten, and the rest are appended; the cursor stays on its row key.
+    The columns (``columns`` keys, headed by ``labels`` or the keys) are rebuilt only when their
+    keys differ from the table's.
+    """
+    with table.app.batch_update():
+        if [str(key.value) for key in table.columns] != list(columns):
+            table.clear(columns=True)
+            for key, label in zip(columns, labels or columns):
+                table.add_column(label, key=key)
+        shown = [str(row.key.value) for row in table.ordered_rows]
+        cursor_key = shown[table.cursor_row] if 0 <= table.cursor_row < len(shown) else None
+        wanted = list(rows)
+        kept = [key for key in shown if key in rows]
+        for key in set(shown) - set(kept):
+            table.remove_row(key)
+        same = 0
+        while same < min(len(kept), len(wanted)) and kept[same] == wanted[same]:
+            same += 1
+        for key in kept[same:]:
+            table.remove_row(key)
+        for key in wanted[:same]:
+            for column, cell in zip(columns, rows[key]):
+                if table.get_cell(key, column) != cell:
+                    table.update_cell(key, column, cell)
+        for key in wanted[same:]:
+            table.add_row(*rows[key], key=key)
+        if cursor_key in rows and table.cursor_row != wanted.index(cursor_key):
+            table.move_cursor(row=wanted.index(cursor_key), scroll=False)

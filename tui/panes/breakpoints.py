@@ -15,8 +15,7 @@ from textual.widgets import DataTable, Input, Label
 
 from gdbbridge.models import Breakpoint, StopState
 
-from .base import OpenSource, StatePane
-from .stack import Cell, sync_rows
+from .base import Cell, OpenSource, StatePane, sync_rows
 
 
 def location_text(bp: Breakpoint) -> str:

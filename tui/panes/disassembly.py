@@ -17,7 +17,7 @@ from textual.widgets import DataTable, Static
 from gdbbridge.models import Instruction, StopState
 from gdbbridge.session import MIError
 
-from .base import DebuggerPort, StatePane
+from .base import DebuggerPort, StatePane, sync_rows
 
 INSTRUCTION_BYTES = 16
 """SASS instructions are 16 bytes on sm_70 and newer."""
@@ -154,25 +154,23 @@ class DisassemblyPane(StatePane):
             outside = errorpc is not None and not any(i.address == errorpc for i in insns)
             extra = f" · errorpc {errorpc:#x} (not in view)" if outside else ""
             title.update(Text(f"SASS {func} · pc {pc:#x}{extra}  ({PC_MARK} pc, {ERRORPC_MARK} errorpc)"))
+        rows: dict[str, tuple[Text, Text, Text]] = {}
+        last_line: tuple[str | None, int | None] = (None, None)
+        for insn in insns:
+            if insn.line is not None and (insn.file, insn.line) != last_line:
+                last_line = (insn.file, insn.line)
+                name = (insn.file or "?").rsplit("/", 1)[-1]
+                code = source_line(insn.file, insn.line, self._sources)
+                rows[f"src:{insn.address}"] = (Text(""), Text(f"{name}:{insn.line}", style="bold cyan"),
+                                               Text(code, style="cyan"))
+            mark, style = "", ""
+            if insn.address == errorpc:
+                mark, style = ERRORPC_MARK, "bold red"
+            if insn.address == pc:
+                mark, style = PC_MARK, "bold green"
+            rows[str(insn.address)] = (Text(mark, style=style), Text(f"{insn.address:#x} <+{insn.offset}>", style=style),
+                                       Text(insn.text, style=style))
         table: DataTable[Text] = self.query_one(DataTable)
-        with self.app.batch_update():
-            table.clear()
-            last_line: tuple[str | None, int | None] = (None, None)
-            for insn in insns:
-                if insn.line is not None and (insn.file, insn.line) != last_line:
-                    last_line = (insn.file, insn.line)
-                    name = (insn.file or "?").rsplit("/", 1)[-1]
-                    code = source_line(insn.file, insn.line, self._sources)
-                    table.add_row(Text(""), Text(f"{name}:{insn.line}", style="bold cyan"),
-                                  Text(code, style="cyan"), key=f"src:{insn.address}")
-                mark, style = "", ""
-                if insn.address == errorpc:
-                    mark, style = ERRORPC_MARK, "bold red"
-                if insn.address == pc:
-                    mark, style = PC_MARK, "bold green"
-                table.add_row(Text(mark, style=style),
-                              Text(f"{insn.address:#x} <+{insn.offset}>", style=style),
-                              Text(insn.text, style=style), key=f"{insn.address}")
-            row = next((i for i, key in enumerate(table.rows) if key.value == str(pc)), None)
-            if row is not None:
-                table.move_cursor(row=row)
+        sync_rows(table, ("mark", "address", "text"), rows)
+        if str(pc) in rows:
+            table.move_cursor(row=list(rows).index(str(pc)))

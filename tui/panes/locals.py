@@ -13,8 +13,7 @@ from textual.widgets import DataTable, Input, Static
 from gdbbridge.models import StopState, Variable
 from gdbbridge.text import sanitize
 
-from .base import StatePane
-from .stack import Cell, sync_rows
+from .base import Cell, StatePane, sync_rows
 
 CHANGED = "bold #ff8700"
 """Style of a value that changed since the last stop (readable on dark and light themes)."""

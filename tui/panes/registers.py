@@ -14,7 +14,7 @@ from textual.widgets import DataTable, Static
 
 from gdbbridge.models import Register, StopState
 
-from .base import StatePane
+from .base import StatePane, sync_rows
 
 ORDER = ("system", "R", "P", "UR", "UP", "other")
 """Display order of the groups: pc and errorpc first."""
@@ -135,18 +135,7 @@ class RegistersPane(StatePane):
             shown = f"{len(regs)}/{len(state.registers)}"
             zeros = ", zeros hidden" if self.hide_zeros else ""
             title.update(Text(f"Registers [{self.group}] {shown}{zeros} · {len(self._changed)} changed  (f group, z zeros)"))
-        table: DataTable[Text] = self.query_one(DataTable)
-        rows = [(r.name, self._cells(r)) for r in regs]
-        current = [str(k.value) for k in table.rows]
-        with self.app.batch_update():
-            if current == [name for name, _ in rows]:
-                for name, cells in rows:
-                    for column, cell in zip(("reg", "hex", "dec"), cells):
-                        table.update_cell(name, column, cell)
-            else:
-                table.clear()
-                for name, cells in rows:
-                    table.add_row(*cells, key=name)
+        sync_rows(self.query_one(DataTable), ("reg", "hex", "dec"), {r.name: self._cells(r) for r in regs})
 
     def _cells(self, register: Register) -> tuple[Text, Text, Text]:
         style = "bold yellow" if register.name in self._changed else ""

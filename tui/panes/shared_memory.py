@@ -23,7 +23,7 @@ from textual.widgets import DataTable, Input, Static
 from gdbbridge.models import StopState
 from gdbbridge.session import MIError
 
-from .base import DebuggerPort, StatePane
+from .base import DebuggerPort, StatePane, sync_rows
 
 SIZES = {"char": 1, "short": 2, "half": 2, "__half": 2, "double": 8, "long": 8, "size_t": 8}
 """Element sizes in bytes by type word (everything else: 4)."""
@@ -281,7 +281,7 @@ class SharedMemoryPane(StatePane):
         array, state = self.current(), self.state
         if array is None or state is None:
             title.update(Text(self.message or "Shared memory: no __shared__ arrays in scope (a to add one)"))
-            table.clear(columns=True)
+            sync_rows(table, (), {})
             return
         values, before = self.values(), self._previous_values(array)
         address = self._addresses.get((state.generation, array.name))
@@ -296,8 +296,7 @@ class SharedMemoryPane(StatePane):
             columns, rows = self._grid_rows(array, values, before)
         else:
             columns, rows = self._list_rows(array, values, before, start, address)
-        with self.app.batch_update():
-            sync_table(table, columns, rows)
+        sync_rows(table, columns, dict(rows))
 
     def _cell(self, value: str, old: str | None, element: str) -> Text:
         changed = old is not None and old != value
@@ -326,19 +325,3 @@ class SharedMemoryPane(StatePane):
             rows.append((str(first_row + r), [Text(str(first_row + r)), *cells]))
         return ["row", *map(str, range(cols))], rows
 
-
-def sync_table(table: DataTable[Text], columns: list[str], rows: list[tuple[str, list[Text]]]) -> None:
-    """Show ``rows`` (key, cells) under ``columns``: cells are updated in place when the columns and
-    row keys are unchanged (cursor and scroll stay), else the table is rebuilt."""
-    same_columns = [str(k.value) for k in table.columns] == columns
-    if same_columns and [str(k.value) for k in table.rows] == [key for key, _ in rows]:
-        for key, cells in rows:
-            for column, cell in zip(columns, cells):
-                table.update_cell(key, column, cell)
-        return
-    table.clear(columns=not same_columns)
-    if not same_columns:
-        for column in columns:
-            table.add_column(column, key=column)
-    for key, cells in rows:
-        table.add_row(*cells, key=key)

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import os
-from typing import Sequence
-
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -12,28 +10,7 @@ from textual.widgets import DataTable
 
 from gdbbridge.models import Frame, StopState
 
-from .base import FrameSelected, StatePane
-
-Cell = str | Text
-
-
-def sync_rows(table: DataTable, columns: Sequence[str], rows: dict[str, tuple[Cell, ...]]) -> None:
-    """Show ``rows`` (key -> cells) in ``table``: cells are updated in place when the keys are the
-    same as shown (the cursor stays put), the table is refilled when they differ."""
-    shown = [row_key.value for row_key in table.rows]
-    with table.app.batch_update():
-        if shown == list(rows):
-            for key, cells in rows.items():
-                for column, cell in zip(columns, cells):
-                    table.update_cell(key, column, cell)  # type: ignore[arg-type]
-            return
-        cursor_key = shown[table.cursor_row] if 0 <= table.cursor_row < len(shown) else None
-        table.clear()
-        for key, cells in rows.items():
-            table.add_row(*cells, key=key)  # type: ignore[arg-type]
-        if cursor_key in rows:
-            table.move_cursor(row=list(rows).index(cursor_key))
-
+from .base import Cell, FrameSelected, StatePane, sync_rows
 
 def frame_location(frame: Frame) -> str:
     """``file:line`` or the address when there is no line information."""

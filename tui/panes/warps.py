@@ -19,7 +19,7 @@ from gdbbridge.models import Lane, StopState, ThreadRange, Warp, fmt_dim3
 from gdbbridge.session import MIError
 from gdbbridge.warp_watch import WarpWatchError
 
-from .base import DebuggerPort, FocusRequested, StatePane
+from .base import DebuggerPort, FocusRequested, StatePane, sync_rows
 
 LANES = 32
 
@@ -111,6 +111,8 @@ class WarpsPane(StatePane):
         Binding("right", "lane(1)", "Lane +", priority=True, show=False),
         Binding("w", "edit_watch", "Warp watch"),
     ]
+
+    COLUMNS = ("warp", "lanes", "block", "thread", "pc")
 
     DEFAULT_CSS = """
     WarpsPane {
@@ -246,31 +248,25 @@ class WarpsPane(StatePane):
         self.query_one("#warps-title", Static).update(
             Text(f"{sm} · {len(self._warps)} warps{rebuilt} · focus {where} · cursor lane {self.lane_cursor}")
         )
-        selected = self.selected_warp()
-        rows = []
+        keys = [str(w.number) for w in self._warps]
+        refilled = [str(k.value) for k in table.rows] != keys
+        cursor_row = next((i for i, w in enumerate(self._warps) if w.current), 0) if refilled else table.cursor_row
+        selected = self._warps[cursor_row] if 0 <= cursor_row < len(self._warps) else None
+        rows: dict[str, tuple[Text, ...]] = {}
         for warp in self._warps:
             lanes = state.lanes if warp.current else ()
             focused = focus.lane if warp.current and focus else None
             cursor = self.lane_cursor if selected is not None and warp.number == selected.number else None
-            rows.append((str(warp.number), (
+            rows[str(warp.number)] = (
                 Text(("*" if warp.current else " ") + str(warp.number)),
                 strip(lane_kinds(warp, lanes), cursor, focused),
                 Text(fmt_dim3(warp.block)),
                 Text(fmt_dim3(warp.first_thread)),
                 Text("-" if warp.pc is None else f"{warp.pc:#x}"),
-            )))
-        with self.app.batch_update():
-            if [str(k.value) for k in table.rows] == [key for key, _ in rows]:
-                for key, cells in rows:
-                    for column, cell in zip(("warp", "lanes", "block", "thread", "pc"), cells):
-                        table.update_cell(key, column, cell)
-            else:
-                table.clear()
-                for key, cells in rows:
-                    table.add_row(*cells, key=key)
-                current = next((i for i, w in enumerate(self._warps) if w.current), 0)
-                table.move_cursor(row=current)
-                self._fill_table()
+            )
+        sync_rows(table, self.COLUMNS, rows)
+        if refilled and rows:
+            table.move_cursor(row=cursor_row)
 
     def _fill_lines(self) -> None:
         if self.state is None:
@@ -333,6 +329,6 @@ class WarpsPane(StatePane):
         else:
             title.update(Text(f"warp watch {self.watch_expression} {status}".rstrip()))
         watch.display = bool(self.watch_expression)
-        watch.clear()
-        if self.watch_values:
-            watch.add_row(*(self.watch_values.get(lane, "–") for lane in range(LANES)), key="watch")
+        values = tuple(self.watch_values.get(lane, "–") for lane in range(LANES))
+        sync_rows(watch, tuple(map(str, range(LANES))), {"watch": values} if self.watch_values else {},
+                  tuple(f"L{lane}" for lane in range(LANES)))

@@ -1,0 +1,58 @@
+"""sync_rows: tables are diff-updated by row key (cursor kept, unchanged cells not rewritten)."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.widgets import DataTable
+
+from tui.panes.base import sync_rows
+
+COLUMNS = ("reg", "hex")
+
+
+class TableApp(App[None]):
+    def compose(self) -> ComposeResult:
+        table: DataTable[Text] = DataTable(cursor_type="row")
+        table.add_column("Reg", key="reg")
+        table.add_column("Hex", key="hex")
+        yield table
+
+
+def keys(table: DataTable) -> list[str]:
+    return [str(row.key.value) for row in table.ordered_rows]
+
+
+def regs(*pairs: tuple[str, str]) -> dict[str, tuple[Text, Text]]:
+    return {name: (Text(name), Text(value)) for name, value in pairs}
+
+
+async def test_rows_are_diffed_by_key_and_the_cursor_follows_its_row():
+    app = TableApp()
+    async with app.run_test() as pilot:
+        table = app.query_one(DataTable)
+        sync_rows(table, COLUMNS, regs(("pc", "0x10"), ("R0", "0x1"), ("R2", "0x3")))
+        await pilot.pause()
+        table.move_cursor(row=2)
+        updates = table._update_count
+        sync_rows(table, COLUMNS, regs(("pc", "0x10"), ("R0", "0x1"), ("R2", "0x3")))
+        assert table._update_count == updates, "unchanged cells were rewritten"
+        sync_rows(table, COLUMNS, regs(("pc", "0x20"), ("R0", "0x1"), ("R2", "0x3")))
+        assert table.get_cell("pc", "hex").plain == "0x20" and table.cursor_row == 2
+        # R1 appears between R0 and R2 (a register no longer zero): order follows the new rows
+        sync_rows(table, COLUMNS, regs(("pc", "0x20"), ("R0", "0x1"), ("R1", "0x7"), ("R2", "0x3")))
+        assert keys(table) == ["pc", "R0", "R1", "R2"]
+        assert table.cursor_row == 3, "the cursor left its row (R2)"
+        sync_rows(table, COLUMNS, regs(("pc", "0x20"), ("R2", "0x3")))
+        assert keys(table) == ["pc", "R2"] and table.cursor_row == 1
+
+
+async def test_columns_are_rebuilt_only_when_their_keys_change():
+    app = TableApp()
+    async with app.run_test():
+        table = app.query_one(DataTable)
+        sync_rows(table, ("row", "0", "1"), {"0": (Text("0"), Text("1.5"), Text("2"))})
+        assert [str(k.value) for k in table.columns] == ["row", "0", "1"]
+        assert table.get_cell("0", "1").plain == "2"
+        sync_rows(table, (), {})
+        assert not table.columns and not table.rows
