@@ -30,7 +30,7 @@ from gdbbridge.replay import Exchange, load
 from gdbbridge.session import GdbSession
 from tui import app as app_module
 from tui.app import DebuggerApp
-from tui.controller import LaunchConfig
+from tui.cli import LaunchConfig
 
 from . import ROOT, TOURS, Result, fmt, median, p95, print_results, replay_argv, write_transcript
 
