@@ -1,0 +1,248 @@
+"""Record every lesson THROUGH THE REAL UI on a GPU box, for ``cudatui demo LESSON --replay``.
+
+Usage (on the GPU box, from the repository root)::
+
+    python scripts/record_demos.py [LESSON ...] [--jobs 4] [--debugger cuda-gdb] [--out kernels/recordings]
+    python scripts/record_demos.py --from-tours tests/fixtures/recorded/tours [LESSON ...]
+
+Each lesson runs in its own process: the demo app (:class:`tui.demo_app.DemoApp`, live, with
+``--record``) is driven headless with Textual's Pilot at 160x48 against the real cuda-gdb. The
+scripted path: build the kernels, run to the first stop, switch the focus to the block/thread the
+lesson's guide names (else block (1,0,0) thread (7,0,0)), show the warps, registers, shared and
+focus panes so their lazy queries run, add the warp watch ``threadIdx.x * 2``, press ``n`` three
+times, ``c`` up to three times, delete the breakpoints and ``c`` until the program exits, then
+``q``. The transcript is written gzipped as ``OUT/<lesson>.jsonl.gz`` with a header naming the
+GPU, the cuda-gdb version and this script. One lesson failing does not stop the others; the
+exit code is 1 when any failed.
+
+``--from-tours DIR`` packages gdbbridge-level tours (scripts/record_tour.py) instead: the
+temporary recordings used until the UI recordings exist.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gzip
+import json
+import re
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any, Awaitable, Callable
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from gdbbridge.recorder import FORMAT, VERSION  # noqa: E402
+from kernels.lessons import LESSONS, Lesson, get_lesson  # noqa: E402
+from tui.commands.demo import RECORDINGS_DIR, DemoPlan, live_config, probe_live  # noqa: E402
+
+SIZE = (160, 48)
+WATCH = "threadIdx.x * 2"
+DEFAULT_FOCUS = "block (1,0,0) thread (7,0,0)"
+LAZY_PANES = ("warps", "registers", "shared", "focus")
+_FOCUS_STEP = re.compile(r"switch to ((?:block|warp) .*?(?:thread|lane) (?:\([\d, ]+\)|\d+))")
+
+
+def guide_focus(lesson: Lesson) -> str:
+    """The focus the lesson's guide tells the user to switch to (the recording follows it)."""
+    for step in lesson.next_steps:
+        match = _FOCUS_STEP.search(step)
+        if match:
+            return match.group(1)
+    return DEFAULT_FOCUS
+
+
+def write_recording(source: Path, dest: Path, header: dict[str, Any]) -> int:
+    """Gzip the transcript ``source`` to ``dest``, its meta line extended with ``header``; bytes written."""
+    lines = source.read_text(encoding="utf-8").splitlines()
+    first = json.loads(lines[0]) if lines else {}
+    if first.get("dir") == "meta":
+        lines = lines[1:]
+    else:
+        first = {"t": 0.0, "dir": "meta", "format": FORMAT, "version": VERSION, "argv": []}
+    meta = {**first, **header}
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    with gzip.open(dest, "wt", encoding="utf-8", compresslevel=9) as out:
+        out.write(json.dumps(meta, ensure_ascii=False) + "\n")
+        out.write("\n".join(lines) + "\n")
+    return dest.stat().st_size
+
+
+class Timer:
+    """Prints one line per phase with the time since the start."""
+
+    def __init__(self, lesson: str) -> None:
+        self.lesson = lesson
+        self.t0 = time.monotonic()
+
+    def say(self, what: str) -> None:
+        print(f"{self.lesson:<11} {time.monotonic() - self.t0:7.2f}s  {what}", flush=True)
+
+
+async def wait_until(pilot: Any, done: Callable[[], bool], timeout: float) -> bool:
+    """Poll ``done`` every 0.1 s; False on timeout."""
+    deadline = time.monotonic() + timeout
+    while not done():
+        if time.monotonic() > deadline:
+            return False
+        await pilot.pause(0.1)
+    return True
+
+
+async def drive(lesson: Lesson, raw: Path, debugger: str, timer: Timer, start_timeout: float) -> str:
+    """Run the scripted path through the UI; returns how the program ended."""
+    from tui.demo_app import DemoApp
+    from tui.panes.warps import WarpsPane
+
+    plan = DemoPlan(lesson, "live", f"recording with {debugger}", live_config(lesson, debugger, str(raw)), build=True)
+    app = DemoApp(plan)
+    async with app.run_test(size=SIZE) as pilot:
+        status = app.controller.status
+
+        def phase() -> str:
+            return app.controller.status.phase
+
+        def generation() -> int:
+            return app.last_state.generation if app.last_state else 0
+
+        async def settle(before: int, what: str, timeout: float = 60.0) -> None:
+            ok = await wait_until(pilot, lambda: generation() > before and phase() in ("stopped", "exited", "dead"), timeout)
+            status = app.controller.status
+            timer.say(f"{what}: {status.phase} {status.detail} {status.focus} {'' if ok else '(TIMED OUT)'}".rstrip())
+
+        async def press(key: str) -> None:
+            before = generation()
+            await pilot.press(key)
+            await settle(before, key)
+
+        async def step(work: Awaitable[None], what: str) -> None:
+            before = generation()
+            await work
+            await settle(before, what, 20.0)
+
+        if not await wait_until(pilot, lambda: phase() in ("stopped", "exited", "dead"), start_timeout):
+            raise RuntimeError(f"no stop within {start_timeout:g} s ({app.controller.status.detail})")
+        status = app.controller.status
+        timer.say(f"first stop: {status.phase} {status.detail} {status.focus} kernel {status.kernel}")
+        if app.last_state is not None and app.last_state.in_kernel:
+            await step(app.controller.switch_focus(guide_focus(lesson)), f"focus {guide_focus(lesson)}")
+            for pane in LAZY_PANES:
+                app.show_pane(pane)
+                await pilot.pause(0.5)
+            warps = app.query_one(WarpsPane)
+            warps.watch_expression = WATCH
+            await wait_until(pilot, lambda: bool(warps.watch_values or warps.watch_error), 30.0)
+            timer.say(f"warp watch {WATCH}: {len(warps.watch_values)} lanes {warps.watch_error}".rstrip())
+            for _ in range(3):
+                if phase() == "stopped":
+                    await press("n")
+        for _ in range(3):
+            if phase() == "stopped":
+                await press("c")
+        if phase() == "stopped" and app.last_state is not None:
+            for bp in app.last_state.breakpoints:
+                await app.controller.delete_breakpoint(bp.number)
+            timer.say("deleted the breakpoints")
+        for _ in range(5):
+            if phase() == "stopped":
+                await press("c")
+        ended = f"{phase()} {app.controller.status.detail}"
+        await pilot.press("q")
+    return ended
+
+
+def record_one(name: str, out: Path, debugger: str, start_timeout: float) -> int:
+    """Record one lesson (runs in its own process); 0 when the recording was written."""
+    lesson = get_lesson(name)
+    timer = Timer(name)
+    raw = out / f".{name}.jsonl"
+    try:
+        ended = asyncio.run(drive(lesson, raw, debugger, timer, start_timeout))
+    except Exception as exc:  # one lesson's failure is reported, the others go on
+        timer.say(f"FAILED: {type(exc).__name__}: {exc}")
+        return 1
+    probe = probe_live()
+    header = {
+        "lesson": name,
+        "recorded_on": probe.gpu or "an unknown GPU",
+        "debugger": f"cuda-gdb {probe.version}".strip(),
+        "made_with": "scripts/record_demos.py (cudatui demo UI, 160x48)",
+        "recorded_at": time.strftime("%Y-%m-%d"),
+    }
+    size = write_recording(raw, out / f"{name}.jsonl.gz", header)
+    raw.unlink()
+    timer.say(f"ended {ended}; wrote {out / f'{name}.jsonl.gz'} ({size // 1024} KiB)")
+    return 0
+
+
+def record_all(names: list[str], out: Path, debugger: str, jobs: int, start_timeout: float) -> int:
+    """Record each lesson in a child process, ``jobs`` at a time; print a summary."""
+    t0 = time.monotonic()
+
+    def child(name: str) -> tuple[str, int, float]:
+        started = time.monotonic()
+        command = [sys.executable, __file__, "--one", name, "--out", str(out), "--debugger", debugger,
+                   "--start-timeout", str(start_timeout)]
+        try:
+            code = subprocess.run(command, timeout=start_timeout + 240, check=False).returncode
+        except subprocess.TimeoutExpired:
+            print(f"{name:<11} FAILED: took longer than {start_timeout + 240:g} s", flush=True)
+            code = 1
+        return name, code, time.monotonic() - started
+
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        results = list(pool.map(child, names))
+    print(f"\n{'lesson':<11} {'result':<8} seconds")
+    for name, code, seconds in results:
+        print(f"{name:<11} {'ok' if code == 0 else 'FAILED':<8} {seconds:7.1f}")
+    print(f"total {time.monotonic() - t0:.1f} s, {jobs} at a time")
+    return 1 if any(code for _, code, _ in results) else 0
+
+
+def from_tours(names: list[str], tours: Path, out: Path) -> int:
+    """Package gdbbridge tours (scripts/record_tour.py) as temporary demo recordings."""
+    missing = 0
+    for name in names:
+        source = tours / f"{name}.jsonl"
+        if not source.is_file():
+            print(f"{name:<11} no tour at {source}: skipped")
+            missing += 1
+            continue
+        gpu = re.search(r"GPU: (.+?) \(torch", source.read_text(encoding="utf-8"))
+        header = {
+            "lesson": name,
+            "recorded_on": gpu.group(1) if gpu else "an unknown GPU",
+            "debugger": "cuda-gdb 13.0",
+            "made_with": "scripts/record_tour.py (gdbbridge tour, not the UI)",
+        }
+        size = write_recording(source, out / f"{name}.jsonl.gz", header)
+        print(f"{name:<11} {source} -> {out / f'{name}.jsonl.gz'} ({size // 1024} KiB)")
+    return 1 if missing == len(names) else 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("lessons", nargs="*", help="lessons to record (default: all)")
+    parser.add_argument("--out", type=Path, default=RECORDINGS_DIR, help="where to write <lesson>.jsonl.gz")
+    parser.add_argument("--debugger", default="cuda-gdb")
+    parser.add_argument("--jobs", type=int, default=4, help="lessons recorded at the same time (default 4)")
+    parser.add_argument("--start-timeout", type=float, default=120.0, help="seconds to wait for the first stop")
+    parser.add_argument("--from-tours", type=Path, metavar="DIR", help="package record_tour.py tours instead")
+    parser.add_argument("--one", metavar="LESSON", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.one:
+        return record_one(args.one, args.out, args.debugger, args.start_timeout)
+    names = args.lessons or [lesson.name for lesson in LESSONS]
+    for name in names:
+        get_lesson(name)
+    if args.from_tours:
+        return from_tours(names, args.from_tours, args.out)
+    return record_all(names, args.out, args.debugger, max(1, args.jobs), args.start_timeout)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

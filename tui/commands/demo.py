@@ -1,0 +1,298 @@
+"""`cudatui demo`: run a bundled lesson live on a GPU box, or replay its recording anywhere.
+
+``cudatui demo --list`` prints the lessons; ``cudatui demo`` opens a lesson picker;
+``cudatui demo LESSON [--live | --replay]`` opens the debugger on the lesson. Without
+``--live``/``--replay`` the lesson runs live when cuda-gdb and a GPU are usable (the same
+doctor checks as ``cudatui doctor``), otherwise it replays the recording packaged in
+``kernels/recordings/LESSON.jsonl.gz`` through the same UI, marked REPLAY.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import os
+import re
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable
+
+from gdbbridge.doctor import DoctorConfig
+from gdbbridge.replay import Exchange, Transcript, TranscriptError, canonical, load
+from kernels.lessons import KERNELS_DIR, LESSONS, Lesson, LessonError, get_lesson
+
+if TYPE_CHECKING:
+    from tui.cli import LaunchConfig
+
+RECORDINGS_DIR = KERNELS_DIR / "recordings"
+"""Where the packaged recordings live (``<lesson>.jsonl.gz``)."""
+
+MODES = ("live", "replay")
+STEP_KEYS = {"-exec-next": "n", "-exec-step": "s", "-exec-finish": "f", "-exec-continue": "c", "-exec-run": "r"}
+"""The key that sends each recorded execution command."""
+_GPU_LINE = re.compile(r"GPU: (.+?) \(torch")
+
+
+class DemoError(Exception):
+    """Why a demo cannot start (one line)."""
+
+
+@dataclass(frozen=True)
+class RecordingInfo:
+    """What a recording holds, for the guide and the REPLAY marker."""
+
+    path: Path
+    recorded_on: str
+    """The GPU it was recorded on, e.g. ``NVIDIA H200``."""
+    debugger: str
+    """The debugger and its version, e.g. ``cuda-gdb 13.0``."""
+    made_with: str
+    """How it was made (``scripts/record_demos.py``, ``scripts/record_tour.py`` ...)."""
+    breakpoints: tuple[str, ...]
+    """The breakpoints inserted before the run, as ``LOCATION [if CONDITION]``."""
+    steps: tuple[str, ...]
+    """The recorded path after the first stop, as keys (``n``, ``c``, ``g block (1,0,0) ...``)."""
+
+    @property
+    def label(self) -> str:
+        """``recorded on NVIDIA H200, cuda-gdb 13.0``."""
+        return f"recorded on {self.recorded_on}, {self.debugger}"
+
+    @property
+    def path_text(self) -> str:
+        """The recorded path on one line: ``g block (1,0,0) thread (7,0,0) → n → n → c``."""
+        return " → ".join(self.steps) if self.steps else "run to the end"
+
+
+def packaged_recording(lesson: Lesson) -> Path | None:
+    """The recording installed with cudatui for ``lesson``, or None."""
+    path = RECORDINGS_DIR / f"{lesson.name}.jsonl.gz"
+    return path if path.is_file() else None
+
+
+def read_meta(path: Path) -> dict[str, Any]:
+    """The transcript's header line (``dir: meta``), or {} when it has none."""
+    with open(path, "rb") as probe:
+        gz = probe.read(2) == b"\x1f\x8b"
+    try:
+        with (gzip.open(path, "rt", encoding="utf-8") if gz else open(path, encoding="utf-8")) as handle:
+            first = json.loads(handle.readline() or "{}")
+    except (OSError, EOFError, ValueError):
+        return {}
+    return first if isinstance(first, dict) and first.get("dir") == "meta" else {}
+
+
+def recorded_breakpoints(transcript: Transcript) -> tuple[str, ...]:
+    """The ``-break-insert`` locations (and conditions) sent before the first ``-exec-run``."""
+    found: dict[str, str | None] = {}
+    for exchange in transcript.exchanges:
+        if exchange.command.startswith("-exec-run"):
+            break
+        words = canonical(exchange.command)
+        if words[:1] != ("-break-insert",) or len(words) < 2:
+            continue
+        condition = words[words.index("-c") + 1] if "-c" in words[:-1] else None
+        location = words[-1]
+        found[location] = condition or found.get(location)
+    return tuple(f"{loc} if {cond}" if cond else loc for loc, cond in found.items())
+
+
+def recorded_steps(transcript: Transcript) -> tuple[str, ...]:
+    """The user's steps after the first run: execution keys and focus switches.
+
+    Lane switches (``lane N``) are the warp watch walking a warp, not a user step.
+    """
+    steps: list[str] = []
+    started = False
+    for exchange in transcript.exchanges:
+        words = canonical(exchange.command)
+        if not words or _failed(exchange):
+            continue
+        if words[0] == "-exec-run" and not started:
+            started = True
+        elif started and words[0] in STEP_KEYS:
+            steps.append(STEP_KEYS[words[0]])
+        elif started and words[0] == "-cuda-focus-switch" and len(words) > 1 and not re.fullmatch(r"lane \d+", words[1]):
+            steps.append(f"g {words[1]}")
+    return tuple(steps)
+
+
+def _failed(exchange: Exchange) -> bool:
+    """Whether the debugger answered the recorded command with ``^error``."""
+    return any(e.dir == "out" and e.line.startswith(f"{exchange.token}^error") for e in exchange.output)
+
+
+def _recorded_gpu(transcript: Transcript) -> str | None:
+    entries = [*transcript.prologue, *(e for x in transcript.exchanges for e in x.output)]
+    for entry in entries:
+        match = _GPU_LINE.search(entry.line) if entry.dir == "program" else None
+        if match:
+            return match.group(1)
+    return None
+
+
+def read_recording(path: Path) -> RecordingInfo:
+    """Read a recording's header, breakpoints and path; TranscriptError when unusable."""
+    transcript = load(str(path))
+    meta = read_meta(path)
+    return RecordingInfo(
+        path=path,
+        recorded_on=str(meta.get("recorded_on") or _recorded_gpu(transcript) or "an unknown GPU"),
+        debugger=str(meta.get("debugger") or "cuda-gdb"),
+        made_with=str(meta.get("made_with") or "cudatui --record"),
+        breakpoints=recorded_breakpoints(transcript),
+        steps=recorded_steps(transcript),
+    )
+
+
+@dataclass(frozen=True)
+class LiveProbe:
+    """Whether this machine can run a lesson live: ``problem`` is None when it can."""
+
+    problem: str | None
+    debugger: str = "cuda-gdb"
+    """Path of cuda-gdb."""
+    version: str = ""
+    gpu: str = ""
+
+
+def probe_live(config: DoctorConfig | None = None) -> LiveProbe:
+    """cuda-gdb runs and NVML sees a GPU (the doctor's own checks, the quick ones only)."""
+    from gdbbridge import doctor_checks as probes
+
+    config = config or DoctorConfig()
+    path, _ = probes.find_tool("cuda-gdb", config)
+    if path is None:
+        return LiveProbe("no cuda-gdb on PATH")
+    check = probes.check_cuda_gdb(config)
+    if check.status == "fail":
+        return LiveProbe(f"cuda-gdb does not run ({check.detail})")
+    version = check.detail.split()[0] if check.detail else ""
+    nvml = probes.probe_nvml(config)
+    if nvml.error:
+        return LiveProbe(f"no usable GPU ({nvml.error})", path, version)
+    if not nvml.gpus:
+        return LiveProbe("no GPU visible to NVML", path, version)
+    return LiveProbe(None, path, version, nvml.gpus[0].name)
+
+
+@dataclass(frozen=True)
+class DemoPlan:
+    """What ``cudatui demo LESSON`` opens: the mode, why, and the debugger launch."""
+
+    lesson: Lesson
+    mode: str
+    """``live`` or ``replay``."""
+    why: str
+    """Shown after the mode: ``recorded on NVIDIA H200, cuda-gdb 13.0: no cuda-gdb on PATH``."""
+    config: LaunchConfig
+    recording: RecordingInfo | None = None
+    build: bool = False
+    """Build the lesson's kernels before starting the debugger (live)."""
+
+    @property
+    def banner(self) -> str:
+        """``REPLAY — recorded on ...: why``."""
+        return f"{self.mode.upper()} — {self.why}"
+
+
+def live_config(lesson: Lesson, debugger: str = "cuda-gdb", record: str | None = None) -> LaunchConfig:
+    """The lesson's demo script under ``debugger`` with the lesson's breakpoints."""
+    from tui.cli import LaunchConfig
+
+    specs = tuple(f"{loc} if {cond}" if cond else loc for loc, cond in lesson.breakpoint_specs())
+    return LaunchConfig(debugger=(debugger,), target=(str(lesson.demo_path),), breakpoints=specs, record=record,
+                        cwd=str(KERNELS_DIR), source_dirs=(str(KERNELS_DIR),))
+
+
+def replay_config(info: RecordingInfo, speed: float = 0.0) -> LaunchConfig:
+    """The replay stand-in serving ``info``'s recording, with its recorded breakpoints."""
+    from tui.cli import LaunchConfig
+
+    root = str(Path(__file__).resolve().parents[2])
+    pythonpath = os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH", "")) if p)
+    return LaunchConfig(
+        debugger=(sys.executable, "-m", "gdbbridge.replay", str(info.path.resolve()), "--speed", str(speed)),
+        breakpoints=info.breakpoints, cwd=os.getcwd(), env=(("PYTHONPATH", pythonpath),),
+        source_dirs=tuple(dict.fromkeys((str(KERNELS_DIR), str(info.path.resolve().parent), os.getcwd()))),
+    )
+
+
+def plan_demo(name: str, mode: str | None = None, *, recording: Path | None = None, record: str | None = None,
+              speed: float = 0.0, probe: Callable[[], LiveProbe] = probe_live) -> DemoPlan:
+    """Decide live or replay for lesson ``name`` and build the launch; DemoError when impossible."""
+    try:
+        lesson = get_lesson(name)
+    except LessonError as exc:
+        raise DemoError(str(exc)) from None
+    if recording is not None:
+        mode, reason = "replay", f"--recording {recording}"
+    elif mode == "replay":
+        reason = "--replay given"
+    else:
+        found = probe()
+        if found.problem is None:
+            what = f"cuda-gdb {found.version} on {found.gpu}".replace("  ", " ")
+            return DemoPlan(lesson, "live", what, live_config(lesson, found.debugger, record), build=True)
+        if mode == "live":
+            raise DemoError(f"cannot run lesson {name} live: {found.problem} (try --replay)")
+        mode, reason = "replay", found.problem
+    if record is not None:
+        raise DemoError("--record needs a live lesson (a replay records nothing new)")
+    path = recording or packaged_recording(lesson)
+    if path is None:
+        raise DemoError(f"no recording of lesson {name} in this install, and it cannot run live: {reason}")
+    try:
+        info = read_recording(path)
+    except TranscriptError as exc:
+        raise DemoError(str(exc)) from None
+    return DemoPlan(lesson, "replay", f"{info.label}: {reason}", replay_config(info, speed), info)
+
+
+def add_parser(subparsers: Any) -> None:
+    """Add the `demo` sub-command."""
+    parser = subparsers.add_parser(
+        "demo", help="run a bundled lesson (live on a GPU box, else its recording)",
+        description="Open the debugger on a bundled teaching lesson: live when cuda-gdb and a GPU are "
+        "usable, otherwise a session recorded on a real GPU, replayed through the same UI (marked REPLAY).",
+    )
+    parser.add_argument("lesson", nargs="?", metavar="LESSON", help="lesson name (none: pick one)")
+    parser.add_argument("--list", action="store_true", help="print the lessons, one per line")
+    how = parser.add_mutually_exclusive_group()
+    how.add_argument("--live", dest="mode", action="store_const", const="live", help="run it under cuda-gdb")
+    how.add_argument("--replay", dest="mode", action="store_const", const="replay", help="replay its recording")
+    parser.add_argument("--recording", type=Path, metavar="FILE", help="replay this recording instead of the packaged one")
+    parser.add_argument("--record", metavar="FILE", help="live: record the session to FILE (share it with --recording)")
+    parser.add_argument("--speed", type=float, default=0.0,
+                        help="replay: the recorded delays divided by this factor (default 0: no delays)")
+    parser.set_defaults(func=run)
+
+
+def _fail(message: str) -> int:
+    print(f"cudatui demo: {message}", file=sys.stderr)
+    return 2
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run `cudatui demo`; 2 with one line for an unknown lesson or an impossible mode."""
+    if args.list:
+        print("\n".join(lesson.one_line() for lesson in LESSONS))
+        return 0
+    if args.speed < 0:
+        return _fail("--speed must not be negative")
+    name = args.lesson
+    if name is None:
+        from tui.lesson_picker import PickerApp
+
+        name = PickerApp().run()
+        if name is None:
+            return 0
+    try:
+        plan = plan_demo(name, args.mode, recording=args.recording, record=args.record, speed=args.speed)
+    except DemoError as exc:
+        return _fail(str(exc))
+    from tui.demo_app import DemoApp
+
+    return DemoApp(plan).run() or 0

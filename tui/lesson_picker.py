@@ -1,0 +1,81 @@
+"""The lesson picker of ``cudatui demo`` (no lesson named): one row per lesson, Enter opens it."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import on
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Static
+
+from kernels.lessons import LESSONS, Lesson
+from tui.commands.demo import packaged_recording
+
+
+def lesson_row(lesson: Lesson) -> tuple[str, Text, str, Text]:
+    """Name, title (with the symptom under it), tool, and whether a recording is installed."""
+    title = Text(lesson.title, style="bold")
+    title.append(f"\n{lesson.symptom}", style="italic dim")
+    recorded = Text("recorded", style="green") if packaged_recording(lesson) else Text("live only", style="yellow")
+    return lesson.name, title, lesson.tool, recorded
+
+
+class LessonPicker(Screen[str]):
+    """Pick a lesson: its title, the symptom users see, and the tool that catches the bug.
+
+    | Key | Description |
+    | :- | :- |
+    | up / down | Move between lessons. |
+    | enter | Open the highlighted lesson. |
+    | q / escape | Quit without opening a lesson. |
+    """
+
+    BINDINGS = [
+        Binding("enter", "choose", "Open", priority=True),
+        Binding("q,escape", "app.quit", "Quit"),
+    ]
+
+    DEFAULT_CSS = """
+    LessonPicker { align: center top; }
+    LessonPicker #picker-title { height: auto; padding: 1 2 0 2; }
+    LessonPicker DataTable { height: 1fr; margin: 1 2; }
+    LessonPicker #picker-hint { height: auto; padding: 0 2; color: $text-muted; }
+    """
+
+    def compose(self) -> ComposeResult:
+        yield Static(Text.assemble(("cudatui demo", "bold"), " · bundled CUDA bugs to debug: pick a lesson"),
+                     id="picker-title")
+        table: DataTable[str | Text] = DataTable(id="lessons", cursor_type="row", zebra_stripes=True)
+        table.add_column("lesson", key="name")
+        table.add_column("title / symptom", key="title")
+        table.add_column("tool", key="tool")
+        table.add_column("replay", key="replay")
+        for lesson in LESSONS:
+            table.add_row(*lesson_row(lesson), key=lesson.name, height=2)
+        yield table
+        yield Static("Enter opens the lesson: live with cuda-gdb and a GPU, else its recording (REPLAY). "
+                     "Also: cudatui demo LESSON [--live | --replay], cudatui demo --list.", id="picker-hint")
+        yield Footer(compact=True)
+
+    @property
+    def highlighted(self) -> str:
+        """The name of the highlighted lesson."""
+        table = self.query_one(DataTable)
+        return str(table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value)
+
+    def action_choose(self) -> None:
+        self.dismiss(self.highlighted)
+
+    @on(DataTable.RowSelected)
+    def _selected(self, event: DataTable.RowSelected) -> None:
+        self.dismiss(str(event.row_key.value))
+
+
+class PickerApp(App[str]):
+    """Shows the :class:`LessonPicker`; returns the chosen lesson's name (None on quit)."""
+
+    TITLE = "cudatui demo"
+
+    def on_mount(self) -> None:
+        self.push_screen(LessonPicker(), self.exit)
