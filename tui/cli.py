@@ -19,9 +19,9 @@ from types import ModuleType
 from typing import NoReturn, Sequence
 
 from gdbbridge.replay import TranscriptError, load
-from tui.commands import doctor, explain, sanitize, stats
+from tui.commands import demo, doctor, explain, sanitize, stats
 
-COMMAND_MODULES: tuple[ModuleType, ...] = (sanitize, stats, doctor, explain)
+COMMAND_MODULES: tuple[ModuleType, ...] = (sanitize, stats, doctor, explain, demo)
 """Sub-command modules, each with ``add_parser(subparsers)`` and ``run(args) -> int``; a new
 sub-command is one more module in this tuple."""
 
