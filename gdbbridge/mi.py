@@ -103,6 +103,35 @@ _RESULT_CLASSES = {"done", "running", "connected", "error", "exit"}
 _TOKEN = re.compile(r"^(\d*)([\^*=+~@&])")
 
 
+_CLOSERS = {"{": "}", "[": "]"}
+
+
+def well_formed(text: str) -> bool:
+    """True when every c-string is closed and brackets/braces balance (outside strings).
+
+    pygdbmi loops forever on a truncated list or tuple (``^done,a=[1,2``), so lines that fail
+    this check never reach it.
+    """
+    stack: list[str] = []
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in _CLOSERS:
+            stack.append(_CLOSERS[ch])
+        elif ch in "}]":
+            if not stack or stack.pop() != ch:
+                return False
+    return not in_string and not stack
+
+
 def parse_line(line: str) -> Record:
     """Parse one line of gdb's MI output. Never raises: non-MI text becomes kind "other"."""
     text = line.rstrip("\r\n")
@@ -113,6 +142,8 @@ def parse_line(line: str) -> Record:
         return Record("other", None, None, text, text)
     sigil = m.group(2)
     token = int(m.group(1)) if m.group(1) else None
+    if not well_formed(text):
+        return Record("other", None, None, text, text)
     try:
         parsed = gdbmiparser.parse_response(text)
     except Exception:  # pygdbmi raises assorted errors on malformed input
