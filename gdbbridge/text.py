@@ -18,11 +18,11 @@ _ESCAPE = re.compile(
     | \x1b[P^_X][^\x1b]*\x1b\\                   # DCS, PM, APC, SOS strings
     | \x1b[ -/]*[0-~]                            # two/three-byte escapes (charset, keypad)
     | \x9b[0-?]*[ -/]*[@-~]                      # 8-bit CSI
-    | \x9d[^\x07\x9c]*(?:\x07|\x9c)              # 8-bit OSC
+    | \x9d[^\x07\x9c\x9d]*(?:\x07|\x9c)          # 8-bit OSC (body stops at the next one: linear)
     """,
     re.VERBOSE,
 )
-_INCOMPLETE_TAIL = re.compile(r"(?:\x1b(?:\[[0-?]*[ -/]*|\][^\x07\x1b]*|[P^_X][^\x1b]*|[ -/]*)?|\x9b[0-?]*[ -/]*|\x9d[^\x07\x9c]*)\Z")
+_INCOMPLETE_TAIL = re.compile(r"(?:\x1b(?:\[[0-?]*[ -/]*|\][^\x07\x1b]*|[P^_X][^\x1b]*|[ -/]*)?|\x9b[0-?]*[ -/]*|\x9d[^\x07\x9c\x9d]*)\Z")
 _BIDI = dict.fromkeys(map(ord, "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c"))
 MAX_TAIL = 256
 """An unfinished escape sequence longer than this is shown, not held back."""
