@@ -1,0 +1,143 @@
+"""gdbbridge against the real cuda-gdb on a tiny kernel (tests/fixtures/c/bridge/bridge_kernel.cu).
+
+Builds the kernel with ``nvcc -g -G``, breaks inside it, reads the refresh batch, switches
+focus, reads shared memory and registers, steps, applies a deferred threadIdx condition and
+runs to the end. Round-trip times are printed (run with ``-s``); the session transcript is
+written to $CUDATUI_RECORD_DIR (if set) so it can be committed as a replay fixture.
+
+Run: ``CUDATUI_RECORD_DIR=/tmp/rec python -m pytest -m gpu tests/gpu/test_bridge_gpu.py -v -s``
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import shutil
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from gdbbridge import cuda
+from gdbbridge import events as ev
+from gdbbridge.breakpoints import Breakpoints
+from gdbbridge.mi import Flag
+from gdbbridge.session import GdbSession
+from gdbbridge.state import StateBuilder
+
+pytestmark = pytest.mark.gpu
+
+SOURCE = Path(__file__).resolve().parents[1] / "fixtures" / "c" / "bridge" / "bridge_kernel.cu"
+WAIT = 120.0
+
+
+def line_of(marker: str) -> int:
+    return next(i for i, text in enumerate(SOURCE.read_text().splitlines(), 1) if marker in text)
+
+
+class Clock:
+    """Times awaited requests and prints one ``rtt`` line each."""
+
+    def __init__(self) -> None:
+        self.times: list[tuple[str, float]] = []
+
+    async def __call__(self, what: str, awaitable):
+        started = time.monotonic()
+        result = await asyncio.wait_for(awaitable, WAIT)
+        elapsed = time.monotonic() - started
+        self.times.append((what, elapsed))
+        print(f"rtt {what:40} {elapsed * 1000:9.1f} ms", flush=True)
+        return result
+
+
+async def stop_after(session: GdbSession, q, operation: str):
+    await session.command(operation)
+    while True:
+        event = await asyncio.wait_for(q.get(), WAIT)
+        if isinstance(event, ev.Stopped):
+            return event.stop
+
+
+@pytest.fixture(scope="module")
+def kernel_exe(tmp_path_factory) -> Path:
+    for tool in ("nvcc", "cuda-gdb"):
+        if shutil.which(tool) is None:
+            pytest.skip(f"{tool} is not on PATH")
+    exe = tmp_path_factory.mktemp("bridge-gpu") / "bridge_kernel"
+    subprocess.run(["nvcc", "-g", "-G", "-o", str(exe), str(SOURCE)], check=True, timeout=300)
+    return exe
+
+
+async def test_kernel_session_on_real_cuda_gdb(kernel_exe, tmp_path):
+    record_dir = Path(os.environ.get("CUDATUI_RECORD_DIR") or tmp_path)
+    record_dir.mkdir(parents=True, exist_ok=True)
+    transcript = record_dir / "bridge_kernel.jsonl"
+    session = GdbSession(["cuda-gdb"], [str(kernel_exe)], cwd=str(kernel_exe.parent), record=transcript)
+    q = session.queue()
+    output: list[str] = []
+    session.subscribe(lambda e: output.append(e.text) if isinstance(e, ev.ProgramOutput) else None)
+    clock = Clock()
+    try:
+        await clock("start", session.start())
+        assert session.async_mode
+        bps = Breakpoints(session)
+        after_sync = await clock("break-insert AFTER_SYNC", bps.insert(f"bridge_kernel.cu:{line_of('AFTER_SYNC')}"))
+        store = await clock("break-insert STORE if threadIdx", bps.insert(
+            f"bridge_kernel.cu:{line_of('STORE_LINE')}", "threadIdx.x == 7 && blockIdx.x == 1"))
+
+        stop = await clock("exec-run to kernel breakpoint", stop_after(session, q, "-exec-run"))
+        assert stop.breakpoint == after_sync.number and stop.focus is not None
+        assert stop.frame.func == "fill" and stop.frame.line == line_of("AFTER_SYNC")
+
+        builder = StateBuilder(session)
+        state = await clock("refresh batch", builder.refresh(stop))
+        assert not [e for e in state.errors if not e.startswith(("locals", "breakpoints"))], state.errors
+        assert state.devices and state.devices[0].sm_type.startswith("sm_")
+        assert [(k.name, k.grid_dim, k.block_dim) for k in state.kernels] == [("fill", (4, 1, 1), (64, 1, 1))]
+        regs = {r.name: r for r in state.registers}
+        assert "R0" in regs and regs["pc"].int_value == stop.frame.addr
+        assert len(state.warps) >= 2 and len(state.lanes) == 32
+
+        moved = await clock("focus switch block 2 thread 33", cuda.switch_focus(session, "block (2,0,0) thread (33,0,0)"))
+        assert moved.focus.block == (2, 0, 0) and moved.focus.thread == (33, 0, 0)
+        tid = await clock("evaluate tid", cuda.evaluate(session, "tid"))
+        assert tid == "33"
+        shared = await clock("read shared sdata[0..64)", cuda.read_shared(session, "sdata", 0, 64))
+        assert [float(v) for v in shared] == [2.0 * i for i in range(64)]
+        names = (await clock("register names", session.command("-data-list-register-names")))["register-names"]
+        numbers = [n for n, name in cuda.usable_register_names(names).items() if name in ("R0", "R1", "pc")]
+        values = await clock("register values by number", session.command(
+            "-data-list-register-values", Flag("x"), *numbers))
+        assert len(values["register-values"]) == len(numbers) == 3
+        insns = await clock("disassemble $pc..$pc+48", cuda.disassemble(session))
+        assert insns and insns[0].text
+
+        stepped = await clock("exec-next in kernel", stop_after(session, q, "-exec-next"))
+        assert stepped.reason == "end-stepping-range" and stepped.frame.line > stop.frame.line
+        assert stepped.focus.block == (2, 0, 0) and stepped.focus.thread == (33, 0, 0)
+
+        await bps.delete(after_sync.number)
+        hit = await clock("exec-continue to STORE", stop_after(session, q, "-exec-continue"))
+        skips = 0
+        while await bps.should_skip(hit):
+            skips += 1
+            hit = await clock("exec-continue (deferred condition)", stop_after(session, q, "-exec-continue"))
+        assert hit.breakpoint == store.number and not bps.deferred
+        assert hit.focus.thread == (7, 0, 0) and hit.focus.block == (1, 0, 0)
+        print(f"deferred condition: {skips} stop(s) skipped before it held")
+
+        await bps.delete(store.number)
+        end = await clock("exec-continue to exit", stop_after(session, q, "-exec-continue"))
+        assert end.reason == "exited-normally"
+        for _ in range(100):
+            if "fill -> 0" in "".join(output):
+                break
+            await asyncio.sleep(0.05)
+        assert "fill -> 0" in "".join(output)
+    finally:
+        await session.close()
+    entries = [json.loads(line) for line in transcript.read_text().splitlines()]
+    assert entries[0]["dir"] == "meta" and any(e["dir"] == "program" for e in entries)
+    print(f"transcript: {transcript} ({len(entries)} entries)")
