@@ -43,6 +43,11 @@ class DebuggerNotFound(OSError):
     """The debugger executable could not be started."""
 
 
+STARTUP_TIMEOUT = 20.0
+"""Seconds the debugger has to answer its first commands (a program that is not a gdb may
+never answer); later commands have no timeout, since a kernel may run for hours."""
+
+
 class GdbSession:
     """One debugger process spoken to over MI.
 
@@ -82,6 +87,8 @@ class GdbSession:
         self.exit_code: int | None = None
         self.async_mode = False
         self.last_stop: StopEvent | None = None
+        self.first_stderr = ""
+        """The debugger's first non-empty stderr line (shown when it dies at startup)."""
         self._decoder = codecs.getincrementaldecoder("utf-8")("replace")
 
     # -- lifecycle -------------------------------------------------------------------------
@@ -103,6 +110,18 @@ class GdbSession:
         self.state = "ready"
         self._tasks.append(asyncio.create_task(self._read_stdout(), name="gdb-stdout"))
         self._tasks.append(asyncio.create_task(self._read_stderr(), name="gdb-stderr"))
+        name = os.path.basename(self.argv[0])
+        try:
+            await asyncio.wait_for(self._handshake(), STARTUP_TIMEOUT)
+        except asyncio.TimeoutError:
+            raise DebuggerGone(f"{name} gave no MI answer within {STARTUP_TIMEOUT:g} s: is it a gdb?") from None
+        except DebuggerGone as exc:
+            await asyncio.wait([self._tasks[1]], timeout=1.0)  # its last words explain why
+            said = f" ({self.first_stderr})" if self.first_stderr else ""
+            raise DebuggerGone(f"{name} {exc.message.removeprefix('debugger ')} at startup{said}", exc.command) from None
+
+    async def _handshake(self) -> None:
+        """The first commands: give the debuggee its pty, turn on asynchronous MI."""
         if self._want_tty:
             self._tty = ProgramTty(self._on_program_output)
             try:
@@ -264,6 +283,7 @@ class GdbSession:
         assert self._proc is not None and self._proc.stderr is not None
         while line := await self._proc.stderr.readline():
             text = line.decode("utf-8", "replace")
+            self.first_stderr = self.first_stderr or text.strip()[:200]
             if self._recorder:
                 self._recorder.write("err", text.rstrip("\n"))
             self._emit(ev.Stream("stderr", text))

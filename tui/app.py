@@ -124,6 +124,8 @@ class DebuggerApp(App[int]):
         self.config = config
         self.controller = Controller(config, self)
         self.last_state: StopState | None = None
+        self.failure: str | None = None
+        """Why the debugger could not start (the app then exits with code 2; the CLI prints it)."""
 
     # -- layout ----------------------------------------------------------------------------
 
@@ -208,6 +210,10 @@ class DebuggerApp(App[int]):
 
     def notify_user(self, message: str, severity: str = "information") -> None:
         self.notify(message, severity=severity, markup=False, timeout=8 if severity == "error" else 5)  # type: ignore[arg-type]
+
+    def startup_failed(self, message: str) -> None:
+        self.failure = message
+        self.exit(2, return_code=2)
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.state == WorkerState.ERROR and event.worker.group == "debugger":

@@ -210,7 +210,9 @@ def run_replay(args: argparse.Namespace) -> int:
 def _run_app(config: LaunchConfig) -> int:
     from tui.app import DebuggerApp
 
-    return DebuggerApp(config).run() or 0
+    app = DebuggerApp(config)
+    code = app.run() or 0
+    return _fail(app.failure) if app.failure else code
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -40,6 +40,7 @@ class View(Protocol):
     def console_output(self, text: str, kind: str) -> None: ...
     def mi_log(self, event: ev.Event) -> None: ...
     def notify_user(self, message: str, severity: str = "information") -> None: ...
+    def startup_failed(self, message: str) -> None: ...
 
 
 class Controller:
@@ -67,8 +68,9 @@ class Controller:
 
     # -- lifecycle -------------------------------------------------------------------------
 
-    async def start(self) -> None:
-        """Start the debugger, insert the -b breakpoints, and run (unless --no-run)."""
+    async def start(self, first: bool = True) -> None:
+        """Start the debugger, insert the -b breakpoints, and run (unless --no-run); a
+        ``first`` start that fails (no debugger, not a gdb) makes the view give up."""
         cfg = self.config
         self._set_status("starting", f"starting {cfg.debugger_name}", since=self.clock())
         env = {**os.environ, **dict(cfg.env)} if cfg.env else None
@@ -79,15 +81,20 @@ class Controller:
         self._unsubscribe = self.session.subscribe(self._on_event)
         try:
             await self.session.start()
+        except (DebuggerNotFound, DebuggerGone) as exc:
+            self._set_status("dead", str(exc))
+            if first:
+                self.view.startup_failed(str(exc))
+            else:
+                self.view.notify_user(str(exc), "error")
+            return
+        try:
             for spec in cfg.breakpoints:
                 await self._insert(*split_condition(spec))
             if cfg.run:
                 await self._run()
             else:
                 self._set_status("stopped", "loaded, not started (r runs it)")
-        except DebuggerNotFound as exc:
-            self._set_status("dead", str(exc))
-            self.view.notify_user(str(exc), "error")
         except MIError as exc:
             self.view.notify_user(f"{cfg.debugger_name}: {exc.message}", "error")
             if not self.session.alive:
@@ -108,7 +115,7 @@ class Controller:
         if session is None or not session.alive:
             await self.close()
             self._breakpoints.clear()
-            await self.start()
+            await self.start(first=False)
             if not self.config.run and self.session is not None and self.session.alive:
                 await self._run()
             return
