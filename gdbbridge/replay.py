@@ -20,6 +20,7 @@ import os
 import re
 import sys
 import time
+import zlib
 from dataclasses import dataclass
 from typing import IO, Iterator
 
@@ -119,7 +120,7 @@ def load(path: str) -> Transcript:
     with handle:
         try:
             lines = handle.read().splitlines()
-        except (OSError, EOFError) as exc:
+        except (OSError, EOFError, zlib.error) as exc:
             raise TranscriptError(f"cannot read recording {path}: {exc}") from None
     for number, text in enumerate(lines, 1):
         if not text.strip():
@@ -128,7 +129,8 @@ def load(path: str) -> Transcript:
             obj = json.loads(text)
             if not isinstance(obj, dict) or "dir" not in obj:
                 raise ValueError("not a transcript entry")
-        except ValueError:
+            t = float(obj.get("t", 0.0))
+        except (ValueError, TypeError, RecursionError):
             if number == len(lines) and entries:
                 truncated = True
                 break
@@ -140,7 +142,7 @@ def load(path: str) -> Transcript:
                     f"is not supported (this cudatui reads {FORMAT} version {VERSION})"
                 )
             continue
-        entries.append(Entry(float(obj.get("t", 0.0)), str(obj["dir"]), str(obj.get("line", ""))))
+        entries.append(Entry(t, str(obj["dir"]), str(obj.get("line", ""))))
     if not any(e.dir == "in" for e in entries):
         raise TranscriptError(f"{path}: the recording holds no commands")
     return _split(entries, truncated)
