@@ -301,7 +301,7 @@ class Controller:
     def _announce_stop(self, state: StopState) -> None:
         stop = state.stop
         if stop.exited:
-            self._set_status("exited", str(stop.exit_code if stop.exit_code is not None else "?"), focus="", kernel="")
+            self._set_status("exited", stop.signal or "?" if stop.exit_code is None else str(stop.exit_code), focus="", kernel="")
             return
         focus = state.focus.software if state.focus else ""
         self._set_status("stopped", stop_detail(stop), focus=focus, kernel=kernel_name(state))
