@@ -24,8 +24,8 @@ from gdbbridge.mi import parse_line  # noqa: E402
 ALPHABET = '^*=+~@&"\\{}[],=abcdefgnrt0123456789 ()\n\t\x00\x1b'
 
 
-class Hang(Exception):
-    pass
+class Hang(BaseException):
+    """Raised by the alarm; a BaseException so that parse_line's own ``except Exception`` cannot hide it."""
 
 
 def real_lines() -> list[str]:

@@ -31,13 +31,14 @@ MI_CHARS = st.sampled_from(list('^*=+~@&"\\{}[],=abcxyz0123456789 ()\t\x00\x1b\x
 LINE_TEXT = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\r\n"), max_size=200)
 
 
-class Hang(Exception):
-    pass
+class Hang(BaseException):
+    """Raised by the alarm; a BaseException so that parse_line's own ``except Exception`` cannot hide it."""
 
 
 @contextmanager
-def no_hang(seconds: int = 2):
-    """Fail instead of hanging: pygdbmi loops forever on some truncated records."""
+def no_hang(seconds: int = 10):
+    """Fail instead of hanging (pygdbmi loops forever on some truncated records); generous, as
+    the CI machine may be loaded."""
 
     def alarm(signum, frame):
         raise Hang("parse_line did not return")
