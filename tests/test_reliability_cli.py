@@ -1,0 +1,390 @@
+"""Bad input: each case is one clear line on stderr and exit 2 (never a traceback), or, where
+the input is the program's own problem, program output in the UI.
+
+Also holds the helpers the other reliability tests share: the app in a real pseudo-terminal
+(:class:`TerminalApp`) and process listings from /proc (:func:`descendants`, :func:`gone`).
+Cases already covered elsewhere are listed in docs/reliability.md, not repeated here.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import gzip
+import json
+import os
+import re
+import shutil
+import struct
+import subprocess
+import sys
+import termios
+import threading
+import time
+from pathlib import Path
+from typing import Callable
+
+import pytest
+from textual.pilot import Pilot
+
+import gdbbridge.session
+from conftest import FIXTURES, ROOT, TRANSCRIPTS
+from tui.app import DebuggerApp
+from tui.cli import LaunchConfig, main
+from tui.panes.locals import LocalsPane
+from tui.panes.output import OutputPane
+from tui.panes.source import SourcePane
+from tui.panes.status import StatusBar
+
+needs_gdb = pytest.mark.skipif(not (shutil.which("gdb") and shutil.which("gcc")), reason="needs gdb and gcc")
+STEPS = FIXTURES / "c" / "app" / "steps.c"
+BREAK_LINE = next(i for i, line in enumerate(STEPS.read_text().splitlines(), 1) if "/* BREAK */" in line)
+
+
+# -- shared helpers ----------------------------------------------------------------------------
+
+
+def start_time(pid: int) -> str | None:
+    """Field 22 of /proc/PID/stat (tells a pid from a reused one), or None when it is gone."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[19]
+    except (OSError, IndexError):
+        return None
+
+
+def proc_stat(pid: int) -> tuple[str, int] | None:
+    """(state letter, parent pid) of ``pid``, or None when it no longer exists."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+    return fields[0], int(fields[1])
+
+
+def descendants(root: int) -> dict[int, str]:
+    """Every live (non-zombie) process below ``root``, by parent-pid walk: pid -> start time."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            stat = proc_stat(int(entry.name))
+            if stat is not None and stat[0] not in "ZX":
+                children.setdefault(stat[1], []).append(int(entry.name))
+    found: dict[int, str] = {}
+    todo = list(children.get(root, []))
+    while todo:
+        pid = todo.pop()
+        started = start_time(pid)
+        if started is not None:
+            found[pid] = started
+            todo.extend(children.get(pid, []))
+    return found
+
+
+def gone(pid: int, started: str | None = None) -> bool:
+    """Whether ``pid`` has ended: absent, reused by another process, or a zombie that is not
+    ours to reap (re-parented to init; our own children must be reaped, not left as zombies)."""
+    stat = proc_stat(pid)
+    if stat is None or (started is not None and start_time(pid) != started):
+        return True
+    return stat[0] in "ZX" and stat[1] != os.getpid()
+
+
+def wait_gone(pids: dict[int, str], timeout: float) -> dict[int, str]:
+    """Wait up to ``timeout`` s for every pid to end; returns the survivors."""
+    deadline = time.monotonic() + timeout
+    while True:
+        left = {pid: started for pid, started in pids.items() if not gone(pid, started)}
+        if not left or time.monotonic() > deadline:
+            return left
+        time.sleep(0.05)
+
+
+def kill_all(pids: dict[int, str]) -> None:
+    """Test cleanup: SIGKILL those of ``pids`` still running (same start time only)."""
+    for pid, started in pids.items():
+        if not gone(pid, started):
+            try:
+                os.kill(pid, 9)
+            except ProcessLookupError:
+                pass
+
+
+ANSI = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[()][0-9A-Za-z]|[=>78])")
+
+
+class TerminalApp:
+    """``python -m tui ARGS`` in a 100x30 pseudo-terminal, as a user runs it (own session).
+
+    Everything it writes (the UI goes to stderr, like the final error line) is read in a thread
+    into ``output``; :meth:`after_exit` is what stays on the terminal once the UI has closed.
+    """
+
+    def __init__(self, args: list[str], cwd: Path, env: dict[str, str] | None = None) -> None:
+        master, slave = os.openpty()
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 30, 100, 0, 0))
+        full_env = {**os.environ, "TERM": "xterm-256color", "PYTHONPATH": str(ROOT), **(env or {})}
+        self.proc = subprocess.Popen([sys.executable, "-m", "tui", *args], stdin=slave, stdout=slave, stderr=slave,
+                                     cwd=cwd, env=full_env, start_new_session=True)
+        os.close(slave)
+        self._master = master
+        self.output = bytearray()
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+
+    def _read(self) -> None:
+        while True:
+            try:
+                data = os.read(self._master, 1 << 16)
+            except OSError:
+                return
+            if not data:
+                return
+            self.output.extend(data)
+
+    def send(self, keys: str) -> None:
+        os.write(self._master, keys.encode())
+
+    def wait(self, timeout: float) -> int:
+        code = self.proc.wait(timeout=timeout)
+        self._reader.join(timeout=5)
+        return code
+
+    def after_exit(self) -> str:
+        """The text left on the terminal after the UI closed its alternate screen."""
+        tail = bytes(self.output).rsplit(b"\x1b[?1049l", 1)[-1].decode("utf-8", "replace")
+        return ANSI.sub("", tail).replace("\r\n", "\n")
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(timeout=10)
+        os.close(self._master)
+
+
+async def wait_for(pilot: Pilot, what: Callable[[], object], timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not what():
+        assert time.monotonic() < deadline, "timed out waiting for the app"
+        await pilot.pause(0.05)
+
+
+def phase(app: DebuggerApp) -> str:
+    return app.controller.status.phase
+
+
+def messages(app: DebuggerApp, severity: str | None = None) -> list[str]:
+    return [n.message for n in app._notifications if severity is None or n.severity == severity]
+
+
+def no_internal_errors(app: DebuggerApp) -> bool:
+    return not [m for m in messages(app) if "internal error" in m or "Traceback" in m]
+
+
+@pytest.fixture(scope="module")
+def steps(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("rel-steps") / "steps"
+    subprocess.run(["gcc", "-g", "-O0", "-o", str(out), str(STEPS)], check=True)
+    return out
+
+
+# -- command line: one line, exit 2 -------------------------------------------------------------
+
+
+def run_main(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    try:
+        rc = main(list(argv))
+    except SystemExit as exc:
+        rc = int(exc.code or 0)
+    out, err = capsys.readouterr()
+    return rc, out, err
+
+
+def one_line(rc: int, out: str, err: str) -> str:
+    assert rc == 2 and out == "", (rc, out, err)
+    assert err.startswith("cudatui") and err.endswith("\n") and err.count("\n") == 1 and "Traceback" not in err
+    return err
+
+
+@pytest.mark.parametrize("argv, expected", [
+    (["--bogus", "prog"], "unrecognized arguments: --bogus"),
+    (["replay", "--bogus", "x.jsonl"], "unrecognized arguments: --bogus"),
+    (["sanitize", "--tool", "nosuchtool", "prog"], "invalid choice: 'nosuchtool'"),
+    (["-b"], "expected one argument"),
+    (["--debugger", "", sys.executable], "debugger  not found"),
+    (["--debugger", "/etc/passwd", sys.executable], "debugger /etc/passwd not found or not executable"),
+    (["--debugger", "/", sys.executable], "debugger / not found or not executable"),
+    (["--debugger", "gdb", "/dev/null/x.py"], "program /dev/null/x.py not found"),
+], ids=["unknown-option", "replay-unknown-option", "sanitize-bad-tool", "b-without-value", "empty-debugger",
+        "debugger-not-executable", "debugger-directory", "py-under-a-file"])
+def test_bad_command_lines(capsys: pytest.CaptureFixture[str], argv: list[str], expected: str) -> None:
+    assert expected in one_line(*run_main(capsys, *argv))
+
+
+def _gzip_corrupt(path: Path) -> None:
+    data = bytearray(gzip.compress((TRANSCRIPTS / "inspect.jsonl").read_bytes()))
+    data[200:260] = bytes(60)
+    path.write_bytes(bytes(data))
+
+
+def _gzip_truncated(path: Path) -> None:
+    data = gzip.compress((TRANSCRIPTS / "inspect.jsonl").read_bytes())
+    path.write_bytes(data[: len(data) // 2])
+
+
+RECORDINGS: dict[str, tuple[Callable[[Path], object], str]] = {
+    "gzip-corrupt": (_gzip_corrupt, "cannot read recording"),
+    "gzip-truncated": (_gzip_truncated, "Compressed file ended"),
+    "time-not-a-number": (lambda p: p.write_text('{"dir": "in", "t": "soon", "line": "1-exec-run"}\n{}\n'),
+                          "x.jsonl:1: not a cudatui transcript line"),
+    "time-null": (lambda p: p.write_text('{"dir": "in", "t": null, "line": "1-exec-run"}\n{}\n'),
+                  "x.jsonl:1: not a cudatui transcript line"),
+    "deep-nesting": (lambda p: p.write_text('{"dir": "in", "line": "1-exec-run"}\n' + "[" * 100_000 + "]" * 100_000
+                                            + '\n{"dir": "in", "line": "2-exec-next"}\n'),
+                     "x.jsonl:2: not a cudatui transcript line"),
+    "json-list": (lambda p: p.write_text("[1, 2]\n[3]\n"), "x.jsonl:1: not a cudatui transcript line"),
+    "version-as-string": (lambda p: p.write_text(json.dumps({"dir": "meta", "format": "cudatui-transcript",
+                                                             "version": "1"}) + "\n"), "version '1' is not supported"),
+    "unknown-version": (lambda p: p.write_text(json.dumps({"dir": "meta", "format": "cudatui-transcript", "version": 2})
+                                               + "\n" + (TRANSCRIPTS / "inspect.jsonl").read_text()),
+                        "version 2 is not supported"),
+    "utf16": (lambda p: p.write_bytes((TRANSCRIPTS / "inspect.jsonl").read_text().encode("utf-16")),
+              "not a cudatui transcript line"),
+}
+
+
+@pytest.mark.parametrize("kind", list(RECORDINGS))
+def test_unreadable_or_corrupt_recordings(tmp_path: Path, capsys: pytest.CaptureFixture[str], kind: str) -> None:
+    path = tmp_path / ("x.jsonl.gz" if kind.startswith("gzip") else "x.jsonl")
+    make, expected = RECORDINGS[kind]
+    make(path)
+    assert expected in one_line(*run_main(capsys, "replay", str(path)))
+
+
+@pytest.mark.parametrize("argv", [["--bogus", "prog"], ["replay", "CORRUPT"]], ids=["unknown-option", "corrupt-replay"])
+def test_the_installed_entry_point_prints_no_traceback(tmp_path: Path, argv: list[str]) -> None:
+    corrupt = tmp_path / "c.jsonl.gz"
+    _gzip_corrupt(corrupt)
+    argv = [str(corrupt) if a == "CORRUPT" else a for a in argv]
+    proc = subprocess.run([sys.executable, "-m", "tui", *argv], cwd=ROOT, capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "TERM": "dumb"})
+    one_line(proc.returncode, proc.stdout, proc.stderr)
+
+
+# -- a debugger that is not a gdb ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("debugger, expected", [
+    ("/bin/true", "cudatui: true exited with code 0 at startup\n"),
+    ("/bin/cat", "cudatui: cat exited with code 1 at startup (/bin/cat: unrecognized option '--interpreter=mi3')\n"),
+])
+def test_not_a_gdb_exits_with_one_line_in_a_real_terminal(tmp_path: Path, debugger: str, expected: str) -> None:
+    app = TerminalApp(["--debugger", debugger, "/bin/ls"], cwd=tmp_path)
+    try:
+        assert app.wait(timeout=40) == 2
+    finally:
+        app.close()
+    assert app.after_exit() == expected
+    assert b"Traceback" not in app.output
+
+
+async def test_a_debugger_that_never_answers_times_out_at_startup(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A stand-in that ignores its arguments and echoes MI back (``exec cat``): the first
+    commands are never answered; after STARTUP_TIMEOUT the app gives up and reaps it."""
+    echo = tmp_path / "echo-gdb"
+    echo.write_text("#!/bin/sh\nexec cat\n")
+    echo.chmod(0o755)
+    monkeypatch.setattr(gdbbridge.session, "STARTUP_TIMEOUT", 1.5)
+    app = DebuggerApp(LaunchConfig(debugger=(str(echo),), target=("/bin/ls",), cwd=str(tmp_path)))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: app.controller.session is not None and app.controller.session.pid)
+        stand_in = app.controller.session.pid
+        await wait_for(pilot, lambda: app.return_code is not None, timeout=10)
+    assert app.return_code == 2
+    assert app.failure == "echo-gdb gave no MI answer within 1.5 s: is it a gdb?"
+    assert gone(stand_in) and not descendants(os.getpid())
+
+
+# -- the program's own errors are program output ------------------------------------------------
+
+
+@needs_gdb
+async def test_python_syntax_error_is_program_output(tmp_path: Path) -> None:
+    script = tmp_path / "broken.py"
+    script.write_text("print('before')\ndef f(:\n    pass\n")
+    app = DebuggerApp(LaunchConfig(debugger=("gdb",), target=(sys.executable, str(script)), cwd=str(tmp_path)))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: phase(app) == "exited")
+        await wait_for(pilot, lambda: "SyntaxError" in app.query_one(OutputPane).text)
+        assert app.controller.status.detail == "1"
+        assert 'broken.py", line 2' in app.query_one(OutputPane).text
+        assert app.controller.session is not None and app.controller.session.alive
+        assert not messages(app, "error") and no_internal_errors(app)
+        await pilot.press("q")
+    assert app.return_code == 0 and app.failure is None
+
+
+# -- bad breakpoints and watches: a warning, nothing injected -----------------------------------
+
+
+@needs_gdb
+async def test_bad_breakpoints_warn_and_cannot_inject(steps: Path) -> None:
+    bad = ['main"\n-gdb-exit', "main if nosuchvar ==", "steps.c:99999", f"steps.c:{BREAK_LINE}"]
+    app = DebuggerApp(LaunchConfig(debugger=("gdb",), target=(str(steps),), breakpoints=tuple(bad),
+                                   cwd=str(steps.parent), source_dirs=(str(STEPS.parent),)))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: phase(app) == "stopped")
+        assert app.controller.status.detail.startswith("breakpoint")
+        warnings = messages(app, "warning")
+        assert any("steps.c:99999" in w for w in warnings) and any("nosuchvar" in w for w in warnings)
+        assert any('main"\n-gdb-exit' in w for w in warnings)
+        session = app.controller.session
+        assert session is not None and session.alive and no_internal_errors(app)
+        await pilot.press("c")
+        await wait_for(pilot, lambda: phase(app) == "exited")
+        await pilot.press("q")
+
+
+WATCHES = ['1"\n-gdb-exit', '"\n-gdb-exit\n"', "x\\", '\\"; -gdb-exit', "total\n", "total"]
+
+
+@needs_gdb
+async def test_watch_expressions_with_quotes_and_newlines_do_not_inject(steps: Path) -> None:
+    app = DebuggerApp(LaunchConfig(debugger=("gdb",), target=(str(steps),), breakpoints=(f"steps.c:{BREAK_LINE}",),
+                                   cwd=str(steps.parent), source_dirs=(str(STEPS.parent),)))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: phase(app) == "stopped")
+        gdb_pid = app.controller.session.pid
+        pane = app.query_one(LocalsPane)
+        for expression in WATCHES:
+            pane.post_message(LocalsPane.WatchAdded(expression))
+        await wait_for(pilot, lambda: len(pane.watches) == len(WATCHES))
+        values = {w.name: w.value for w in pane.watches}
+        assert values["total"] == values["total\n"] == "0"
+        assert all(values[e] == "<-var-create: unable to create variable object>" for e in WATCHES[:4]), values
+        session = app.controller.session
+        assert session is not None and session.alive and session.pid == gdb_pid and phase(app) == "stopped"
+        assert (await session.command("-data-evaluate-expression", "total + 1"))["value"] == "1"
+        await pilot.press("q")
+
+
+# -- a terminal smaller than 80x24 --------------------------------------------------------------
+
+
+@needs_gdb
+async def test_small_terminal_is_usable(steps: Path) -> None:
+    app = DebuggerApp(LaunchConfig(debugger=("gdb",), target=(str(steps),), breakpoints=(f"steps.c:{BREAK_LINE}",),
+                                   cwd=str(steps.parent), source_dirs=(str(STEPS.parent),)))
+    async with app.run_test(size=(60, 20)) as pilot:
+        await wait_for(pilot, lambda: phase(app) == "stopped")
+        status = app.query_one(StatusBar)
+        assert status.region.height >= 1 and status.region.bottom <= 20 and status.region.right <= 60
+        source = app.query_one("#source")
+        assert source.region.height >= 3 and source.region.width >= 40
+        await pilot.press("n")
+        await wait_for(pilot, lambda: phase(app) == "stopped" and app.query_one(SourcePane).view.current == BREAK_LINE + 1)
+        await pilot.resize_terminal(40, 12)
+        await pilot.pause(0.2)
+        await pilot.press("c")
+        await wait_for(pilot, lambda: phase(app) == "exited")
+        assert no_internal_errors(app)
+        await pilot.press("q")
+    assert app.return_code == 0
