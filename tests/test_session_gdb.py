@@ -285,10 +285,10 @@ async def test_gdb_sigkill_mid_session(bins, open_session, when):
     assert session.state == "dead" and not session.alive
     with pytest.raises(DebuggerGone):
         await session.command("-gdb-version")
+    assert await gone(inferior), "the debuggee survived its debugger"  # gdb spawns it with PTRACE_O_EXITKILL
 
     await session.close()
     assert proc_state(gdb_pid) is None, "gdb left a zombie"
-    assert await gone(inferior), "the debuggee survived its debugger"
 
 
 async def test_close_reaps_gdb_and_running_debuggee(bins, open_session):
