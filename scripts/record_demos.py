@@ -15,7 +15,8 @@ times, ``c`` up to three times, delete the breakpoints and ``c`` until the progr
 GPU, the cuda-gdb version and this script. One lesson failing does not stop the others; the
 exit code is 1 when any failed.
 
-``--from-tours DIR`` packages gdbbridge-level tours (scripts/record_tour.py) instead: the
+``--attach-stops FILE...`` rewrites recordings made before the stops were attached (see
+:func:`attach_stops`). ``--from-tours DIR`` packages gdbbridge-level tours (scripts/record_tour.py) instead: the
 temporary recordings used until the UI recordings exist.
 """
 
@@ -31,7 +32,7 @@ import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, Awaitable, Callable
+from typing import Any, Callable
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -44,6 +45,8 @@ SIZE = (160, 48)
 WATCH = "threadIdx.x * 2"
 DEFAULT_FOCUS = "block (1,0,0) thread (7,0,0)"
 LAZY_PANES = ("warps", "registers", "shared", "focus")
+_EXEC = re.compile(r"^\d*-exec-")
+_RESULT = re.compile(r"^\d+\^")
 _FOCUS_STEP = re.compile(r"switch to ((?:block|warp) .*?(?:thread|lane) (?:\([\d, ]+\)|\d+))")
 
 
@@ -56,19 +59,56 @@ def guide_focus(lesson: Lesson) -> str:
     return DEFAULT_FOCUS
 
 
+def attach_stops(entries: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], int]:
+    """Put each step's async output (``*stopped``, ``~``, ``=``, program text) right after the step.
+
+    The replay stand-in gives a command the output that follows it up to the next command; when
+    the UI sent other commands while the target ran (the warp watch walking lanes), the step's
+    ``*stopped`` was written after those and a replay of the step would never stop. Result
+    records stay in place (the stand-in routes them by token). Returns the entries and how many
+    steps were fixed.
+    """
+    fixed: list[dict[str, Any]] = []
+    anchor, running, interleaved, count = 0, False, False, 0
+    for entry in entries:
+        line, kind = entry.get("line", ""), entry.get("dir")
+        if kind == "in":
+            if _EXEC.match(line):
+                running, interleaved = True, False
+                fixed.append(entry)
+                anchor = len(fixed)
+                continue
+            interleaved = interleaved or running
+        asynchronous = (kind == "out" and not _RESULT.match(line)) or kind == "program"
+        if running and interleaved and asynchronous:
+            fixed.insert(anchor, entry)
+            anchor += 1
+        else:
+            fixed.append(entry)
+            if running and not interleaved and kind != "in":
+                anchor = len(fixed)
+        if kind == "out" and line.startswith("*stopped") and running:
+            count += interleaved
+            running = False
+    return fixed, count
+
+
 def write_recording(source: Path, dest: Path, header: dict[str, Any]) -> int:
-    """Gzip the transcript ``source`` to ``dest``, its meta line extended with ``header``; bytes written."""
-    lines = source.read_text(encoding="utf-8").splitlines()
-    first = json.loads(lines[0]) if lines else {}
-    if first.get("dir") == "meta":
-        lines = lines[1:]
-    else:
-        first = {"t": 0.0, "dir": "meta", "format": FORMAT, "version": VERSION, "argv": []}
+    """Gzip the transcript ``source`` to ``dest`` (steps' stops attached, see :func:`attach_stops`),
+    its meta line extended with ``header``; returns the bytes written."""
+    opener = gzip.open if source.read_bytes()[:2] == b"\x1f\x8b" else open
+    with opener(source, "rt", encoding="utf-8") as handle:
+        entries = [json.loads(line) for line in handle if line.strip()]
+    has_meta = bool(entries) and entries[0].get("dir") == "meta"
+    first = entries[0] if has_meta else {"t": 0.0, "dir": "meta", "format": FORMAT, "version": VERSION, "argv": []}
+    body, fixed = attach_stops(entries[1:] if has_meta else entries)
     meta = {**first, **header}
+    if fixed:
+        meta["stops_attached"] = meta.get("stops_attached", 0) + fixed
     dest.parent.mkdir(parents=True, exist_ok=True)
     with gzip.open(dest, "wt", encoding="utf-8", compresslevel=9) as out:
-        out.write(json.dumps(meta, ensure_ascii=False) + "\n")
-        out.write("\n".join(lines) + "\n")
+        for entry in (meta, *body):
+            out.write(json.dumps(entry, ensure_ascii=False) + "\n")
     return dest.stat().st_size
 
 
@@ -101,7 +141,6 @@ async def drive(lesson: Lesson, raw: Path, debugger: str, timer: Timer, start_ti
     plan = DemoPlan(lesson, "live", f"recording with {debugger}", live_config(lesson, debugger, str(raw)), build=True)
     app = DemoApp(plan)
     async with app.run_test(size=SIZE) as pilot:
-        status = app.controller.status
 
         def phase() -> str:
             return app.controller.status.phase
@@ -109,27 +148,31 @@ async def drive(lesson: Lesson, raw: Path, debugger: str, timer: Timer, start_ti
         def generation() -> int:
             return app.last_state.generation if app.last_state else 0
 
+        def report(what: str, suffix: str = "") -> None:
+            status = app.controller.status
+            timer.say(f"{what}: {status.phase} {status.detail} {status.focus} {status.kernel} {suffix}".rstrip())
+
         async def settle(before: int, what: str, timeout: float = 60.0) -> None:
             ok = await wait_until(pilot, lambda: generation() > before and phase() in ("stopped", "exited", "dead"), timeout)
-            status = app.controller.status
-            timer.say(f"{what}: {status.phase} {status.detail} {status.focus} {'' if ok else '(TIMED OUT)'}".rstrip())
+            report(what, "" if ok else "(TIMED OUT)")
+
+        async def idle() -> None:
+            """Until every worker is done (the warp watch walks lanes after each stop; a step
+            sent meanwhile would interleave with it), the NVML sampler excepted."""
+            await wait_until(pilot, lambda: all(w.is_finished or w.group == "nvml" for w in app.workers), 30.0)
 
         async def press(key: str) -> None:
+            await idle()
             before = generation()
             await pilot.press(key)
             await settle(before, key)
 
-        async def step(work: Awaitable[None], what: str) -> None:
-            before = generation()
-            await work
-            await settle(before, what, 20.0)
-
         if not await wait_until(pilot, lambda: phase() in ("stopped", "exited", "dead"), start_timeout):
             raise RuntimeError(f"no stop within {start_timeout:g} s ({app.controller.status.detail})")
-        status = app.controller.status
-        timer.say(f"first stop: {status.phase} {status.detail} {status.focus} kernel {status.kernel}")
+        report("first stop")
         if app.last_state is not None and app.last_state.in_kernel:
-            await step(app.controller.switch_focus(guide_focus(lesson)), f"focus {guide_focus(lesson)}")
+            await app.controller.switch_focus(guide_focus(lesson))
+            report(f"focus {guide_focus(lesson)}")
             for pane in LAZY_PANES:
                 app.show_pane(pane)
                 await pilot.pause(0.5)
@@ -144,6 +187,7 @@ async def drive(lesson: Lesson, raw: Path, debugger: str, timer: Timer, start_ti
             if phase() == "stopped":
                 await press("c")
         if phase() == "stopped" and app.last_state is not None:
+            await idle()
             for bp in app.last_state.breakpoints:
                 await app.controller.delete_breakpoint(bp.number)
             timer.say("deleted the breakpoints")
@@ -232,8 +276,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=4, help="lessons recorded at the same time (default 4)")
     parser.add_argument("--start-timeout", type=float, default=120.0, help="seconds to wait for the first stop")
     parser.add_argument("--from-tours", type=Path, metavar="DIR", help="package record_tour.py tours instead")
+    parser.add_argument("--attach-stops", type=Path, nargs="+", metavar="FILE",
+                        help="rewrite recordings with each step's stop attached to the step, then exit")
     parser.add_argument("--one", metavar="LESSON", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.attach_stops:
+        for path in args.attach_stops:
+            print(f"{path}: {write_recording(path, path, {}) // 1024} KiB")
+        return 0
     if args.one:
         return record_one(args.one, args.out, args.debugger, args.start_timeout)
     names = args.lessons or [lesson.name for lesson in LESSONS]

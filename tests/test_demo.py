@@ -16,7 +16,6 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Input
 
-from conftest import FIXTURES
 from gdbbridge.doctor import DoctorConfig
 from gdbbridge.mi import parse_line
 from gdbbridge.replay import load
@@ -33,7 +32,6 @@ from tui.panes.console import ConsolePane
 from tui.panes.guide import GuidePane
 from tui.panes.source import SourcePane
 
-TOURS = FIXTURES / "recorded" / "tours"
 RECORDED = sorted(p.name.removesuffix(".jsonl.gz") for p in RECORDINGS_DIR.glob("*.jsonl.gz"))
 
 
@@ -125,18 +123,22 @@ def test_on_a_gpu_box_the_default_is_live() -> None:
     assert plan.banner.startswith("LIVE — cuda-gdb ")
 
 
-def test_recording_header_breakpoints_and_recorded_path_come_from_the_tours() -> None:
+def test_packaged_recordings_match_the_lessons_and_stop_after_every_step() -> None:
+    """Each recording was made with its lesson's breakpoints, and every recorded step that ran
+    the target holds its stop (else a replay of that step would never stop)."""
+    assert RECORDED, "no packaged recordings"
     for name in RECORDED:
-        info = read_recording(RECORDINGS_DIR / f"{name}.jsonl.gz")
-        log = (TOURS / f"{name}.log").read_text()
-        assert f"GPU: {info.recorded_on} (torch" in (TOURS / f"{name}.jsonl").read_text()
-        assert info.debugger == "cuda-gdb 13.0" and "record_tour.py" in info.made_with
-        for spec in info.breakpoints:
-            location, _, condition = spec.partition(" if ")
-            assert f"break {location} if {condition or None}:" in log
-        switched = [line.split("focus ", 1)[1].split(" -> ")[0] for line in log.splitlines() if " -> block" in line]
-        assert [s.removeprefix("g ") for s in info.steps if s.startswith("g ")] == switched
-        assert info.path_text.startswith(" → ".join(f"g {s}" for s in switched))
+        lesson, path = get_lesson(name), RECORDINGS_DIR / f"{name}.jsonl.gz"
+        info, meta = read_recording(path), read_meta(path)
+        assert (info.recorded_on, info.debugger, info.made_with) == (meta["recorded_on"], meta["debugger"],
+                                                                    meta["made_with"])
+        specs = tuple(f"{loc} if {cond}" if cond else loc for loc, cond in lesson.breakpoint_specs())
+        assert info.breakpoints == specs, f"{name}: recorded with other breakpoints than the lesson's"
+        assert not any(step.startswith("g lane") for step in info.steps)
+        for exchange in load(str(path)).exchanges:
+            lines = [e.line for e in exchange.output if e.dir == "out"]
+            if exchange.command.startswith("-exec-") and any(line.endswith("^running") for line in lines):
+                assert any(line.startswith("*stopped") for line in lines), f"{name}: {exchange.command} has no stop"
 
 
 # -- the picker and the guide ------------------------------------------------------------------
@@ -191,18 +193,23 @@ async def test_guide_shows_the_lesson_and_the_recorded_path_and_h_toggles_it() -
 # -- replay through the UI ---------------------------------------------------------------------
 
 
-async def test_replay_reaches_the_recorded_stop_follows_the_path_and_explains_a_step_outside_it() -> None:
+async def test_replay_reaches_the_recorded_stop_explains_a_step_outside_it_follows_the_path_and_restarts() -> None:
     plan = plan_demo("race", "replay")
     info = plan.recording
     assert info is not None
     file, line = first_stop(info.path)
     app = DemoApp(plan)
+    message = f"this step is not in the recording; the recorded path is: {info.path_text}"
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: phase(app) == "stopped" and app.query_one(SourcePane).view.current == line)
         source = app.query_one(SourcePane)
         assert source.shown is not None and source.shown.local == get_lesson("race").source and file == "race.cu"
         bar = app.query_one(DemoStatusBar).render().plain
         assert bar.startswith(" REPLAY  ") and bar.endswith(plan.why) and "stopped" in bar
+        assert "-exec-finish" not in {x.command for x in load(str(info.path)).exchanges}
+        await pilot.press("f")
+        await wait_for(pilot, lambda: any(n.message == message for n in app._notifications))
+        assert not any("not in this recording" in n.message for n in app._notifications)
         for step in info.steps:
             before = app.last_state.generation if app.last_state else 0
             if step.startswith("g "):
@@ -215,9 +222,8 @@ async def test_replay_reaches_the_recorded_stop_follows_the_path_and_explains_a_
             await wait_for(pilot, lambda: app.last_state is not None and app.last_state.generation > before)
         await wait_for(pilot, lambda: phase(app) == "exited")
         await pilot.press("r")
-        message = f"this step is not in the recording; the recorded path is: {info.path_text}"
-        await wait_for(pilot, lambda: any(n.message == message for n in app._notifications))
-        assert not any("not in this recording" in n.message for n in app._notifications)
+        await wait_for(pilot, lambda: any(n.message == "replaying the recording from the start" for n in app._notifications))
+        await wait_for(pilot, lambda: phase(app) == "stopped" and app.query_one(SourcePane).view.current == line)
         await pilot.press("q")
 
 

@@ -4,13 +4,15 @@
 starts with LIVE or REPLAY and ends with why; a :class:`~tui.panes.guide.GuidePane` above it
 (``h`` toggles it); a live lesson's kernels are built (nvcc, in a thread) before cuda-gdb starts,
 with nvcc's error in the console pane when the build fails. In a replay, gdb's answer to a
-step the recording lacks (``not in this recording: ...``) is shown as the recorded path instead.
+step the recording lacks (``not in this recording: ...``) is shown as the recorded path instead,
+a step whose stop the recording lacks is reported after STALL_S, and ``r`` replays from the start.
 """
 
 from __future__ import annotations
 
 import asyncio
 import time
+from functools import partial
 from pathlib import Path
 from typing import Callable, Iterable
 
@@ -23,11 +25,14 @@ from textual.screen import Screen
 from kernels.build import BuildError, build_lesson
 from tui.app import DebuggerApp
 from tui.commands.demo import DemoPlan
+from tui.panes.base import StatePane
 from tui.panes.guide import MODE_STYLES, Guide, GuidePane
 from tui.panes.status import Status, StatusBar, status_text
 
 NOT_RECORDED = "not in this recording"
 """What the replay stand-in answers to a command the recording lacks."""
+STALL_S = 5.0
+"""Seconds a replayed step may run before the UI says the recording has no stop for it."""
 QUERIES_FAILED = "some queries failed: "
 """How the controller starts its notification of failed refresh queries."""
 
@@ -121,6 +126,31 @@ class DemoApp(DebuggerApp):
         if self.plan.recording is not None and NOT_RECORDED in text:
             text = self.recorded_path_message(text.rstrip("\n")) + "\n"
         super().console_output(text, kind)
+
+    def show_status(self, status: Status) -> None:
+        super().show_status(status)
+        if self.plan.recording is not None and status.phase == "running":
+            self.set_timer(STALL_S, partial(self._stalled, status))
+
+    def _stalled(self, status: Status) -> None:
+        """A replayed step still running after STALL_S: the recording holds no stop for it."""
+        if self.controller.status is status and self.plan.recording is not None:
+            self.notify_user("the recording has no stop after this step: r replays it from the start; the "
+                             f"recorded path is: {self.plan.recording.path_text}", "warning")
+
+    def action_restart(self) -> None:
+        """Live: run again. Replay: serve the recording again from its start."""
+        if self.plan.recording is None:
+            super().action_restart()
+        else:
+            self.spawn(self._replay_from_start(), "restart")
+
+    async def _replay_from_start(self) -> None:
+        await self.controller.close()
+        for pane in self.query(StatePane):
+            pane.set_reactive(StatePane.state, None)
+        self.notify_user("replaying the recording from the start")
+        await self.controller.restart()
 
     # -- the guide -----------------------------------------------------------------------------
 
