@@ -74,5 +74,33 @@ async def test_requested_switch_is_quiet_but_a_stop_elsewhere_is_announced():
         await pilot.pause()
         assert app.notice_after_switch == app.notice_after_step == ""  # type: ignore[attr-defined]
         assert pane.notice == (
-            "cuda-gdb moved the focus (end-stepping-range): block (0,0,0) thread (0,0,0) → block (3,0,0) thread (200,0,0)"
+            "focus moved to block (3,0,0) thread (200,0,0) by cuda-gdb (end-stepping-range), from block (0,0,0) thread (0,0,0)"
         )
+
+
+async def test_a_step_updates_the_tree_in_place():
+    pane = FocusNavigator()
+
+    async def script(app: PaneApp, replay: Replay) -> None:
+        app.show(await replay.state(await replay.resume()))
+        app.stepped = await replay.state(await replay.resume("-exec-next"))  # type: ignore[attr-defined]
+
+    app = PaneApp(pane, "inspect.jsonl", script)
+    async with app.run_test(size=(100, 24)) as pilot:
+        await wait_for(pilot, lambda: app.ready)
+        tree = pane.query_one(Tree)
+        kernel = tree.get_node_at_line(1)
+        tree.focus()
+        await pilot.press("space")
+        await wait_for(pilot, lambda: len(labels(pane)) == 3 and "loading" not in labels(pane)[2])
+        app.show(app.stepped)  # type: ignore[attr-defined]
+        await pilot.pause()
+        # the same nodes stay (expanded, cursor kept); only their labels could change
+        assert tree.get_node_at_line(1) is kernel and kernel.is_expanded
+        assert labels(pane)[:2] == [
+            "* device 0 NVIDIA H200 sm_90 · 132 SMs",
+            "* kernel 0 reduce_racy  grid (4,1,1) block (256,1,1) · 1,024 thr",
+        ]
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert len(labels(pane)) == 3 and "loading" not in labels(pane)[2]

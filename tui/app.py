@@ -124,6 +124,7 @@ class DebuggerApp(App[int]):
         self.config = config
         self.controller = Controller(config, self)
         self.last_state: StopState | None = None
+        self._state_panes: list[StatePane] = []
         self.failure: str | None = None
         """Why the debugger could not start (the app then exits with code 2; the CLI prints it)."""
 
@@ -183,15 +184,19 @@ class DebuggerApp(App[int]):
                 pane.port = port  # type: ignore[attr-defined]
 
     def show_state(self, state: StopState) -> None:
+        """Give ``state`` to every pane in one screen update (one layout pass at most)."""
         self.last_state = state
-        for pane in self.query(StatePane):
-            pane.show_state(state)
-        device = next((d for d in state.devices if d.current), None)
-        gpu = self.query_one(GpuStatsPane)
-        if device is not None:
-            gpu.pci_bus_id = device.pci_bus
-        session = self.controller.session
-        gpu.debuggee_pid = session.inferior_pid if session else None
+        if not self._state_panes:
+            self._state_panes = list(self.query(StatePane))
+        with self.batch_update():
+            for pane in self._state_panes:
+                pane.show_state(state)
+            device = next((d for d in state.devices if d.current), None)
+            gpu = self.query_one(GpuStatsPane)
+            if device is not None:
+                gpu.pci_bus_id = device.pci_bus
+            session = self.controller.session
+            gpu.debuggee_pid = session.inferior_pid if session else None
 
     def show_watches(self, generation: int, watches: tuple[Variable, ...]) -> None:
         self.query_one(LocalsPane).show_watches(generation, watches)

@@ -10,10 +10,11 @@ from __future__ import annotations
 from typing import Mapping, Protocol, Sequence
 
 from rich.text import Text
+from textual.css.scalar import Unit
 from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
-from textual.widgets import DataTable
+from textual.widgets import DataTable, Static
 
 from gdbbridge.models import Instruction, StopState
 
@@ -67,8 +68,9 @@ class OpenSource(Message):
 class StatePane(Widget):
     """A pane showing one StopState. Subclasses implement :meth:`render_state`."""
 
-    state: reactive[StopState | None] = reactive(None, always_update=True)
-    """The state shown; set through :meth:`show_state`."""
+    state: reactive[StopState | None] = reactive(None, always_update=True, repaint=False)
+    """The state shown; set through :meth:`show_state`. Setting it repaints nothing by itself: a
+    pane updates the widgets that changed (repainting the whole pane would redraw all of them)."""
 
     def show_state(self, state: StopState) -> None:
         """Show ``state`` unless an equal or newer generation is already shown."""
@@ -82,6 +84,43 @@ class StatePane(Widget):
 
     def render_state(self, state: StopState, previous: StopState | None) -> None:
         raise NotImplementedError
+
+
+class InfoLine(Static):
+    """A pane's title, notice or summary line that repaints without a screen layout pass.
+
+    ``Static.update()`` lays out the whole screen (~80 ms at 160x48); :meth:`show` skips content
+    that did not change and asks for a layout only when the line's height can change: never for
+    a fixed CSS height, and for an ``auto`` height only when the new content needs another
+    number of rows.
+    """
+
+    DEFAULT_CSS = """
+    InfoLine { height: 1; }
+    """
+
+    def __init__(self, content: str | Text = "", *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(content, id=id, classes=classes, markup=False)
+        self.shown: str | Text = content
+        """The content shown."""
+
+    def show(self, content: str | Text) -> None:
+        """Show ``content`` (nothing happens when it is what is shown)."""
+        if type(content) is type(self.shown) and content == self.shown:
+            return
+        self.shown = content
+        height = self.styles.height
+        if height is not None and height.unit == Unit.CELLS or not self.display or not self.is_mounted:
+            self.update(content, layout=False)
+            return
+        before, width = self.content_size.height, self.content_size.width
+        self.update(content, layout=False)
+        after = self.get_content_height(self.size, self.app.size, width) if width else -1
+        limit = self.styles.max_height
+        if limit is not None and limit.unit == Unit.CELLS:
+            after = min(after, int(limit.value) - self.styles.gutter.height)
+        if after != before:
+            self.refresh(layout=True)
 
 
 Cell = str | Text

@@ -9,10 +9,12 @@ from textual.binding import Binding
 from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
-from textual.widgets import ContentSwitcher, Input, RichLog, Static
+from textual.widgets import ContentSwitcher, Input, RichLog
 
 from gdbbridge import events as ev
 from gdbbridge.text import sanitize
+
+from .base import InfoLine
 
 STYLES = {"command": "bold", "error": "bold red", "log": "yellow", "target": "magenta", "stderr": "red", "console": ""}
 """Style per kind of text: what was typed, gdb's errors, its log (``&``), target (``@``) output."""
@@ -108,7 +110,7 @@ class ConsolePane(Widget):
         self._partial: dict[str, str] = {}
 
     def compose(self) -> ComposeResult:
-        yield Static("console · ctrl+t: MI log", id="console-mode", markup=False)
+        yield InfoLine("console · ctrl+t: MI log", id="console-mode")
         with ContentSwitcher(initial="console-log"):
             yield RichLog(max_lines=self._max_lines, wrap=True, markup=False, id="console-log")
             yield RichLog(max_lines=self._max_lines, wrap=False, markup=False, id="mi-log")
@@ -133,7 +135,7 @@ class ConsolePane(Widget):
 
     def watch_show_mi(self, show_mi: bool) -> None:
         self.query_one(ContentSwitcher).current = "mi-log" if show_mi else "console-log"
-        self.query_one("#console-mode", Static).update(
+        self.query_one("#console-mode", InfoLine).show(
             "MI records · ctrl+t: console" if show_mi else "console · ctrl+t: MI log"
         )
 

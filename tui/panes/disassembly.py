@@ -12,12 +12,12 @@ from pathlib import Path
 from rich.text import Text
 from textual import events, work
 from textual.app import ComposeResult
-from textual.widgets import DataTable, Static
+from textual.widgets import DataTable
 
 from gdbbridge.models import Instruction, StopState
 from gdbbridge.session import MIError
 
-from .base import DebuggerPort, StatePane, sync_rows
+from .base import DebuggerPort, InfoLine, StatePane, sync_rows
 
 INSTRUCTION_BYTES = 16
 """SASS instructions are 16 bytes on sm_70 and newer."""
@@ -80,7 +80,7 @@ class DisassemblyPane(StatePane):
         self._pending = False
 
     def compose(self) -> ComposeResult:
-        yield Static("Disassembly", id="disasm-title")
+        yield InfoLine("Disassembly", id="disasm-title")
         table: DataTable[Text] = DataTable(cursor_type="row", show_header=False)
         table.add_column("mark", key="mark", width=2)
         table.add_column("address", key="address")
@@ -146,14 +146,14 @@ class DisassemblyPane(StatePane):
     def _show(self, insns: tuple[Instruction, ...], status: str) -> None:
         self.status = status
         pc, errorpc = self.pc, self.errorpc
-        title = self.query_one("#disasm-title", Static)
+        title = self.query_one("#disasm-title", InfoLine)
         if status:
-            title.update(Text(status, style="italic"))
+            title.show(Text(status, style="italic"))
         else:
             func = insns[0].function if insns else "?"
             outside = errorpc is not None and not any(i.address == errorpc for i in insns)
             extra = f" · errorpc {errorpc:#x} (not in view)" if outside else ""
-            title.update(Text(f"SASS {func} · pc {pc:#x}{extra}  ({PC_MARK} pc, {ERRORPC_MARK} errorpc)"))
+            title.show(Text(f"SASS {func} · pc {pc:#x}{extra}  ({PC_MARK} pc, {ERRORPC_MARK} errorpc)"))
         rows: dict[str, tuple[Text, Text, Text]] = {}
         last_line: tuple[str | None, int | None] = (None, None)
         for insn in insns:

@@ -95,8 +95,12 @@ class ExceptionBanner(StatePane):
 
     def render_state(self, state: StopState, previous: StopState | None) -> None:
         self.exception = state.stop.exception
-        self.display = self.exception is not None
-        self._text = banner_text(self.exception, state) if self.exception else Text()
+        text = banner_text(self.exception, state) if self.exception else Text()
+        if text == self._text:
+            return
+        self._text = text
+        if self.display != (self.exception is not None):
+            self.display = self.exception is not None
         self.refresh(layout=True)
 
     def render(self) -> Text:

@@ -3,7 +3,8 @@
 Block and thread ranges come from cuda-gdb's coalesced tables, fetched only when a kernel or
 block range is expanded (a grid of a million threads stays a handful of rows) and cached per
 stop. Selecting a node asks for a focus switch; a stop that moves the focus by itself (a step
-that ends the warp, a breakpoint hit by another thread) is announced on the notice line.
+that ends the warp, a breakpoint hit by another thread) is announced on the title line until the
+next stop or focus change.
 """
 
 from __future__ import annotations
@@ -14,14 +15,14 @@ from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.widgets import Input, Static, Tree
+from textual.widgets import Input, Tree
 from textual.widgets.tree import TreeNode
 
 from gdbbridge.cuda import FocusSyntaxError, normalize_focus
-from gdbbridge.models import BlockRange, Kernel, StopState, ThreadRange, fmt_dim3
+from gdbbridge.models import BlockRange, Device, Kernel, StopState, ThreadRange, fmt_dim3
 from gdbbridge.session import MIError
 
-from .base import DebuggerPort, FocusRequested, StatePane
+from .base import DebuggerPort, FocusRequested, InfoLine, StatePane
 
 MAX_CHILDREN = 500
 """Ranges listed under one node; the rest is summarised in one line."""
@@ -57,6 +58,52 @@ def thread_label(threads: ThreadRange) -> Text:
     return Text.assemble(("* " if threads.current else "  "), f"{first}-{last} ×{threads.count} ", (where, "yellow"))
 
 
+def device_label(device: Device) -> Text:
+    return Text.assemble(("* " if device.current else "  "), (f"device {device.number} ", "bold"),
+                         f"{device.name} {device.sm_type} · {device.num_sms} SMs")
+
+
+@dataclass(frozen=True)
+class Child:
+    """A tree node to show: its label, what it stands for (None: a message line), whether it expands."""
+
+    label: Text
+    data: FocusTarget | None
+    expands: bool = False
+
+
+def kernel_child(kernel: Kernel) -> Child:
+    return Child(kernel_label(kernel), FocusTarget("kernel", f"kernel {kernel.number}", kernel.number), True)
+
+
+def range_child(row: BlockRange | ThreadRange, kernel: int | None) -> Child:
+    """A block range (expandable to its thread ranges) or a thread range under ``kernel``."""
+    if isinstance(row, BlockRange):
+        return Child(block_label(row), FocusTarget("blocks", f"block {fmt_dim3(row.first)}", kernel, row), True)
+    request = f"block {fmt_dim3(row.first_block)} thread {fmt_dim3(row.first_thread)}"
+    return Child(thread_label(row), FocusTarget("threads", request, kernel))
+
+
+def sync_children(node: TreeNode[FocusTarget], children: list[Child]) -> bool:
+    """Give ``node`` these children: when they stand for the same targets as the ones shown, only
+    changed labels are repainted (a rebuild makes the tree lay out the screen again). True when
+    the children were rebuilt."""
+    shown = [(c.data.request if c.data else None, c.allow_expand) for c in node.children]
+    if shown == [(c.data.request if c.data else None, c.expands) for c in children]:
+        for child, new in zip(node.children, children):
+            child.data = new.data
+            if child.label != new.label:
+                child.set_label(new.label)
+        return False
+    node.remove_children()
+    for new in children:
+        if new.expands:
+            node.add(new.label, new.data)
+        else:
+            node.add_leaf(new.label, new.data)
+    return True
+
+
 def in_range(block: tuple[int, int, int] | None, blocks: BlockRange) -> bool:
     """Whether ``block`` lies in the coalesced range (row-major order: x fastest)."""
     if block is None or blocks.first is None or blocks.last is None:
@@ -88,15 +135,10 @@ class FocusNavigator(StatePane):
     FocusNavigator {
         height: 1fr;
     }
-    FocusNavigator > .focus-line {
-        height: auto;
-        padding: 0 1;
-    }
     FocusNavigator > #focus-title {
+        height: 2;
+        padding: 0 1;
         background: $panel;
-    }
-    FocusNavigator > #focus-notice {
-        display: none;
     }
     FocusNavigator > Tree {
         height: 1fr;
@@ -115,13 +157,15 @@ class FocusNavigator(StatePane):
         self.port = port
         """Where block and thread tables are fetched from (a CudaPort; set by the app)."""
         self.notice = ""
-        """The last announcement (focus moved by cuda-gdb, bad go-to input, fetch error)."""
+        """The last announcement (focus moved by cuda-gdb, bad go-to input), shown on the title line
+        in place of the focus (one line for both: the pane keeps its layout from stop to stop)."""
+        self._notice_style = ""
+        self._title = Text("CUDA focus")
         self._blocks: dict[int, tuple[BlockRange, ...]] = {}
         self._threads: dict[int, tuple[ThreadRange, ...]] = {}
 
     def compose(self) -> ComposeResult:
-        yield Static("CUDA focus", id="focus-title", classes="focus-line")
-        yield Static("", id="focus-notice", classes="focus-line")
+        yield InfoLine("CUDA focus", id="focus-title")
         tree: Tree[FocusTarget] = Tree("CUDA", id="focus-tree")
         tree.show_root = False
         tree.auto_expand = False
@@ -159,51 +203,55 @@ class FocusNavigator(StatePane):
 
     def render_state(self, state: StopState, previous: StopState | None) -> None:
         focus = state.focus
-        title = f"focus {focus.software} · {focus.hardware}" if focus else "no CUDA focus (host code)"
-        self.query_one("#focus-title", Static).update(Text(title))
+        self._title = Text(f"focus {focus.software} · {focus.hardware}" if focus else "no CUDA focus (host code)")
         if not focus_matches(state, previous):
             assert previous is not None and previous.focus is not None and state.focus is not None
-            self._announce(f"cuda-gdb moved the focus ({state.stop.reason}): {previous.focus.software} → "
-                           f"{state.focus.software}", "bold yellow")
-        elif state.stop != (previous.stop if previous else None):
+            self._announce(f"focus moved to {state.focus.software} by cuda-gdb ({state.stop.reason}), from "
+                           f"{previous.focus.software}", "bold yellow")
+        elif previous is None or (state.stop, state.focus) != (previous.stop, previous.focus):
             self._announce("")
+        else:
+            self._announce(self.notice, self._notice_style)
         self._rebuild(state)
 
     def _announce(self, text: str, style: str = "") -> None:
-        self.notice = text
-        notice = self.query_one("#focus-notice", Static)
-        notice.update(Text(text, style=style))
-        notice.display = bool(text)
+        """Show ``text`` on the title line in place of the focus until the next stop ("" clears it)."""
+        self.notice, self._notice_style = text, style
+        title = self.query_one("#focus-title", InfoLine)
+        title.show(Text(text, style=style) if text else self._title)
+        title.tooltip = f"{self._title.plain}\n{text}" if text else None
 
     def _rebuild(self, state: StopState) -> None:
+        """Show the state's devices and kernels, updating the labels of the nodes shown in place
+        when they are the same; expanded nodes keep their ranges and reload them for this stop."""
         tree: Tree[FocusTarget] = self.query_one(Tree)
         expanded = {n.data.request for n in self._walk(tree.root) if n.is_expanded and n.data is not None}
-        tree.clear()
         devices = state.devices or ()
         if not devices and not state.kernels:
-            tree.root.add_leaf(Text("no device/kernel tables at this stop", style="dim"))
+            sync_children(tree.root, [Child(Text("no device/kernel tables at this stop", style="dim"), None)])
             return
-        for device in devices:
-            node = tree.root.add(
-                Text.assemble(("* " if device.current else "  "), (f"device {device.number} ", "bold"),
-                              f"{device.name} {device.sm_type} · {device.num_sms} SMs"),
-                FocusTarget("device", f"device {device.number}"), expand=True,
-            )
-            for kernel in state.kernels:
-                if kernel.device == device.number:
-                    self._add_kernel(node, kernel, expanded)
-        if not devices:
-            for kernel in state.kernels:
-                self._add_kernel(tree.root, kernel, expanded)
+        kernels = {d.number: [kernel_child(k) for k in state.kernels if k.device == d.number] for d in devices}
+        if devices:
+            added = sync_children(tree.root, [Child(device_label(d), FocusTarget("device", f"device {d.number}"), True)
+                                              for d in devices])
+            for node, device in zip(tree.root.children, devices):
+                sync_children(node, kernels[device.number])
+                if added:
+                    node.expand()
+        else:
+            sync_children(tree.root, [kernel_child(k) for k in state.kernels])
+        for node in self._walk(tree.root):
+            target = node.data
+            if target is None or target.kind not in ("kernel", "blocks") or target.request not in expanded:
+                continue
+            if not node.is_expanded:
+                node.expand()
+            elif node.children:
+                self._load(node, state.generation)
         current = next((n for n in self._walk(tree.root) if n.data and n.data.kind == "kernel"
                         and any(k.current and k.number == n.data.kernel for k in state.kernels)), None)
-        if current is not None:
+        if current is not None and tree.cursor_node is not current:
             self.call_after_refresh(tree.move_cursor, current)
-
-    def _add_kernel(self, parent: TreeNode[FocusTarget], kernel: Kernel, expanded: set[str]) -> None:
-        node = parent.add(kernel_label(kernel), FocusTarget("kernel", f"kernel {kernel.number}", kernel.number))
-        if node.data is not None and node.data.request in expanded:
-            node.expand()
 
     def _walk(self, node: TreeNode[FocusTarget]) -> list[TreeNode[FocusTarget]]:
         out = [node]
@@ -216,32 +264,32 @@ class FocusNavigator(StatePane):
         target = node.data
         assert target is not None
         if self.port is None or not hasattr(self.port, "blocks"):
-            node.add_leaf(Text("no debugger to list ranges from", style="dim"))
+            sync_children(node, [Child(Text("no debugger to list ranges from", style="dim"), None)])
             return
-        loading = node.add_leaf(Text("loading…", style="dim"))
+        if not node.children:
+            node.add_leaf(Text("loading…", style="dim"))
         try:
             if target.kind == "kernel":
                 if generation not in self._blocks:
                     self._blocks[generation] = await self.port.blocks()  # type: ignore[union-attr]
-                rows = [b for b in self._blocks[generation] if b.kernel == target.kernel]
+                rows: list[BlockRange] | list[ThreadRange] = [b for b in self._blocks[generation]
+                                                              if b.kernel == target.kernel]
             else:
                 if generation not in self._threads:
                     self._threads[generation] = await self.port.threads()  # type: ignore[union-attr]
                 rows = [t for t in self._threads[generation]
                         if t.kernel == target.kernel and target.blocks and in_range(t.first_block, target.blocks)]
         except MIError as exc:
-            loading.remove()
-            node.add_leaf(Text(f"cannot list ranges: {exc.message}", style="red"))
+            if self._attached(node):
+                sync_children(node, [Child(Text(f"cannot list ranges: {exc.message}", style="red"), None)])
             return
-        loading.remove()
-        for row in rows[:MAX_CHILDREN]:
-            if isinstance(row, BlockRange):
-                request = f"block {fmt_dim3(row.first)}"
-                node.add(block_label(row), FocusTarget("blocks", request, target.kernel, row))
-            else:
-                request = f"block {fmt_dim3(row.first_block)} thread {fmt_dim3(row.first_thread)}"
-                node.add_leaf(thread_label(row), FocusTarget("threads", request, target.kernel))
+        if not self._attached(node) or self.state is None or self.state.generation != generation:
+            return
+        children = [range_child(row, target.kernel) for row in rows[:MAX_CHILDREN]]
         if len(rows) > MAX_CHILDREN:
-            node.add_leaf(Text(f"… {len(rows) - MAX_CHILDREN} more ranges (use g to go to one)", style="dim"))
-        if not rows:
-            node.add_leaf(Text("no ranges", style="dim"))
+            children.append(Child(Text(f"… {len(rows) - MAX_CHILDREN} more ranges (use g to go to one)", style="dim"), None))
+        sync_children(node, children or [Child(Text("no ranges", style="dim"), None)])
+
+    def _attached(self, node: TreeNode[FocusTarget]) -> bool:
+        """Whether ``node`` is still in the tree (a rebuild may have dropped it while loading)."""
+        return any(n is node for n in self._walk(self.query_one(Tree).root))

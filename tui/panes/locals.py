@@ -8,12 +8,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.message import Message
 from textual.reactive import reactive
-from textual.widgets import DataTable, Input, Static
+from textual.widgets import DataTable, Input
 
 from gdbbridge.models import StopState, Variable
 from gdbbridge.text import sanitize
 
-from .base import Cell, StatePane, sync_rows
+from .base import Cell, InfoLine, StatePane, sync_rows
 
 CHANGED = "bold #ff8700"
 """Style of a value that changed since the last stop (readable on dark and light themes)."""
@@ -104,7 +104,7 @@ class LocalsPane(StatePane):
     def compose(self) -> ComposeResult:
         for table_id in ("locals-table", "watch-table"):
             if table_id == "watch-table":
-                yield Static("Watch expressions", id="watch-title")
+                yield InfoLine("Watch expressions", id="watch-title")
             table: DataTable[Cell] = DataTable(id=table_id, cursor_type="row", zebra_stripes=True)
             for key, label in zip(self.COLUMNS, ("Name", "Value", "Type", "Space")):
                 table.add_column(label, key=key)

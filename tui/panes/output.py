@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from textual.app import ComposeResult
 from textual.widget import Widget
-from textual.widgets import Log, Static
+from textual.widgets import Log
 
 from gdbbridge.text import TerminalFilter
+
+from .base import InfoLine
 
 MAX_LINE = 4096
 """A line longer than this (a program printing without newlines) is wrapped into pieces."""
@@ -38,7 +40,7 @@ class OutputPane(Widget):
         """Characters received so far (before sanitising)."""
 
     def compose(self) -> ComposeResult:
-        yield Static("program output", id="output-title", markup=False)
+        yield InfoLine("program output", id="output-title")
         yield Log(max_lines=self._max_lines, id="output-log")
 
     @property

@@ -10,11 +10,11 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.reactive import reactive
-from textual.widgets import DataTable, Static
+from textual.widgets import DataTable
 
 from gdbbridge.models import Register, StopState
 
-from .base import StatePane, sync_rows
+from .base import InfoLine, StatePane, sync_rows
 
 ORDER = ("system", "R", "P", "UR", "UP", "other")
 """Display order of the groups: pc and errorpc first."""
@@ -46,7 +46,7 @@ class RegistersPane(StatePane):
     | Key | Action |
     | :- | :- |
     | f | Cycle the group filter: all, system, R, P, UR, UP. |
-    | z | Show or hide registers that are zero and unchanged. |
+    | z | Show or hide the registers that have been zero at every stop in this function. |
     """
 
     BINDINGS = [
@@ -72,14 +72,16 @@ class RegistersPane(StatePane):
     """The group shown ("all" or one of R, P, UR, UP, system)."""
 
     hide_zeros: reactive[bool] = reactive(True)
-    """Hide registers that are zero and did not change (most of R0..R254 in a small kernel)."""
+    """Hide the registers that have been zero at every stop in this function (most of R0..R254 in a
+    small kernel). A register shown once stays in its row while stepping: rows do not jump."""
 
     def __init__(self, *, name: str | None = None, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(name=name, id=id, classes=classes)
         self._changed: frozenset[str] = frozenset()
+        self._seen: set[str] = set()
 
     def compose(self) -> ComposeResult:
-        yield Static("Registers", id="registers-title")
+        yield InfoLine("Registers", id="registers-title")
         table: DataTable[Text] = DataTable(cursor_type="row", zebra_stripes=False)
         table.add_column("reg", key="reg", width=7)
         table.add_column("hex", key="hex", width=18)
@@ -108,6 +110,10 @@ class RegistersPane(StatePane):
 
     def render_state(self, state: StopState, previous: StopState | None) -> None:
         self._changed = changed_names(state, previous)
+        function = state.frame.func if state.frame else None
+        if previous is None or (previous.frame.func if previous.frame else None) != function:
+            self._seen = set()
+        self._seen |= {r.name for r in state.registers if r.int_value != 0} | self._changed
         self._refill()
 
     def visible_registers(self) -> list[Register]:
@@ -120,7 +126,7 @@ class RegistersPane(StatePane):
         return [
             r for r in regs
             if (self.group == "all" or r.group == self.group)
-            and not (self.hide_zeros and r.int_value == 0 and r.name not in self._changed and r.group != "system")
+            and not (self.hide_zeros and r.name not in self._seen and r.group != "system")
         ]
 
     def _refill(self) -> None:
@@ -128,13 +134,13 @@ class RegistersPane(StatePane):
             return
         state = self.state
         regs = self.visible_registers()
-        title = self.query_one("#registers-title", Static)
+        title = self.query_one("#registers-title", InfoLine)
         if state is None or not state.registers:
-            title.update("Registers: none at this stop" + (" (not in a kernel)" if state and not state.in_kernel else ""))
+            title.show("Registers: none at this stop" + (" (not in a kernel)" if state and not state.in_kernel else ""))
         else:
             shown = f"{len(regs)}/{len(state.registers)}"
             zeros = ", zeros hidden" if self.hide_zeros else ""
-            title.update(Text(f"Registers [{self.group}] {shown}{zeros} · {len(self._changed)} changed  (f group, z zeros)"))
+            title.show(Text(f"Registers [{self.group}] {shown}{zeros} · {len(self._changed)} changed  (f group, z zeros)"))
         sync_rows(self.query_one(DataTable), ("reg", "hex", "dec"), {r.name: self._cells(r) for r in regs})
 
     def _cells(self, register: Register) -> tuple[Text, Text, Text]:

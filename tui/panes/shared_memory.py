@@ -18,12 +18,12 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.reactive import reactive
-from textual.widgets import DataTable, Input, Static
+from textual.widgets import DataTable, Input
 
 from gdbbridge.models import StopState
 from gdbbridge.session import MIError
 
-from .base import DebuggerPort, StatePane, sync_rows
+from .base import DebuggerPort, InfoLine, StatePane, sync_rows
 
 SIZES = {"char": 1, "short": 2, "half": 2, "__half": 2, "double": 8, "long": 8, "size_t": 8}
 """Element sizes in bytes by type word (everything else: 4)."""
@@ -171,7 +171,7 @@ class SharedMemoryPane(StatePane):
         self._addresses: dict[tuple[int, str], int | None] = {}
 
     def compose(self) -> ComposeResult:
-        yield Static("Shared memory", id="shared-title")
+        yield InfoLine("Shared memory", id="shared-title")
         yield DataTable(cursor_type="row")
         yield Input(placeholder="shared array, e.g. sdata[256] or tile[18][18]", id="shared-add")
 
@@ -276,11 +276,11 @@ class SharedMemoryPane(StatePane):
     def _show(self) -> None:
         if not self.is_mounted:
             return
-        title = self.query_one("#shared-title", Static)
+        title = self.query_one("#shared-title", InfoLine)
         table: DataTable[Text] = self.query_one(DataTable)
         array, state = self.current(), self.state
         if array is None or state is None:
-            title.update(Text(self.message or "Shared memory: no __shared__ arrays in scope (a to add one)"))
+            title.show(Text(self.message or "Shared memory: no __shared__ arrays in scope (a to add one)"))
             sync_rows(table, (), {})
             return
         values, before = self.values(), self._previous_values(array)
@@ -290,7 +290,7 @@ class SharedMemoryPane(StatePane):
         pages = -(-array.units // self.page_size)
         where = f"@{address:#x}" if address is not None else "address ?"
         status = self.message or ("reading…" if not values else f"{sum(v != b for v, b in zip(values, before))} changed")
-        title.update(Text(f"{typed}{array.name}{shape} {where} · page {self.page + 1}/{pages} · {self.mode} · {status}"))
+        title.show(Text(f"{typed}{array.name}{shape} {where} · page {self.page + 1}/{pages} · {self.mode} · {status}"))
         start = self.page * self.page_size * array.per_unit
         if array.grid:
             columns, rows = self._grid_rows(array, values, before)

@@ -18,12 +18,15 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
-from textual.widgets import Static
 
 from gdbbridge.models import Breakpoint, StopState
 from gdbbridge.text import sanitize
 
-from .base import BreakpointToggled, StatePane
+from .base import BreakpointToggled, InfoLine, StatePane
+
+LEXERS = {".cu": "cuda", ".cuh": "cuda", ".c": "c", ".h": "c", ".cc": "cpp", ".cpp": "cpp", ".hpp": "cpp",
+          ".py": "python"}
+"""Lexers by file suffix: guessing one loads every Pygments plugin (seconds, with IPython installed)."""
 
 MAX_HIGHLIGHT = 2 * 1024 * 1024
 """Files larger than this are shown without syntax colours."""
@@ -47,7 +50,7 @@ def load_lines(path: Path) -> list[Text]:
     code = sanitize(path.read_text(encoding="utf-8", errors="replace"))
     if len(code) > MAX_HIGHLIGHT:
         return [Text(line) for line in code.split("\n")]
-    lexer = Syntax.guess_lexer(str(path), code)
+    lexer = LEXERS.get(path.suffix.lower()) or Syntax.guess_lexer(str(path), code)
     return Syntax(code, lexer, theme="ansi_dark").highlight(code).split("\n", allow_blank=True)
 
 
@@ -94,20 +97,37 @@ class SourceView(ScrollView, can_focus=True):
         self.current: int | None = None
         self.marks: dict[int, bool] = {}
         """Breakpoint lines -> enabled."""
+        self._segments: dict[int, list[Segment]] = {}
+        self._strips: dict[tuple[object, ...], Strip] = {}
 
     @property
     def gutter_width(self) -> int:
         return len(str(max(len(self.lines), 1))) + 4
 
     def show(self, lines: list[Text], current: int | None, cursor: int | None) -> None:
-        """Show ``lines`` with ``current`` marked and the cursor (and view) on ``cursor``."""
-        self.lines = lines
+        """Show ``lines`` with ``current`` marked and the cursor (and view) on ``cursor``.
+
+        The view scrolls only when the cursor line is not already well inside it (stepping
+        through a function repaints two lines, not the whole view)."""
+        if lines is not self.lines:
+            self.lines = lines
+            self._segments.clear()
+            self._strips.clear()
+            width = max((t.cell_len for t in lines), default=0) + self.gutter_width
+            self.virtual_size = Size(width, len(lines))
         self.current = current
-        width = max((t.cell_len for t in lines), default=0) + self.gutter_width
-        self.virtual_size = Size(width, len(lines))
         self.cursor = max(1, min(cursor or 1, max(len(lines), 1)))
-        self.call_after_refresh(self.center, self.cursor)
+        if not self.size.height:
+            self.call_after_refresh(self.center, self.cursor)
+        elif not self._well_inside(self.cursor):
+            self.center(self.cursor)
         self.refresh()
+
+    def _well_inside(self, line: int) -> bool:
+        """Whether ``line`` is shown with a few lines of context around it."""
+        top, height = int(self.scroll_offset.y), self.size.height
+        margin = min(3, height // 4)
+        return top + margin <= line - 1 < top + height - margin or (top == 0 and line - 1 < height - margin)
 
     def center(self, line: int) -> None:
         """Scroll so that ``line`` is in the middle of the view."""
@@ -123,15 +143,27 @@ class SourceView(ScrollView, can_focus=True):
         number = int(self.scroll_offset.y) + y + 1
         if number > len(self.lines):
             return Strip.blank(self.size.width, self.rich_style)
-        digits = self.gutter_width - 4
         mark = self.marks.get(number)
+        scroll_x = int(self.scroll_offset.x)
+        key = (number, mark, number == self.current, number == self.cursor and self.has_focus, scroll_x,
+               self.size.width, self.app.current_theme.dark, self.rich_style)
+        cached = self._strips.get(key)
+        if cached is None:
+            if len(self._strips) > 4 * max(self.size.height, 16):
+                self._strips.clear()
+            cached = self._strips[key] = self._render_source_line(number, mark, scroll_x)
+        return cached
+
+    def _render_source_line(self, number: int, mark: bool | None, scroll_x: int) -> Strip:
+        digits = self.gutter_width - 4
         gutter = [
             Segment(" ●" if mark else (" ○" if mark is False else "  "), Style(color="red", bold=True)),
             Segment("▶" if number == self.current else " ", Style(color="green", bold=True)),
             Segment(f"{number:>{digits}} ", Style(dim=number != self.current, bold=number == self.current)),
         ]
-        text = self.lines[number - 1]
-        segments = list(text.render(self.app.console, end=""))
+        segments = self._segments.get(number)
+        if segments is None:
+            segments = self._segments[number] = list(self.lines[number - 1].render(self.app.console, end=""))
         line_style = Style()
         if number == self.current:
             line_style += Style(bgcolor="#005f00" if self.app.current_theme.dark else "#afffaf")
@@ -139,7 +171,6 @@ class SourceView(ScrollView, can_focus=True):
             line_style += Style(underline=True)
         body = Segment.apply_style(segments, post_style=line_style) if line_style else segments
         strip = Strip(gutter + list(body))
-        scroll_x = int(self.scroll_offset.x)
         head = strip.crop(0, self.gutter_width)
         tail = strip.crop(self.gutter_width + scroll_x, self.gutter_width + scroll_x + self.size.width)
         return Strip.join([head, tail]).extend_cell_length(self.size.width, line_style).apply_style(self.rich_style)
@@ -200,8 +231,8 @@ class SourcePane(StatePane):
         self._cache: dict[Path, list[Text]] = {}
 
     def compose(self) -> ComposeResult:
-        yield Static("no source yet", id="source-title", markup=False)
-        yield Static("", id="source-missing", markup=False)
+        yield InfoLine("no source yet", id="source-title")
+        yield InfoLine("", id="source-missing")
         yield SourceView(id="source-view")
 
     @property
@@ -239,11 +270,13 @@ class SourcePane(StatePane):
             except OSError as exc:
                 self._show_missing(f"source not available: {local}: {exc.strerror or exc}")
                 return
-        title = self.query_one("#source-title", Static)
-        title.update(f"{local}" + (f":{line}" if line else ""))
-        self.query_one("#source-missing").display = False
+        self.query_one("#source-title", InfoLine).show(f"{local}" + (f":{line}" if line else ""))
+        missing = self.query_one("#source-missing")
+        if missing.display:
+            missing.display = False
         view = self.view
-        view.display = True
+        if not view.display:
+            view.display = True
         view.marks = self._marks(self.state.breakpoints if self.state else ())
         stop_line = line if current else (view.current if self._same_as_stop(path) else None)
         view.show(self._cache[local], stop_line, line)
@@ -254,9 +287,9 @@ class SourcePane(StatePane):
         return bool(name) and os.path.basename(name or "") == os.path.basename(path)
 
     def _show_missing(self, message: str) -> None:
-        self.query_one("#source-title", Static).update(message.split(":", 1)[0] if ":" in message else "no source")
-        missing = self.query_one("#source-missing", Static)
-        missing.update(message)
+        self.query_one("#source-title", InfoLine).show(message.split(":", 1)[0] if ":" in message else "no source")
+        missing = self.query_one("#source-missing", InfoLine)
+        missing.show(message)
         missing.display = True
         self.view.display = False
 

@@ -1,5 +1,8 @@
 """Warps pane: the warps of the focused SM as 32-lane strips, their PCs by source line, warp watch.
 
+The PCs-by-line summary is one line (every group in its tooltip), so a stop repaints the pane
+without laying out the screen again.
+
 Each warp is one row whose lane strip shows every lane as active, divergent, inactive or
 faulted (the exception column of ``info cuda lanes``, known for the focused warp). Moving the
 lane cursor and pressing enter switches the CUDA focus to that lane. The warp watch evaluates
@@ -13,13 +16,13 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.reactive import reactive
-from textual.widgets import DataTable, Input, Static
+from textual.widgets import DataTable, Input
 
 from gdbbridge.models import Lane, StopState, ThreadRange, Warp, fmt_dim3
 from gdbbridge.session import MIError
 from gdbbridge.warp_watch import WarpWatchError
 
-from .base import DebuggerPort, FocusRequested, StatePane, sync_rows
+from .base import DebuggerPort, FocusRequested, InfoLine, StatePane, sync_rows
 
 LANES = 32
 
@@ -130,8 +133,7 @@ class WarpsPane(StatePane):
         min-height: 4;
     }
     WarpsPane > #warps-lines {
-        height: auto;
-        max-height: 5;
+        height: 1;
         padding: 0 1;
     }
     WarpsPane > #watch-table {
@@ -164,8 +166,8 @@ class WarpsPane(StatePane):
         self._warps: list[Warp] = []
 
     def compose(self) -> ComposeResult:
-        yield Static("Warps", id="warps-title", classes="warps-line")
-        yield Static(LEGEND, classes="warps-line")
+        yield InfoLine("Warps", id="warps-title", classes="warps-line")
+        yield InfoLine(LEGEND, classes="warps-line")
         table: DataTable[Text] = DataTable(id="warps-table", cursor_type="row", cursor_foreground_priority="renderable")
         table.add_column("wp", key="warp", width=3)
         table.add_column("lanes 0-31", key="lanes", width=LANES)
@@ -173,8 +175,8 @@ class WarpsPane(StatePane):
         table.add_column("first thr", key="thread")
         table.add_column("pc", key="pc")
         yield table
-        yield Static("", id="warps-lines")
-        yield Static("", id="watch-title", classes="warps-line")
+        yield InfoLine("", id="warps-lines")
+        yield InfoLine("", id="watch-title", classes="warps-line")
         watch: DataTable[str] = DataTable(id="watch-table", cursor_type="none", show_cursor=False)
         for lane in range(LANES):
             watch.add_column(f"L{lane}", key=str(lane))
@@ -229,7 +231,7 @@ class WarpsPane(StatePane):
             warps = [rebuilt]
         self._warps = warps
         if state.focus is not None and state.focus.lane is not None:
-            self.lane_cursor = state.focus.lane
+            self.set_reactive(WarpsPane.lane_cursor, state.focus.lane)
         self._fill_table()
         self._fill_lines()
         self._refresh_watch()
@@ -245,7 +247,7 @@ class WarpsPane(StatePane):
         sm = f"SM {focus.sm}" if focus and focus.sm is not None else "no SM"
         where = f"warp {focus.warp} lane {focus.lane}" if focus and focus.warp is not None else "no CUDA focus"
         rebuilt = " (from its lanes)" if self._warps and not state.warps else ""
-        self.query_one("#warps-title", Static).update(
+        self.query_one("#warps-title", InfoLine).show(
             Text(f"{sm} · {len(self._warps)} warps{rebuilt} · focus {where} · cursor lane {self.lane_cursor}")
         )
         keys = [str(w.number) for w in self._warps]
@@ -272,14 +274,13 @@ class WarpsPane(StatePane):
         if self.state is None:
             return
         lines = line_map(self.state, self._threads.get(self.state.generation, ()))
-        groups = pc_groups(self._warps, lines)
-        text = Text()
-        for label, numbers in groups:
-            if text:
-                text.append("\n")
-            text.append(f"{label:<16}", style="bold")
-            text.append(f" warps {','.join(map(str, numbers))}")
-        self.query_one("#warps-lines", Static).update(text or "no warp PCs at this stop")
+        groups = [Text.assemble((f"{label:<16}", "bold"), f" warps {','.join(map(str, numbers))}")
+                  for label, numbers in pc_groups(self._warps, lines)]
+        text = Text(" · ").join(groups)
+        text.no_wrap, text.overflow = True, "ellipsis"
+        summary = self.query_one("#warps-lines", InfoLine)
+        summary.show(text or "no warp PCs at this stop")
+        summary.tooltip = Text("\n").join(groups) if len(groups) > 1 else None
 
     @work(group="warps-lines", exclusive=True)
     async def _load_lines(self, generation: int) -> None:
@@ -320,15 +321,16 @@ class WarpsPane(StatePane):
             self._show_watch("")
 
     def _show_watch(self, status: str) -> None:
-        title = self.query_one("#watch-title", Static)
+        title = self.query_one("#watch-title", InfoLine)
         watch = self.query_one("#watch-table", DataTable)
         if not self.watch_expression:
-            title.update("warp watch: none (w to add)")
+            title.show("warp watch: none (w to add)")
         elif self.watch_error:
-            title.update(Text(f"warp watch {self.watch_expression}: {self.watch_error}", style="red"))
+            title.show(Text(f"warp watch {self.watch_expression}: {self.watch_error}", style="red"))
         else:
-            title.update(Text(f"warp watch {self.watch_expression} {status}".rstrip()))
-        watch.display = bool(self.watch_expression)
+            title.show(Text(f"warp watch {self.watch_expression} {status}".rstrip()))
+        if watch.display != bool(self.watch_expression):
+            watch.display = bool(self.watch_expression)
         values = tuple(self.watch_values.get(lane, "–") for lane in range(LANES))
         sync_rows(watch, tuple(map(str, range(LANES))), {"watch": values} if self.watch_values else {},
                   tuple(f"L{lane}" for lane in range(LANES)))
