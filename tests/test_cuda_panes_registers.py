@@ -35,14 +35,14 @@ async def test_groups_filters_and_no_dummy_names():
         assert shown_names(pane) == ["pc", "CC", "R0", "R1", "R2", "R3", "R4", "R5", "R8", "R9", "PT", "UPT"]
         await pilot.press("z")
         assert len(shown_names(pane)) == 338
-        await pilot.press("f")
+        await pilot.press("v")
         assert pane.group == "system" and shown_names(pane) == ["pc", "CC"]
         assert pane.query_one(DataTable).get_cell("pc", "hex").plain == "0x7ffd037a2560"
-        await pilot.press("f")
+        await pilot.press("v")
         assert pane.group == "R" and shown_names(pane)[:3] == ["R0", "R1", "R2"] and len(shown_names(pane)) == 256
-        await pilot.press("f", "f", "f")
+        await pilot.press("v", "v", "v")
         assert pane.group == "UP" and shown_names(pane)[-1] == "UPT"
-        await pilot.press("f")
+        await pilot.press("v")
         assert pane.group == "all"
 
 

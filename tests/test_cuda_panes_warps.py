@@ -84,3 +84,14 @@ async def test_warp_watch_failure_is_one_line_and_focus_restore_is_attempted(tmp
     switches = [x.split(" ", 1)[1] for x in walk if "-cuda-focus-switch" in x]
     # every active lane of the real table is tried in turn, then the original lane 0 is focused again
     assert switches == [f'"lane {n}"' for n in range(32)] + ['"lane 0"']
+
+
+async def test_left_right_edit_the_watch_expression_while_it_is_typed():
+    pane = WarpsPane()
+    app = PaneApp(pane, "inspect.jsonl", first_stop)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: app.ready)
+        await pilot.press("right")
+        assert pane.lane_cursor == 1
+        await pilot.press("w", *"ab", "left", "x")
+        assert pane.query_one("#watch-input").value == "axb" and pane.lane_cursor == 1

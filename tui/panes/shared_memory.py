@@ -115,14 +115,14 @@ class SharedMemoryPane(StatePane):
 
     | Key | Action |
     | :- | :- |
-    | n | Next array. |
+    | o | Other array: the next one in scope. |
     | t | Cycle the value format: as printed, int, hex. |
     | ] / [ | Next / previous page of a large array. |
     | a | Add a shared array that is not a local (``sdata[256]``). |
     """
 
     BINDINGS = [
-        Binding("n", "next_array", "Array"),
+        Binding("o", "next_array", "Array"),
         Binding("t", "cycle_mode", "Format"),
         Binding("right_square_bracket", "page(1)", "Page +"),
         Binding("left_square_bracket", "page(-1)", "Page -"),

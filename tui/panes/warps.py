@@ -103,7 +103,7 @@ class WarpsPane(StatePane):
 
     | Key | Action |
     | :- | :- |
-    | left / right | Move the lane cursor. |
+    | left / right | Move the lane cursor (not while typing the watch expression). |
     | up / down | Choose a warp. |
     | enter | Focus the lane under the cursor (``warp W lane L``). |
     | w | Set the warp-watch expression (empty clears it). |
@@ -199,6 +199,10 @@ class WarpsPane(StatePane):
 
     def watch_watch_expression(self) -> None:
         self._refresh_watch()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The lane keys are for the table: left/right edit the watch expression while it is typed."""
+        return not (action == "lane" and self.query_one("#watch-input", Input).has_focus)
 
     def action_lane(self, delta: int) -> None:
         self.lane_cursor = (self.lane_cursor + delta) % LANES
