@@ -32,6 +32,7 @@ from tui.help import HelpScreen
 from tui.panes.base import BreakpointToggled, FocusRequested, FrameSelected, OpenSource, StatePane
 from tui.panes.breakpoints import BreakpointsPane
 from tui.panes.console import ConsolePane
+from tui.panes.disassembly import DisassemblyPane
 from tui.panes.exception import ExceptionBanner
 from tui.panes.focus import FocusNavigator
 from tui.panes.gpu_stats import GpuStatsPane
@@ -66,6 +67,7 @@ SIDE_PANES: tuple[PaneSpec, ...] = (
     PaneSpec("focus", "Focus", FocusNavigator),
     PaneSpec("warps", "Warps", WarpsPane),
     PaneSpec("registers", "Regs", RegistersPane),
+    PaneSpec("disassembly", "SASS", DisassemblyPane),
     PaneSpec("shared", "Shared", SharedMemoryPane),
     PaneSpec("console", "Console", ConsolePane),
     PaneSpec("output", "Output", OutputPane),
