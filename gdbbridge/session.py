@@ -79,6 +79,8 @@ class GdbSession:
         self._console_capture: list[str] | None = None
         self._console_lock = asyncio.Lock()
         self._closing = False
+        self._answered = False
+        """Whether the debugger answered a command (else it is not asked twice to exit on close)."""
         self._exited: ev.DebuggerExited | None = None
         self.state = "not-started"
         """not-started, ready, running, stopped, exited, dead."""
@@ -146,7 +148,7 @@ class GdbSession:
         if proc is not None and proc.returncode is None:
             try:
                 self._write(build(None, "-gdb-exit"))
-                await asyncio.wait_for(proc.wait(), grace)
+                await asyncio.wait_for(proc.wait(), grace if self._answered else 0.1)
             except (asyncio.TimeoutError, OSError, DebuggerGone):
                 for sig in (signal.SIGTERM, signal.SIGKILL):
                     if proc.returncode is not None:
@@ -312,6 +314,7 @@ class GdbSession:
             self._emit(ev.UnmatchedResult(token, message, payload))
             return
         future, line, started = entry
+        self._answered = True
         if self._recorder:
             self._recorder.write("mark", f"rtt {line.split(' ', 1)[0]} result={time.monotonic() - started:.6f}")
         if future.done():

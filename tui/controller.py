@@ -60,6 +60,7 @@ class Controller:
         self._refreshing = 0
         self._unsubscribe: Callable[[], None] | None = None
         self._last_log = ""
+        self._closed = False
 
     @property
     def status(self) -> Status:
@@ -82,6 +83,8 @@ class Controller:
         try:
             await self.session.start()
         except (DebuggerNotFound, DebuggerGone) as exc:
+            if self._closed:  # a quit while starting
+                return
             self._set_status("dead", str(exc))
             if first:
                 self.view.startup_failed(str(exc))
@@ -115,6 +118,7 @@ class Controller:
         if session is None or not session.alive:
             await self.close()
             self._breakpoints.clear()
+            self._closed = False
             await self.start(first=False)
             if not self.config.run and self.session is not None and self.session.alive:
                 await self._run()
@@ -127,6 +131,7 @@ class Controller:
 
     async def close(self) -> None:
         """Close the debugger and reap everything it started."""
+        self._closed = True
         if self._unsubscribe is not None:
             self._unsubscribe()
             self._unsubscribe = None
