@@ -223,7 +223,8 @@ class SanitizerRun:
                 await asyncio.wait_for(self._proc.wait(), grace)
             except asyncio.TimeoutError:
                 pass
-            self._signal_group(signal.SIGKILL)
+            finally:  # also when the cancel itself is cancelled (the app's event loop ending)
+                self._signal_group(signal.SIGKILL)
         return await self.wait()
 
     def _signal_group(self, sig: int) -> None:

@@ -26,6 +26,10 @@ _COLUMNS = (("count", "Count"), ("what", "What"), ("where", "Where"), ("kernel",
             ("blocks", "Blocks"), ("threads", "Threads"), ("tool", "Tool"))
 
 
+QUIT_GRACE = 0.5
+"""Seconds a run gets to end on SIGTERM when the app quits (then SIGKILL): quitting takes < 2 s."""
+
+
 def _short(text: Optional[str], width: int = 28) -> str:
     if not text:
         return "-"
@@ -191,6 +195,11 @@ class SanitizerPane(Widget):
         if self._report is not None:
             self.show_report(self._report)
 
+    async def on_unmount(self) -> None:
+        """End a run before the app's event loop ends (a cancelled worker is not awaited)."""
+        if self._run is not None and self._run.running:
+            await self._run.cancel(grace=QUIT_GRACE)
+
     def show_report(self, report: SanitizerReport) -> None:
         """Display a finished run or a saved report."""
         self._report = report
@@ -217,7 +226,7 @@ class SanitizerPane(Widget):
         try:
             result = await run.wait()
         except asyncio.CancelledError:  # the pane or app is going away: never leave it running
-            await asyncio.shield(run.cancel())
+            await asyncio.shield(run.cancel(grace=QUIT_GRACE))
             raise
         finally:
             self._ticker.stop()
