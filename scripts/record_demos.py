@@ -9,7 +9,8 @@ Each lesson runs in its own process: the demo app (:class:`tui.demo_app.DemoApp`
 ``--record``) is driven headless with Textual's Pilot at 160x48 against the real cuda-gdb. The
 scripted path: build the kernels, run to the first stop, switch the focus to the block/thread the
 lesson's guide names (else block (1,0,0) thread (7,0,0)), show the warps, registers, shared and
-focus panes so their lazy queries run, add the warp watch ``threadIdx.x * 2``, press ``n`` three
+focus panes so their lazy queries run, add the lesson's shared array in the shared-memory pane
+(race, tile), add the warp watch ``threadIdx.x * 2``, press ``n`` three
 times, ``c`` up to three times, delete the breakpoints and ``c`` until the program exits, then
 ``q``. The transcript is written gzipped as ``OUT/<lesson>.jsonl.gz`` with a header naming the
 GPU, the cuda-gdb version and this script. One lesson failing does not stop the others; the
@@ -45,6 +46,8 @@ SIZE = (160, 48)
 WATCH = "threadIdx.x * 2"
 DEFAULT_FOCUS = "block (1,0,0) thread (7,0,0)"
 LAZY_PANES = ("warps", "registers", "shared", "focus")
+SHARED_ARRAYS = {"race": "sdata[256]", "tile": "tile[18][18]"}
+"""Shared arrays added in the shared-memory pane (the lesson guides name them)."""
 _EXEC = re.compile(r"^\d*-exec-")
 _RESULT = re.compile(r"^\d+\^")
 _FOCUS_STEP = re.compile(r"switch to ((?:block|warp) .*?(?:thread|lane) (?:\([\d, ]+\)|\d+))")
@@ -176,6 +179,10 @@ async def drive(lesson: Lesson, raw: Path, debugger: str, timer: Timer, start_ti
             for pane in LAZY_PANES:
                 app.show_pane(pane)
                 await pilot.pause(0.5)
+            if lesson.name in SHARED_ARRAYS:
+                await add_shared_array(app, pilot, SHARED_ARRAYS[lesson.name])
+                await idle()
+                report(f"shared array {SHARED_ARRAYS[lesson.name]}")
             warps = app.query_one(WarpsPane)
             warps.watch_expression = WATCH
             await wait_until(pilot, lambda: bool(warps.watch_values or warps.watch_error), 30.0)
@@ -197,6 +204,21 @@ async def drive(lesson: Lesson, raw: Path, debugger: str, timer: Timer, start_ti
         ended = f"{phase()} {app.controller.status.detail}"
         await pilot.press("q")
     return ended
+
+
+async def add_shared_array(app: Any, pilot: Any, array: str) -> None:
+    """Type ``array`` into the shared-memory pane's add field (its ``a`` key), as a user does."""
+    from textual.widgets import Input
+
+    from tui.panes.shared_memory import SharedMemoryPane
+
+    pane = app.show_pane("shared")
+    assert isinstance(pane, SharedMemoryPane)
+    pane.action_add()
+    await pilot.pause(0.2)
+    pane.query_one("#shared-add", Input).value = array
+    await pilot.press("enter")
+    await pilot.pause(0.5)
 
 
 def record_one(name: str, out: Path, debugger: str, start_timeout: float) -> int:

@@ -86,6 +86,7 @@ class DemoApp(DebuggerApp):
                 yield widget
 
     def on_mount(self, event: events.Mount) -> None:
+        self.query_one(GuidePane).set_class(self.wide, "-wide")
         if self.plan.build:
             event.prevent_default()
             self._apply_layout()
@@ -104,6 +105,9 @@ class DemoApp(DebuggerApp):
             return
         self.console_output(f"built {library}\n", "console")
         await self.controller.start()
+
+    def on_resize(self) -> None:
+        self.query_one(GuidePane).set_class(self.wide, "-wide")
 
     # -- replay: steps outside the recording ---------------------------------------------------
 

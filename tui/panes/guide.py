@@ -68,11 +68,12 @@ def list_text(heading: str, items: tuple[str, ...], numbered: bool) -> Text:
 
 class GuidePane(Widget, can_focus=False):
     """The lesson's guide, above the status bar. It takes no keys: the app's ``h`` hides and
-    shows it. Small screens get its first lines (the header and the recorded path)."""
+    shows it. Small screens get its first lines (the header and the recorded path); the app
+    adds the ``-wide`` class on screens that show every pane."""
 
     DEFAULT_CSS = """
     GuidePane { height: auto; max-height: 6; border-top: solid $accent; padding: 0 1; background: $boost; }
-    Screen.wide GuidePane { max-height: 14; }
+    GuidePane.-wide { max-height: 14; }
     GuidePane #guide-lists { height: auto; }
     GuidePane #guide-lists Static { width: 1fr; height: auto; padding-right: 2; }
     GuidePane #guide-path { height: auto; color: $text-muted; }
