@@ -5,8 +5,11 @@ from __future__ import annotations
 import pytest
 from textual.widgets import DataTable
 
+from conftest import TRANSCRIPTS
+from gdbbridge.shared_decls import SharedDecl
 from test_cuda_panes_support import PaneApp, first_stop, wait_for
-from tui.panes.shared_memory import SharedArray, SharedMemoryPane, bank, from_variable_type, parse_added, shown
+from tui.panes.shared_memory import (SharedArray, SharedMemoryPane, bank, from_declaration, from_variable_type,
+                                     parse_added, shown)
 
 
 def title(pane: SharedMemoryPane) -> str:
@@ -59,3 +62,27 @@ def test_formats_and_banks():
     # &s was 0x400 on sm_90 (reference mi2.txt): float s[i] sits in bank i mod 32
     assert [bank(0x400, i, 4) for i in (0, 1, 31, 32, 33)] == ["0", "1", "31", "0", "1"]
     assert bank(0x400, 3, 8) == "6" and bank(None, 3, 4) == "?"
+
+
+async def test_extern_array_of_the_kernel_source_is_shown_without_adding_it():
+    # reduce_racy declares `extern __shared__ float sdata[];` (bugs.cu, the recorded kernel's source):
+    # not a local on cuda-gdb 13.0, found in the source and paged as blockDim.x = 256 elements
+    pane = SharedMemoryPane(page_size=32)
+    pane.source_dirs = (str(TRANSCRIPTS),)
+    app = PaneApp(pane, "inspect.jsonl", first_stop)
+    async with app.run_test(size=(120, 24)) as pilot:
+        await wait_for(pilot, lambda: app.ready)
+        await wait_for(pilot, lambda: bool(pane.values()))
+        assert [(a.name, a.element, a.dims) for a in pane.arrays()] == [("sdata", "float", (256,))]
+        assert pane.values() == ("0",) * 32
+        assert title(pane) == ("float sdata[256] address ? · page 1/8 · value · 0 changed · "
+                               "extern: 256 shown (blockDim.x)")
+
+
+def test_declared_arrays_become_pages():
+    decl = SharedDecl("sdata", "float", (None,), extern=True)
+    assert from_declaration(decl, 128) == SharedArray("sdata", "float", (128,), "extern: 128 shown (blockDim.x)")
+    assert from_declaration(decl, None).dims == (256,)
+    assert "a guess" in from_declaration(decl, None).note
+    assert from_declaration(SharedDecl("tile", "float", (18, 18)), 256) == SharedArray("tile", "float", (18, 18))
+    assert from_declaration(SharedDecl("b", "int", (2, None)), 256) is None

@@ -148,6 +148,7 @@ class DebuggerApp(App[int]):
         yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
+        self.query_one(SharedMemoryPane).source_dirs = self.config.source_dirs
         self._apply_layout()
         self.spawn(self.controller.start(), "start")
 

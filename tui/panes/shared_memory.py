@@ -1,7 +1,10 @@
 """Shared memory pane: the ``__shared__`` arrays in scope as typed tables, read page by page.
 
-Arrays come from the locals whose type is ``@shared T [N]`` (or ``[R][C]``) plus arrays the
-user adds (``extern __shared__`` arrays are not locals: ``a`` then ``sdata[256]``). Values are
+Arrays come from the locals whose type is ``@shared T [N]`` (or ``[R][C]``), then the arrays the
+user adds (``a`` then ``sdata[256]``), then the ``__shared__`` declarations of the stopped
+function's source (``extern __shared__`` arrays are never locals): an ``extern`` array sized at
+launch is paged as blockDim.x elements of the current kernel (256 when unknown), and the title
+says so. Values are
 read through typed evaluation (``name[start]@count``) one page at a time, so a 48 KB array
 costs one request per visible page. 1-D arrays show index, value, hex and bank
 (``(address / 4) mod 32``); 2-D arrays are shown as a grid.
@@ -22,11 +25,17 @@ from textual.widgets import DataTable, Input
 
 from gdbbridge.models import StopState
 from gdbbridge.session import MIError
+from gdbbridge.shared_decls import SharedDecl, shared_arrays
+
+from .source import resolve_source
 
 from .base import DebuggerPort, InfoLine, StatePane, sync_rows
 
 SIZES = {"char": 1, "short": 2, "half": 2, "__half": 2, "double": 8, "long": 8, "size_t": 8}
 """Element sizes in bytes by type word (everything else: 4)."""
+
+EXTERN_DEFAULT = 256
+"""Elements shown of an ``extern __shared__`` array when the kernel's blockDim is unknown."""
 
 MODES = ("value", "int", "hex")
 """How the value column is shown: as gdb prints it, as a 32-bit integer, as hex bits."""
@@ -41,6 +50,8 @@ class SharedArray:
     name: str
     element: str
     dims: tuple[int, ...]
+    note: str = ""
+    """Where a guessed size comes from (an ``extern`` array sized at launch), for the title."""
 
     @property
     def element_size(self) -> int:
@@ -69,6 +80,20 @@ def from_variable_type(name: str, type_text: str) -> SharedArray | None:
         return None
     element = re.sub(r"\[.*$|@\w+|\bconst\b|\bvolatile\b", " ", type_text).strip()
     return SharedArray(name, " ".join(element.split()) or "?", dims)
+
+
+def from_declaration(decl: SharedDecl, block_x: int | None) -> SharedArray | None:
+    """A declared array to show; an unknown first size (``extern T a[]``) becomes ``block_x``
+    elements (the kernel's blockDim.x) or EXTERN_DEFAULT, noted. None if it cannot be paged."""
+    if not decl.dims or len(decl.dims) > 2 or any(d is None for d in decl.dims[1:]):
+        return None
+    first = decl.dims[0]
+    note = ""
+    if first is None:
+        first = block_x or EXTERN_DEFAULT
+        kind = "extern" if decl.extern else "size unknown"
+        note = f"{kind}: {first} shown (blockDim.x)" if block_x else f"{kind}: {first} shown (a guess; a to set)"
+    return SharedArray(decl.name, decl.element, (first, *(d for d in decl.dims[1:] if d is not None)), note)
 
 
 def parse_added(text: str) -> SharedArray:
@@ -118,7 +143,7 @@ class SharedMemoryPane(StatePane):
     | o | Other array: the next one in scope. |
     | t | Cycle the value format: as printed, int, hex. |
     | ] / [ | Next / previous page of a large array. |
-    | a | Add a shared array that is not a local (``sdata[256]``). |
+    | a | Add a shared array, or give an ``extern`` one its real size (``sdata[512]``). |
     """
 
     BINDINGS = [
@@ -166,6 +191,9 @@ class SharedMemoryPane(StatePane):
         self.page_size = page_size
         """Elements (rows, for a 2-D array) read per page."""
         self.added: list[SharedArray] = []
+        self.source_dirs: tuple[str, ...] = ()
+        """Where to look for a source file under the name the debugger gave (set by the app)."""
+        self._declared: dict[tuple[str, str], tuple[SharedDecl, ...]] = {}
         self.message = ""
         self._values: dict[tuple[int, str, int], tuple[str, ...]] = {}
         self._addresses: dict[tuple[int, str], int | None] = {}
@@ -176,10 +204,29 @@ class SharedMemoryPane(StatePane):
         yield Input(placeholder="shared array, e.g. sdata[256] or tile[18][18]", id="shared-add")
 
     def arrays(self) -> list[SharedArray]:
-        """Arrays in scope at the shown stop, then the added ones."""
+        """Shared locals at the shown stop, then the added arrays, then those declared in the source."""
         found = [a for v in (self.state.variables if self.state else ()) if (a := from_variable_type(v.name, v.type))]
-        names = {a.name for a in found}
-        return found + [a for a in self.added if a.name not in names]
+        found += [a for a in self.added if a.name not in {f.name for f in found}]
+        return found + [a for a in self.declared() if a.name not in {f.name for f in found}]
+
+    def declared(self) -> list[SharedArray]:
+        """The ``__shared__`` arrays declared in the stopped function's source (when it is readable here)."""
+        state = self.state
+        frame = state.frame if state else None
+        if state is None or frame is None or not frame.func or not (frame.fullname or frame.file):
+            return []
+        path = frame.fullname or frame.file or ""
+        key = (path, frame.func)
+        if key not in self._declared:
+            local = resolve_source(path, self.source_dirs)
+            try:
+                text = local.read_text(encoding="utf-8", errors="replace") if local else ""
+            except OSError:
+                text = ""
+            self._declared[key] = shared_arrays(text, frame.func)
+        kernel = next((k for k in state.kernels if k.current), None)
+        block_x = kernel.block_dim[0] if kernel is not None and kernel.block_dim else None
+        return [a for d in self._declared[key] if (a := from_declaration(d, block_x))]
 
     def current(self) -> SharedArray | None:
         arrays = self.arrays()
@@ -290,7 +337,8 @@ class SharedMemoryPane(StatePane):
         pages = -(-array.units // self.page_size)
         where = f"@{address:#x}" if address is not None else "address ?"
         status = self.message or ("reading…" if not values else f"{sum(v != b for v, b in zip(values, before))} changed")
-        title.show(Text(f"{typed}{array.name}{shape} {where} · page {self.page + 1}/{pages} · {self.mode} · {status}"))
+        note = f" · {array.note}" if array.note else ""
+        title.show(Text(f"{typed}{array.name}{shape} {where} · page {self.page + 1}/{pages} · {self.mode} · {status}{note}"))
         start = self.page * self.page_size * array.per_unit
         if array.grid:
             columns, rows = self._grid_rows(array, values, before)
