@@ -36,3 +36,19 @@ def to_dim3(text: Any) -> Dim3 | None:
 def fmt_dim3(d: Dim3 | None) -> str:
     """(3, 0, 0) -> "(3,0,0)", the form cuda-gdb prints and accepts."""
     return "(?)" if d is None else f"({d[0]},{d[1]},{d[2]})"
+
+
+def to_exit_code(text: Any) -> int | None:
+    """gdb's ``exit-code`` ("01", "012"): gdb prints it in OCTAL, so "012" is exit code 10.
+
+    Used for both ``*stopped,reason="exited"`` and ``=thread-group-exited``; anything that is
+    not an octal digit string gives None.
+    """
+    if isinstance(text, int):
+        return text
+    if not isinstance(text, str) or not text.strip().isdigit():
+        return None
+    try:
+        return int(text.strip(), 8)
+    except ValueError:
+        return None

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from .convert import Dim3, fmt_dim3, to_dim3, to_int
+from .convert import Dim3, fmt_dim3, to_dim3, to_exit_code, to_int
 from .cuda_models import (
     CUDA_EXCEPTIONS,
     RECOVERABLE_EXCEPTIONS,
@@ -32,7 +32,8 @@ from .cuda_models import (
 __all__ = [
     "CUDA_EXCEPTIONS", "RECOVERABLE_EXCEPTIONS", "BlockRange", "Breakpoint", "BreakpointLocation", "Context",
     "CudaException", "CudaFocus", "Device", "Dim3", "Frame", "Instruction", "Kernel", "Lane", "LaunchTraceEntry",
-    "Register", "Sm", "StopEvent", "StopState", "ThreadRange", "Variable", "Warp", "fmt_dim3", "to_dim3", "to_int",
+    "Register", "Sm", "StopEvent", "StopState", "ThreadRange", "Variable", "Warp", "fmt_dim3", "to_dim3",
+    "to_exit_code", "to_int",
 ]
 
 
@@ -196,6 +197,7 @@ class StopEvent:
     def from_mi(cls, d: Mapping[str, Any]) -> "StopEvent":
         frame = d.get("frame")
         focus = d.get("CudaFocus")
+        exit_code = to_exit_code(d.get("exit-code"))
         return cls(
             reason=str(d.get("reason", "unknown")),
             frame=Frame.from_mi(frame) if isinstance(frame, Mapping) else None,
@@ -204,7 +206,7 @@ class StopEvent:
             signal_meaning=d.get("signal-meaning"),
             exception=CudaException.from_signal(d.get("signal-name"), d.get("signal-meaning")),
             breakpoint=to_int(d.get("bkptno")),
-            exit_code=to_int(d.get("exit-code"), 0 if d.get("reason") == "exited-normally" else None),
+            exit_code=0 if exit_code is None and d.get("reason") == "exited-normally" else exit_code,
             thread_id=to_int(d.get("thread-id")),
         )
 

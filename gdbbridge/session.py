@@ -17,7 +17,7 @@ from typing import Any, Callable, Sequence
 
 from . import events as ev
 from .mi import BIG_LINE, Flag, build, parse_line
-from .models import StopEvent, to_int
+from .models import StopEvent, to_exit_code, to_int
 from .pty import ProgramTty
 from .recorder import Recorder
 
@@ -344,7 +344,8 @@ class GdbSession:
             self.inferior_pid = to_int(payload.get("pid"))
             self._inferior_start = _start_time(self.inferior_pid)
         elif name == "thread-group-exited":
-            self.exit_code = to_int(payload.get("exit-code"), self.exit_code)
+            code = to_exit_code(payload.get("exit-code"))
+            self.exit_code = code if code is not None else self.exit_code
             self.inferior_pid = None
         self._emit(ev.Notify(name, payload))
 

@@ -11,7 +11,7 @@ import pytest
 
 from gdbbridge import cuda
 from gdbbridge.mi import parse_line
-from gdbbridge.models import CUDA_EXCEPTIONS, CudaFocus, Frame, StopEvent, Variable
+from gdbbridge.models import CUDA_EXCEPTIONS, CudaFocus, Frame, StopEvent, Variable, to_exit_code
 
 TRANSCRIPTS = Path(__file__).parent / "fixtures" / "transcripts"
 
@@ -294,3 +294,15 @@ def test_disassembly_with_source():
     assert [b.address - a.address for a, b in zip(insns, insns[1:])] == [16] * 12
     plain = cuda.parse_disassembly({"asm_insns": [{"address": "0x10", "func-name": "k", "offset": "0", "inst": "NOP"}]})
     assert plain[0].line is None and plain[0].text == "NOP"
+
+
+RACE_TOUR = Path(__file__).parent / "fixtures" / "recorded" / "tours" / "race.jsonl"
+
+
+def test_exit_code_is_octal_in_stop_and_helper():
+    """The race tour's program exited with 1: cuda-gdb wrote ``exit-code="01"`` (octal)."""
+    lines = [json.loads(text).get("line", "") for text in RACE_TOUR.read_text().splitlines()]
+    stopped = next(parse_line(line) for line in lines if line.startswith("*stopped,reason=\"exited\""))
+    assert stopped.payload["exit-code"] == "01" and StopEvent.from_mi(stopped.payload).exit_code == 1
+    assert [to_exit_code(text) for text in ("012", "010", "0377", "0", 3)] == [10, 8, 255, 0, 3]
+    assert [to_exit_code(text) for text in (None, "", "09", "x1", "-1")] == [None] * 5

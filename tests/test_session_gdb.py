@@ -188,6 +188,19 @@ async def test_locals_and_registers_through_refresh(bins, open_session):
     assert {v.name for v in state2.variables} == {"total", "i"}
 
 
+@pytest.mark.parametrize("code", [10, 8, 1, 255])
+async def test_exit_code_is_read_from_octal(bins, open_session, code):
+    """gdb writes ``exit-code="012"`` for 10 (octal): the stop and the session both say 10."""
+    session, q = await open_session([str(bins["exit_with"]), str(code)])
+    seen: list[ev.Event] = []
+    session.subscribe(seen.append)
+    stop = await resume(session, q, "-exec-run")
+    assert stop.reason == "exited" and stop.exited and stop.exit_code == code
+    exited = [e.payload for e in seen if isinstance(e, ev.Notify) and e.name == "thread-group-exited"]
+    assert [p["exit-code"] for p in exited] == [f"0{code:o}"]
+    assert session.state == "exited" and session.exit_code == code
+
+
 # -- interrupting a program that never stops ---------------------------------------------------
 
 

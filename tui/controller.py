@@ -233,7 +233,7 @@ class Controller:
             if self._status.phase != "starting":
                 self._set_status("running", "", since=self.clock())
         elif isinstance(event, ev.Stopped):
-            self.view.spawn(self._on_stop(with_exit_code(event.stop, event.payload)), "refresh")
+            self.view.spawn(self._on_stop(event.stop), "refresh")
         elif isinstance(event, ev.Notify):
             self._on_notify(event)
         elif isinstance(event, ev.Stream):
@@ -395,14 +395,6 @@ async def evaluate_watch(session: GdbSession, expression: str) -> Variable:
     except MIError:
         pass
     return Variable(expression, value, str(payload.get("type", "")))
-
-
-def with_exit_code(stop: StopEvent, payload: dict[str, Any]) -> StopEvent:
-    """gdb writes ``exit-code`` in octal ("01", "012"); read it so when the model could not."""
-    raw = payload.get("exit-code")
-    if stop.exited and isinstance(raw, str) and raw.isdigit():
-        return replace(stop, exit_code=int(raw, 8))
-    return stop
 
 
 def _at(bp: Breakpoint, path: str, line: int) -> bool:
