@@ -158,11 +158,14 @@ class Variable:
 
     @property
     def address_space(self) -> str | None:
-        """"shared", "register", "generic", "parameter" ... from cuda-gdb's type prefix."""
-        for word in self.type.replace("*", " ").split():
-            if word.startswith("@"):
-                return word[1:]
-        return None
+        """Where the variable itself is stored: the LAST ``@space`` of cuda-gdb's type.
+
+        ``const @generic float * @parameter`` is a parameter (pointing to generic memory),
+        ``@shared float [18][18]`` is shared, ``@register int`` a register; None without one.
+        """
+        words = self.type.replace("*", " ").replace("(", " ").replace(")", " ").split()
+        spaces = [word[1:] for word in words if word.startswith("@") and len(word) > 1]
+        return spaces[-1] if spaces else None
 
 
 @dataclass(frozen=True)

@@ -194,7 +194,7 @@ def test_oob_exception_stop_not_recoverable():
     assert [x.thread for x in lanes] == [(i, 0, 0) for i in range(32)] and {x.pc for x in lanes} == {0x7FFD037A2780}
     variables = [Variable.from_mi(v) for v in result("oob.jsonl", "-stack-list-variables --simple-values")[1]["variables"]]
     assert [(v.name, v.value, v.is_arg) for v in variables][0] == ("idx", "609024", False)
-    assert [v.address_space for v in variables] == ["register", "generic", "generic", "generic", "register"]
+    assert [v.address_space for v in variables] == ["register", "parameter", "parameter", "parameter", "register"]
 
 
 def test_assert_exception_stop_recoverable():
@@ -306,3 +306,27 @@ def test_exit_code_is_octal_in_stop_and_helper():
     assert stopped.payload["exit-code"] == "01" and StopEvent.from_mi(stopped.payload).exit_code == 1
     assert [to_exit_code(text) for text in ("012", "010", "0377", "0", 3)] == [10, 8, 255, 0, 3]
     assert [to_exit_code(text) for text in (None, "", "09", "x1", "-1")] == [None] * 5
+
+
+@pytest.mark.parametrize(
+    ("type_text", "space"),
+    [
+        ("const @generic float * @parameter", "parameter"),  # oob.jsonl: the pointer is a parameter
+        ("@generic float * @parameter", "parameter"),
+        ("@parameter int", "parameter"),  # inspect.jsonl
+        ("@register int", "register"),
+        ("@shared float [18][18]", "shared"),
+        ("@generic float (* @register)[18]", "register"),  # the tile lesson's tile, as recorded
+        ("float", None),
+        ("", None),
+    ],
+)
+def test_address_space_is_the_variables_own_storage(type_text, space):
+    assert Variable("v", "0", type_text).address_space == space
+
+
+def test_address_space_of_recorded_locals():
+    variables = [Variable.from_mi(v) for v in result("inspect.jsonl", "-stack-list-variables --simple-values")[1]["variables"]]
+    assert {v.name: v.address_space for v in variables} == {
+        "tid": "register", "idx": "register", "in": "parameter", "out": "parameter", "n": "parameter"
+    }
