@@ -272,18 +272,22 @@ def test_the_installed_entry_point_prints_no_traceback(tmp_path: Path, argv: lis
 # -- a debugger that is not a gdb ---------------------------------------------------------------
 
 
-@pytest.mark.parametrize("debugger, expected", [
-    ("/bin/true", "cudatui: true exited with code 0 at startup\n"),
-    ("/bin/cat", "cudatui: cat exited with code 1 at startup (/bin/cat: unrecognized option '--interpreter=mi3')\n"),
-])
-def test_not_a_gdb_exits_with_one_line_in_a_real_terminal(tmp_path: Path, debugger: str, expected: str) -> None:
-    app = TerminalApp(["--debugger", debugger, "/bin/ls"], cwd=tmp_path)
+def test_not_a_gdb_exits_with_one_line_in_a_real_terminal(tmp_path: Path) -> None:
+    app = TerminalApp(["--debugger", "/bin/cat", "/bin/ls"], cwd=tmp_path)
     try:
         assert app.wait(timeout=40) == 2
     finally:
         app.close()
-    assert app.after_exit() == expected
+    assert app.after_exit() == "cudatui: cat exited with code 1 at startup (/bin/cat: unrecognized option '--interpreter=mi3')\n"
     assert b"Traceback" not in app.output
+
+
+async def test_a_debugger_that_exits_at_once_ends_the_app(tmp_path: Path) -> None:
+    app = DebuggerApp(LaunchConfig(debugger=("/bin/true",), target=("/bin/ls",), cwd=str(tmp_path)))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: app.return_code is not None, timeout=10)
+    assert (app.return_code, app.failure) == (2, "true exited with code 0 at startup")
+    assert not descendants(os.getpid())
 
 
 async def test_a_debugger_that_never_answers_times_out_at_startup(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
