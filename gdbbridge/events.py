@@ -63,6 +63,18 @@ class UnmatchedResult:
 
 
 @dataclass(frozen=True)
+class RawLine:
+    """One MI line as it crossed the pipe, for an MI log view (see ``GdbSession.subscribe_raw``).
+
+    ``direction`` is "in" (a command cudatui wrote), "out" (a line gdb printed) or "err" (a
+    line on gdb's stderr), the words a recording uses. Not part of the :data:`Event` stream.
+    """
+
+    direction: Literal["in", "out", "err"]
+    text: str
+
+
+@dataclass(frozen=True)
 class DebuggerExited:
     """gdb itself went away: ``returncode`` is negative for a signal (-9 = SIGKILL)."""
 

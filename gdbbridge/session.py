@@ -16,31 +16,21 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from . import events as ev
+from .errors import DebuggerGone, DebuggerNotFound, MIError
+from .fanout import Fanout
 from .mi import BIG_LINE, Flag, build, parse_line
 from .models import StopEvent, to_exit_code, to_int
 from .pty import ProgramTty
 from .recorder import Recorder
 
 Listener = Callable[[ev.Event], None]
+RawListener = Callable[[ev.RawLine], None]
 
 MI_FLAGS = ("--interpreter=mi3", "--quiet", "--nx")
 
-
-class MIError(Exception):
-    """gdb answered ``^error``: ``message`` is gdb's own text, ``command`` what we sent."""
-
-    def __init__(self, message: str, command: str = "") -> None:
-        super().__init__(message)
-        self.message = message
-        self.command = command
-
-
-class DebuggerGone(MIError):
-    """The debugger exited or was killed while a request was pending (or before it was sent)."""
-
-
-class DebuggerNotFound(OSError):
-    """The debugger executable could not be started."""
+__all__ = [
+    "MI_FLAGS", "STARTUP_TIMEOUT", "DebuggerGone", "DebuggerNotFound", "GdbSession", "Listener", "MIError", "RawListener",
+]
 
 
 STARTUP_TIMEOUT = 20.0
@@ -75,7 +65,8 @@ class GdbSession:
         self._tasks: list[asyncio.Task[None]] = []
         self._pending: dict[int, tuple[asyncio.Future[dict[str, Any]], str, float]] = {}
         self._next_token = 1
-        self._listeners: list[Listener] = []
+        self._events: Fanout[ev.Event] = Fanout("event listener")
+        self._raw: Fanout[ev.RawLine] = Fanout("raw line listener")
         self._console_capture: list[str] | None = None
         self._console_lock = asyncio.Lock()
         self._closing = False
@@ -232,23 +223,19 @@ class GdbSession:
 
     def subscribe(self, listener: Listener) -> Callable[[], None]:
         """Call ``listener(event)`` on the event loop for every event; returns an unsubscriber."""
-        self._listeners.append(listener)
-        return lambda: self._listeners.remove(listener) if listener in self._listeners else None
+        return self._events.subscribe(listener)
+
+    def subscribe_raw(self, listener: RawListener) -> Callable[[], None]:
+        """Call ``listener(RawLine)`` for every line written to gdb ("in"), read from its stdout
+        ("out", before it is parsed) or its stderr ("err"); returns an unsubscriber. Without a
+        raw listener the I/O path only checks an empty list per line."""
+        return self._raw.subscribe(listener)
 
     def queue(self) -> "asyncio.Queue[ev.Event]":
         """An unbounded queue receiving every event from now on (handy for scripts and tests)."""
         q: asyncio.Queue[ev.Event] = asyncio.Queue()
         self.subscribe(q.put_nowait)
         return q
-
-    def _emit(self, event: ev.Event) -> None:
-        for listener in list(self._listeners):
-            try:
-                listener(event)
-            except Exception as exc:  # a broken listener must not stop the MI reader
-                asyncio.get_running_loop().call_exception_handler(
-                    {"message": f"event listener failed on {type(event).__name__}", "exception": exc}
-                )
 
     # -- I/O -------------------------------------------------------------------------------
 
@@ -258,6 +245,8 @@ class GdbSession:
             raise DebuggerGone(self._exited.description if self._exited else "debugger is not running", line)
         if self._recorder:
             self._recorder.write("in", line)
+        if self._raw:
+            self._raw.emit(ev.RawLine("in", line))
         try:
             proc.stdin.write(line.encode() + b"\n")
         except (BrokenPipeError, ConnectionResetError) as exc:
@@ -288,11 +277,15 @@ class GdbSession:
             self.first_stderr = self.first_stderr or text.strip()[:200]
             if self._recorder:
                 self._recorder.write("err", text.rstrip("\n"))
-            self._emit(ev.Stream("stderr", text))
+            if self._raw:
+                self._raw.emit(ev.RawLine("err", text.rstrip("\n")))
+            self._events.emit(ev.Stream("stderr", text))
 
     async def _handle_line(self, line: str) -> None:
         if self._recorder:
             self._recorder.write("out", line)
+        if self._raw:
+            self._raw.emit(ev.RawLine("out", line))
         record = await asyncio.to_thread(parse_line, line) if len(line) > BIG_LINE else parse_line(line)
         kind = record.kind
         if kind == "result":
@@ -304,14 +297,14 @@ class GdbSession:
         elif kind in ("console", "target", "log"):
             if kind == "console" and self._console_capture is not None:
                 self._console_capture.append(record.payload)
-            self._emit(ev.Stream(kind, record.payload))  # type: ignore[arg-type]
+            self._events.emit(ev.Stream(kind, record.payload))  # type: ignore[arg-type]
         elif kind == "other" and line.strip():
-            self._emit(ev.NonMI(line))
+            self._events.emit(ev.NonMI(line))
 
     def _resolve(self, token: int | None, message: str | None, payload: dict[str, Any]) -> None:
         entry = self._pending.pop(token, None) if token is not None else None
         if entry is None:
-            self._emit(ev.UnmatchedResult(token, message, payload))
+            self._events.emit(ev.UnmatchedResult(token, message, payload))
             return
         future, line, started = entry
         self._answered = True
@@ -327,7 +320,7 @@ class GdbSession:
     def _on_exec(self, message: str, payload: dict[str, Any]) -> None:
         if message == "running":
             self.state = "running"
-            self._emit(ev.Running(str(payload.get("thread-id", "all"))))
+            self._events.emit(ev.Running(str(payload.get("thread-id", "all"))))
         elif message == "stopped":
             stop = StopEvent.from_mi(payload)
             self.last_stop = stop
@@ -337,7 +330,7 @@ class GdbSession:
                     self.exit_code = stop.exit_code
             else:
                 self.state = "stopped"
-            self._emit(ev.Stopped(stop, payload))
+            self._events.emit(ev.Stopped(stop, payload))
 
     def _on_notify(self, name: str, payload: dict[str, Any]) -> None:
         if name == "thread-group-started":
@@ -347,14 +340,14 @@ class GdbSession:
             code = to_exit_code(payload.get("exit-code"))
             self.exit_code = code if code is not None else self.exit_code
             self.inferior_pid = None
-        self._emit(ev.Notify(name, payload))
+        self._events.emit(ev.Notify(name, payload))
 
     def _on_program_output(self, data: bytes) -> None:
         if self._recorder:
             self._recorder.write("program", data.decode("utf-8", "replace"))
         text = self._decoder.decode(data)
         if text:
-            self._emit(ev.ProgramOutput(text))
+            self._events.emit(ev.ProgramOutput(text))
 
     async def _on_debugger_exit(self) -> None:
         proc = self._proc
@@ -366,7 +359,7 @@ class GdbSession:
         self._fail_pending(self._exited.description)
         if self._recorder:
             self._recorder.write("mark", f"debugger-exit rc={rc}")
-        self._emit(self._exited)
+        self._events.emit(self._exited)
 
     def _fail_pending(self, reason: str) -> None:
         pending, self._pending = self._pending, {}

@@ -12,7 +12,7 @@ from typing import Any, Awaitable
 
 from . import cuda
 from .mi import Flag
-from .models import Breakpoint, CudaFocus, Frame, StopEvent, StopState, Variable
+from .models import Breakpoint, CudaFocus, Frame, StopEvent, StopState, Variable, to_int
 from .session import DebuggerGone, GdbSession, MIError
 
 
@@ -128,3 +128,28 @@ class StateBuilder:
         except MIError as exc:
             errors.append(f"{what}: {exc.message}")
             return {}
+
+
+async def evaluate_watch(session: GdbSession, expression: str) -> Variable:
+    """A watch expression's value and type (a varobj in the selected frame, deleted after)."""
+    try:
+        payload = await session.command("-var-create", Flag("-"), "*", expression)
+    except DebuggerGone:
+        raise
+    except MIError as exc:
+        return Variable(expression, f"<{exc.message}>")
+    value = str(payload.get("value", ""))
+    if (to_int(payload.get("numchild"), 0) or 0) > 0:
+        try:
+            value = str((await session.command("-data-evaluate-expression", expression)).get("value", value))
+        except DebuggerGone:
+            raise
+        except MIError:
+            pass
+    try:
+        await session.command("-var-delete", str(payload.get("name", "")))
+    except DebuggerGone:
+        raise
+    except MIError:
+        pass
+    return Variable(expression, value, str(payload.get("type", "")))

@@ -21,7 +21,7 @@ import pytest
 
 from gdbbridge import events as ev
 from gdbbridge.breakpoints import Breakpoints
-from gdbbridge.mi import Flag
+from gdbbridge.mi import Flag, parse_line
 from gdbbridge.models import Breakpoint, StopEvent
 from gdbbridge.session import DebuggerGone, GdbSession, MIError
 from gdbbridge.state import StateBuilder
@@ -199,6 +199,25 @@ async def test_exit_code_is_read_from_octal(bins, open_session, code):
     exited = [e.payload for e in seen if isinstance(e, ev.Notify) and e.name == "thread-group-exited"]
     assert [p["exit-code"] for p in exited] == [f"0{code:o}"]
     assert session.state == "exited" and session.exit_code == code
+
+
+async def test_raw_lines_in_both_directions(bins, open_session):
+    """subscribe_raw sees each command as written and each line as gdb printed it, in order."""
+    session, q = await open_session([str(bins["steps"])])
+    raw: list[ev.RawLine] = []
+    unsubscribe = session.subscribe_raw(raw.append)
+    payload = await session.command("-break-insert", "main")
+    sent = [r for r in raw if r.direction == "in"]
+    assert len(sent) == 1 and sent[0].text.endswith('-break-insert "main"')
+    token = sent[0].text.split("-", 1)[0]
+    answer = next(i for i, r in enumerate(raw) if r.direction == "out" and r.text.startswith(f"{token}^done,bkpt="))
+    assert raw.index(sent[0]) < answer and parse_line(raw[answer].text).payload == payload
+    await resume(session, q, "-exec-run")
+    assert any(r.direction == "out" and r.text.startswith("*stopped,reason=\"breakpoint-hit\"") for r in raw)
+    unsubscribe()
+    count = len(raw)
+    await session.command("-stack-info-depth")
+    assert len(raw) == count
 
 
 # -- interrupting a program that never stops ---------------------------------------------------

@@ -16,10 +16,9 @@ from typing import TYPE_CHECKING, Any, Awaitable, Callable, Coroutine, Protocol
 from gdbbridge import cuda
 from gdbbridge import events as ev
 from gdbbridge.breakpoints import Breakpoints, split_condition
-from gdbbridge.mi import Flag
 from gdbbridge.models import Breakpoint, CudaFocus, StopEvent, StopState, Variable, to_int
 from gdbbridge.session import DebuggerGone, DebuggerNotFound, GdbSession, MIError
-from gdbbridge.state import StateBuilder
+from gdbbridge.state import StateBuilder, evaluate_watch
 from tui.panes.status import Status, kernel_name, stop_detail
 
 if TYPE_CHECKING:
@@ -29,7 +28,8 @@ STEPS = {"continue": "-exec-continue", "next": "-exec-next", "step": "-exec-step
 
 
 class View(Protocol):
-    """What the controller needs from the UI."""
+    """What the controller needs from the UI. ``mi_log`` gets every raw MI line as it crossed
+    the pipe: ``RawLine.direction`` is "in" (sent), "out" (printed by gdb) or "err" (its stderr)."""
 
     def spawn(self, work: Coroutine[Any, Any, None], name: str) -> None: ...
     def attach(self, session: GdbSession) -> None: ...
@@ -38,7 +38,7 @@ class View(Protocol):
     def show_status(self, status: Status) -> None: ...
     def program_output(self, text: str) -> None: ...
     def console_output(self, text: str, kind: str) -> None: ...
-    def mi_log(self, event: ev.Event) -> None: ...
+    def mi_log(self, line: ev.RawLine) -> None: ...
     def notify_user(self, message: str, severity: str = "information") -> None: ...
     def startup_failed(self, message: str) -> None: ...
 
@@ -58,7 +58,7 @@ class Controller:
         self._breakpoints: dict[int, Breakpoint] = {}
         self._status = Status("starting", f"starting {config.debugger_name}", clock())
         self._refreshing = 0
-        self._unsubscribe: Callable[[], None] | None = None
+        self._unsubscribe: list[Callable[[], None]] = []
         self._last_log = ""
         self._closed = False
 
@@ -79,7 +79,7 @@ class Controller:
         self.view.attach(self.session)
         self.builder = StateBuilder(self.session)
         self.bps = Breakpoints(self.session)
-        self._unsubscribe = self.session.subscribe(self._on_event)
+        self._unsubscribe = [self.session.subscribe(self._on_event), self.session.subscribe_raw(self.view.mi_log)]
         try:
             await self.session.start()
         except (DebuggerNotFound, DebuggerGone) as exc:
@@ -132,9 +132,8 @@ class Controller:
     async def close(self) -> None:
         """Close the debugger and reap everything it started."""
         self._closed = True
-        if self._unsubscribe is not None:
-            self._unsubscribe()
-            self._unsubscribe = None
+        while self._unsubscribe:
+            self._unsubscribe.pop()()
         if self.session is not None:
             await self.session.close()
 
@@ -228,7 +227,6 @@ class Controller:
     # -- events ----------------------------------------------------------------------------
 
     def _on_event(self, event: ev.Event) -> None:
-        self.view.mi_log(event)
         if isinstance(event, ev.Running):
             if self._status.phase != "starting":
                 self._set_status("running", "", since=self.clock())
@@ -370,31 +368,6 @@ class Controller:
             self.view.notify_user(exc.message, "error")
             return False
         return True
-
-
-async def evaluate_watch(session: GdbSession, expression: str) -> Variable:
-    """A watch expression's value and type (a varobj in the selected frame, deleted after)."""
-    try:
-        payload = await session.command("-var-create", Flag("-"), "*", expression)
-    except DebuggerGone:
-        raise
-    except MIError as exc:
-        return Variable(expression, f"<{exc.message}>")
-    value = str(payload.get("value", ""))
-    if (to_int(payload.get("numchild"), 0) or 0) > 0:
-        try:
-            value = str((await session.command("-data-evaluate-expression", expression)).get("value", value))
-        except DebuggerGone:
-            raise
-        except MIError:
-            pass
-    try:
-        await session.command("-var-delete", str(payload.get("name", "")))
-    except DebuggerGone:
-        raise
-    except MIError:
-        pass
-    return Variable(expression, value, str(payload.get("type", "")))
 
 
 def _at(bp: Breakpoint, path: str, line: int) -> bool:
