@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from . import events as ev
 from .mi import Flag
 from .models import Breakpoint, StopEvent
 from .session import GdbSession, MIError
@@ -20,6 +21,13 @@ def split_condition(spec: str) -> tuple[str, str | None]:
     """``"bugs.cu:13 if threadIdx.x == 5"`` -> (``"bugs.cu:13"``, ``"threadIdx.x == 5"``)."""
     location, sep, condition = spec.partition(" if ")
     return location.strip(), (condition.strip() or None) if sep else None
+
+
+def _answer(sent: str, lines: list[ev.RawLine]) -> str:
+    """gdb's raw result line for the command ``sent`` (matched by token), cut to 2000 characters."""
+    token = sent[: len(sent) - len(sent.lstrip("0123456789"))]
+    answer = next((line.text for line in lines if line.direction == "out" and line.text.startswith(f"{token}^")), "")
+    return (answer or "(no result line seen)")[:2000]
 
 
 def _needs_kernel(message: str) -> bool:
@@ -34,18 +42,43 @@ class Breakpoints:
     deferred: dict[int, str] = field(default_factory=dict)
 
     async def insert(self, location: str, condition: str | None = None, *, temporary: bool = False) -> Breakpoint:
+        """Insert a breakpoint (pending if need be); a CUDA condition refused before the kernel
+        is loaded is kept in :attr:`deferred`. MIError when gdb refuses it or its answer holds
+        no breakpoint number."""
         flags = [Flag("-f")] + ([Flag("-t")] if temporary else [])
         if condition:
             try:
-                payload = await self.session.command("-break-insert", *flags, Flag("-c"), condition, location)
-                return Breakpoint.from_mi(payload.get("bkpt") or {})
+                return await self._insert(*flags, Flag("-c"), condition, location)
             except MIError as exc:
                 if not _needs_kernel(exc.message):
                     raise
-        payload = await self.session.command("-break-insert", *flags, location)
-        bp = Breakpoint.from_mi(payload.get("bkpt") or {})
+        bp = await self._insert(*flags, location)
         if condition:
             self.deferred[bp.number] = condition
+        return bp
+
+    async def _insert(self, *args: str | Flag) -> Breakpoint:
+        """``-break-insert ARGS``: the breakpoint from its answer, else from the
+        ``=breakpoint-created`` that came before it; MIError quoting gdb's raw answer if neither."""
+        created: list[Breakpoint] = []
+        lines: list[ev.RawLine] = []
+
+        def on_event(event: ev.Event) -> None:
+            if isinstance(event, ev.Notify) and event.name == "breakpoint-created":
+                bp = Breakpoint.from_answer(event.payload)
+                if bp is not None:
+                    created.append(bp)
+
+        unsubscribe = (self.session.subscribe(on_event), self.session.subscribe_raw(lines.append))
+        try:
+            payload = await self.session.command("-break-insert", *args)
+        finally:
+            for stop in unsubscribe:
+                stop()
+        bp = Breakpoint.from_answer(payload) or (created[-1] if created else None)
+        if bp is None:
+            sent = next((line.text for line in lines if line.direction == "in"), "-break-insert")
+            raise MIError(f"-break-insert gave no breakpoint number; gdb answered: {_answer(sent, lines)}", sent)
         return bp
 
     async def set_condition(self, number: int, condition: str) -> None:

@@ -9,7 +9,7 @@ Frames, breakpoints, variables, registers and stops live here; the CUDA views li
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from .convert import Dim3, fmt_dim3, to_dim3, to_exit_code, to_int
 from .cuda_models import (
@@ -116,10 +116,14 @@ class Breakpoint:
 
     @classmethod
     def from_mi(cls, d: Mapping[str, Any]) -> "Breakpoint":
+        """One ``bkpt`` record; ValueError if it has no breakpoint number (never a silent 0)."""
+        number = to_int(d.get("number"))
+        if number is None:
+            raise ValueError(f"breakpoint record without a number: {dict(d)!r}")
         locs = tuple(BreakpointLocation.from_mi(x) for x in d.get("locations", []) or [] if isinstance(x, Mapping))
         first = next((loc for loc in locs if loc.enabled and loc.line), None)
         return cls(
-            number=to_int(d.get("number"), 0) or 0,
+            number=number,
             type=str(d.get("type", "breakpoint")),
             enabled=d.get("enabled", "y") == "y",
             original_location=str(d.get("original-location") or d.get("pending") or ""),
@@ -132,6 +136,38 @@ class Breakpoint:
             func=d.get("func") or (first.func if first else None),
             locations=locs,
         )
+
+    @classmethod
+    def from_records(cls, records: Sequence[Any]) -> tuple["Breakpoint", ...]:
+        """Breakpoints from a list of records (a ``-break-list`` body, a ``bkpt`` list).
+
+        MI3 nests locations in ``locations=[...]``; MI2 puts them as records of their own
+        ("1.1", "1.2") right after their breakpoint: those are attached to it. Records without
+        a breakpoint number are dropped.
+        """
+        groups: list[tuple[Mapping[str, Any], list[Mapping[str, Any]]]] = []
+        for record in records:
+            if not isinstance(record, Mapping):
+                continue
+            number = str(record.get("number", ""))
+            if "." in number and groups and number.split(".", 1)[0] == str(groups[-1][0].get("number")):
+                groups[-1][1].append(record)
+            elif to_int(number) is not None:
+                groups.append((record, []))
+        return tuple(
+            cls.from_mi({**main, "locations": locs} if locs and not main.get("locations") else main)
+            for main, locs in groups
+        )
+
+    @classmethod
+    def from_answer(cls, payload: Mapping[str, Any]) -> "Breakpoint | None":
+        """The breakpoint of a ``-break-insert`` answer or ``=breakpoint-created/modified``
+        record, whatever its shape (``bkpt={...}`` pending, single or ``<MULTIPLE>``, or a
+        ``bkpt`` list); None when no record in it carries a breakpoint number."""
+        value = payload.get("bkpt")
+        records = [value] if isinstance(value, Mapping) else value if isinstance(value, list) else []
+        found = cls.from_records(records)
+        return found[0] if found else None
 
 
 @dataclass(frozen=True)

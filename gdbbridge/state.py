@@ -117,7 +117,7 @@ class StateBuilder:
     async def _breakpoints(self, errors: list[str]) -> tuple[Breakpoint, ...]:
         payload = await self._try(self.session.command("-break-list"), errors, "breakpoints")
         table = payload.get("BreakpointTable") or {}
-        return tuple(Breakpoint.from_mi(b) for b in table.get("body", []) or [] if isinstance(b, dict))
+        return Breakpoint.from_records(table.get("body", []) or [])
 
     @staticmethod
     async def _try(request: Awaitable[dict[str, Any]], errors: list[str], what: str) -> dict[str, Any]:

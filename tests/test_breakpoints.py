@@ -122,3 +122,120 @@ def test_breakpoint_models_from_real_records():
     assert modified.hits == 1 and modified.locations[1].line == 7 and not modified.locations[1].enabled
     with_cond = Breakpoint.from_mi(parse_line(json.loads(DERIVED.read_text().splitlines()[5])["line"]).payload["bkpt"])
     assert with_cond.original_location == "t.cu:6"
+
+
+# -- every shape gdb answers a breakpoint in (tests/fixtures/breakpoints/answers.json: real lines)
+
+ANSWERS = {a["shape"]: a for a in json.loads((Path(__file__).parent / "fixtures" / "breakpoints" / "answers.json").read_text())}
+
+
+def _payloads(shape: str) -> list[tuple[str, dict]]:
+    """(record class or name, payload) of each real line recorded for ``shape``."""
+    return [(r.message or "", r.payload) for r in map(parse_line, ANSWERS[shape]["lines"])]
+
+
+def test_answer_pending():
+    bp = Breakpoint.from_answer(_payloads("pending")[0][1])
+    assert (bp.number, bp.pending, bp.original_location, bp.locations) == (1, True, "race.cu:25", ())
+
+
+def test_answer_single_with_condition():
+    bp = Breakpoint.from_answer(_payloads("single with condition")[0][1])
+    assert (bp.number, bp.pending, bp.condition) == (1, False, "threadIdx.x==33 && blockIdx.x==1")
+    assert (bp.file, bp.line, bp.func) == ("t.cu", 6, "k(int*)")
+
+
+def test_answer_multiple_with_locations():
+    bp = Breakpoint.from_answer(_payloads("multiple with locations")[0][1])
+    assert (bp.number, bp.pending, bp.original_location) == (1, False, "t.cu:6")
+    assert [(loc.number, loc.enabled, loc.line) for loc in bp.locations] == [("1.1", False, 8)]
+
+
+def test_answer_multiple_with_a_pending_location():
+    bp = Breakpoint.from_answer(_payloads("multiple, one location pending")[0][1])
+    assert bp.number == 1 and not bp.pending
+    assert [(loc.number, loc.addr, loc.line) for loc in bp.locations] == [("1.1", None, None), ("1.2", 0x7FFFBFE5CF67, 3)]
+    assert (bp.file, bp.line) == (None, None)  # the only resolved location is disabled
+
+
+def test_answer_created_notification():
+    name, payload = _payloads("created notification")[0]
+    assert name == "breakpoint-created"
+    bp = Breakpoint.from_answer(payload)
+    assert (bp.number, bp.line, bp.func, bp.pending) == (2, 7, "k(int*)", False)
+
+
+def test_answer_mi2_locations_after_the_record():
+    bp = Breakpoint.from_answer(_payloads("mi2 multiple, locations after the record")[0][1])
+    assert (bp.number, bp.original_location, bp.pending) == (1, "h.h:2", False)
+
+
+def test_mi2_break_list_rows_are_grouped_into_one_breakpoint():
+    body = _payloads("mi2 break-list rows as a list")[0][1]["BreakpointTable"]["body"]
+    assert [row["number"] for row in body] == ["1", "1.1", "1.2"]
+    (bp,) = Breakpoint.from_records(body)
+    assert bp.number == 1 and [loc.number for loc in bp.locations] == ["1.1", "1.2"] and bp.line == 2
+    listed = Breakpoint.from_answer({"bkpt": body})  # the same records as a bkpt list
+    assert listed == bp
+
+
+def test_answer_only_via_breakpoint_created():
+    (created_name, created), (done_name, done) = _payloads("only via breakpoint-created")
+    assert (created_name, done_name, done) == ("breakpoint-created", "done", {})
+    assert Breakpoint.from_answer(done) is None
+    bp = Breakpoint.from_answer(created)
+    assert bp.number == 1 and len(bp.locations) == 2 and bp.original_location == "twice"
+
+
+def test_record_without_number_is_refused_not_zero():
+    record = dict(_payloads("pending")[0][1]["bkpt"])
+    del record["number"]
+    assert Breakpoint.from_answer({"bkpt": record}) is None and Breakpoint.from_answer({}) is None
+    with pytest.raises(ValueError, match="without a number"):
+        Breakpoint.from_mi(record)
+
+
+def _insert_transcript(tmp_path: Path, lines: list[str]) -> Path:
+    """A transcript answering ``-break-insert -f "x.cu:4"`` with ``lines`` (token 1)."""
+    entries = [
+        {"t": 0.0, "dir": "meta", "format": "cudatui-transcript", "version": 1, "argv": ["cuda-gdb"]},
+        {"t": 0.0, "dir": "in", "line": '1-break-insert -f "x.cu:4"'},
+        *({"t": 0.0, "dir": "out", "line": line if not line.startswith("^") else "1" + line} for line in lines),
+    ]
+    path = tmp_path / "insert.jsonl"
+    path.write_text("".join(json.dumps(e) + "\n" for e in entries))
+    return path
+
+
+@pytest.mark.parametrize(
+    ("shape", "number", "locations"),
+    [
+        ("multiple with locations", 1, 1),
+        ("mi2 multiple, locations after the record", 1, 0),
+        ("only via breakpoint-created", 1, 2),
+    ],
+)
+async def test_insert_accepts_each_answer_shape(tmp_path, shape, number, locations):
+    lines = [line.lstrip("0123456789") for line in ANSWERS[shape]["lines"]]
+    session = GdbSession([sys.executable, "-m", "gdbbridge.replay", str(_insert_transcript(tmp_path, lines))], inferior_tty=False)
+    await asyncio.wait_for(session.start(), 20)
+    try:
+        bp = await asyncio.wait_for(Breakpoints(session).insert("x.cu:4"), 20)
+        assert bp.number == number and len(bp.locations) == locations
+    finally:
+        await session.close()
+
+
+@pytest.mark.parametrize("answer", ["^done", '^done,bkpt={type="breakpoint",disp="keep",enabled="y"}'])
+async def test_insert_without_a_number_raises_with_the_raw_answer(tmp_path, answer):
+    session = GdbSession([sys.executable, "-m", "gdbbridge.replay", str(_insert_transcript(tmp_path, [answer]))],
+                         inferior_tty=False)
+    await asyncio.wait_for(session.start(), 20)
+    try:
+        with pytest.raises(MIError) as caught:
+            await asyncio.wait_for(Breakpoints(session).insert("x.cu:4"), 20)
+        token = caught.value.command.split("-", 1)[0]
+        assert caught.value.command.endswith('-break-insert -f "x.cu:4"')
+        assert caught.value.message == f"-break-insert gave no breakpoint number; gdb answered: {token}{answer}"
+    finally:
+        await session.close()

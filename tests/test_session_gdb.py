@@ -435,6 +435,24 @@ async def test_condition_breakpoint(bins, open_session):
         await bps.insert("square", "nosuchvar == 1")
 
 
+async def test_breakpoint_with_two_locations_and_a_condition(bins, open_session):
+    """A line of a function inlined twice: gdb answers <MULTIPLE> with two locations."""
+    session, q = await open_session([str(bins["inlined"])])
+    bps = Breakpoints(session)
+    line = line_of("inlined", "TWICE_BODY")
+    plain = await bps.insert(f"inlined.c:{line}")
+    assert plain.number == 1 and [(loc.number, loc.line) for loc in plain.locations] == [("1.1", line), ("1.2", line)]
+    assert (Path(plain.file).name, plain.line, plain.func) == ("inlined.c", line, "twice")
+    conditional = await bps.insert(f"inlined.c:{line}", "x == 2")
+    assert conditional.number == 2 and conditional.condition == "x == 2" and len(conditional.locations) == 2
+    await bps.delete(plain.number)
+    stop = await resume(session, q, "-exec-run")
+    assert stop.breakpoint == conditional.number
+    assert (await session.command("-data-evaluate-expression", "x"))["value"] == "2"
+    state = await StateBuilder(session).refresh(stop)
+    assert [(bp.number, len(bp.locations), bp.hits) for bp in state.breakpoints] == [(2, 2, 1)]
+
+
 # -- recording, and replaying the recording --------------------------------------------------
 
 

@@ -251,10 +251,11 @@ class Controller:
             name = os.path.basename(str(payload.get("target-name") or payload.get("id") or ""))
             base = self._status.detail.split(" · ", 1)[0]
             self._set_status("starting", f"{base} · loaded {name}")
-        elif event.name in ("breakpoint-created", "breakpoint-modified") and isinstance(payload.get("bkpt"), dict):
-            bp = Breakpoint.from_mi(payload["bkpt"])
-            self._breakpoints[bp.number] = bp
-            self._publish_breakpoints()
+        elif event.name in ("breakpoint-created", "breakpoint-modified"):
+            bp = Breakpoint.from_answer(payload)
+            if bp is not None:
+                self._breakpoints[bp.number] = bp
+                self._publish_breakpoints()
         elif event.name == "breakpoint-deleted":
             self._breakpoints.pop(to_int(payload.get("id"), -1) or -1, None)
             self._publish_breakpoints()

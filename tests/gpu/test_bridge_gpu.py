@@ -3,7 +3,9 @@
 Builds the kernel with ``nvcc -g -G``, breaks inside it, reads the refresh batch, switches
 focus, reads shared memory and registers, steps, applies a deferred threadIdx condition and
 runs to the end. Round-trip times are printed (run with ``-s``); the session transcript is
-written to $CUDATUI_RECORD_DIR (if set) so it can be committed as a replay fixture.
+written to $CUDATUI_RECORD_DIR/bridge_kernel.jsonl (if set) so it can be committed as a replay
+fixture. On a failure the last 60 raw MI lines (both directions) are printed, and a
+``-break-insert`` answer without a breakpoint number fails with gdb's raw answer in the message.
 
 Run: ``CUDATUI_RECORD_DIR=/tmp/rec python -m pytest -m gpu tests/gpu/test_bridge_gpu.py -v -s``
 """
@@ -11,6 +13,7 @@ Run: ``CUDATUI_RECORD_DIR=/tmp/rec python -m pytest -m gpu tests/gpu/test_bridge
 from __future__ import annotations
 
 import asyncio
+import collections
 import json
 import os
 import shutil
@@ -78,6 +81,8 @@ async def test_kernel_session_on_real_cuda_gdb(kernel_exe, tmp_path):
     q = session.queue()
     output: list[str] = []
     session.subscribe(lambda e: output.append(e.text) if isinstance(e, ev.ProgramOutput) else None)
+    raw: collections.deque[ev.RawLine] = collections.deque(maxlen=60)
+    session.subscribe_raw(raw.append)
     clock = Clock()
     try:
         await clock("start", session.start())
@@ -86,6 +91,8 @@ async def test_kernel_session_on_real_cuda_gdb(kernel_exe, tmp_path):
         after_sync = await clock("break-insert AFTER_SYNC", bps.insert(f"bridge_kernel.cu:{line_of('AFTER_SYNC')}"))
         store = await clock("break-insert STORE if threadIdx", bps.insert(
             f"bridge_kernel.cu:{line_of('STORE_LINE')}", "threadIdx.x == 7 && blockIdx.x == 1"))
+        print(f"breakpoints: {after_sync}\n             {store}\n deferred: {bps.deferred}", flush=True)
+        assert 0 < after_sync.number != store.number > 0
 
         stop = await clock("exec-run to kernel breakpoint", stop_after(session, q, "-exec-run"))
         assert stop.breakpoint == after_sync.number and stop.focus is not None
@@ -136,6 +143,9 @@ async def test_kernel_session_on_real_cuda_gdb(kernel_exe, tmp_path):
                 break
             await asyncio.sleep(0.05)
         assert "fill -> 0" in "".join(output)
+    except BaseException:
+        print("last MI lines before the failure:\n" + "\n".join(f"{r.direction:>3} {r.text[:400]}" for r in raw))
+        raise
     finally:
         await session.close()
     entries = [json.loads(line) for line in transcript.read_text().splitlines()]
