@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 from textual.widgets import DataTable
 
@@ -95,3 +96,20 @@ async def test_left_right_edit_the_watch_expression_while_it_is_typed():
         assert pane.lane_cursor == 1
         await pilot.press("w", *"ab", "left", "x")
         assert pane.query_one("#watch-input").value == "axb" and pane.lane_cursor == 1
+
+
+async def test_each_stop_puts_cursor_and_view_on_the_focused_warp():
+    pane = WarpsPane()
+    app = PaneApp(pane, "inspect.jsonl", first_stop)
+    async with app.run_test(size=(80, 12)) as pilot:
+        await wait_for(pilot, lambda: app.ready)
+        await pilot.pause()
+        table = pane.query_one("#warps-table", DataTable)
+        table.move_cursor(row=7)
+        await pilot.pause()
+        assert table.cursor_row == 7 and table.scroll_y > 0
+        # the same stop shown again (a new generation): warp 0 holds the focus on the real H200 stop
+        app.show(replace(pane.state, generation=pane.state.generation + 1))
+        await pilot.pause()
+        await pilot.pause()
+        assert table.cursor_row == 0 and table.scroll_y == 0

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import DataTable, Input
+from textual.widgets import Input
 
 from conftest import ROOT
 from test_app_replay import TILE_BREAKS, TOURS, replay_config, sequential, stopped_at, wait_for
@@ -40,8 +40,6 @@ def test_pane(snap_compare, tmp_path, pane: str, size: str) -> None:
             field.cursor_blink = False
         await app.workers.wait_for_complete()
         await pilot.pause(0.3)
-        # the warps pane (another module) leaves its table scrolled by a racing move_cursor
-        app.query_one("#warps").query_one(DataTable).scroll_home(animate=False, immediate=True)
         app.clear_notifications()
         await pilot.pause()
 

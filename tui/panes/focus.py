@@ -250,8 +250,18 @@ class FocusNavigator(StatePane):
                 self._load(node, state.generation)
         current = next((n for n in self._walk(tree.root) if n.data and n.data.kind == "kernel"
                         and any(k.current and k.number == n.data.kernel for k in state.kernels)), None)
-        if current is not None and tree.cursor_node is not current:
-            self.call_after_refresh(tree.move_cursor, current)
+        if current is not None:
+            self.call_after_refresh(self._cursor_to, current)
+
+    def _cursor_to(self, node: TreeNode[FocusTarget]) -> None:
+        """Put the cursor on ``node`` and scroll it into view without animation (the same stop
+        always shows the same rows)."""
+        tree: Tree[FocusTarget] = self.query_one(Tree)
+        if tree.last_line < 0 or not self._attached(node):  # last_line lays the tree lines out first
+            return
+        if tree.cursor_node is not node:
+            tree.move_cursor(node)
+        tree.scroll_to_node(node, animate=False)
 
     def _walk(self, node: TreeNode[FocusTarget]) -> list[TreeNode[FocusTarget]]:
         out = [node]

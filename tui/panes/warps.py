@@ -78,6 +78,13 @@ def focused_warp_from_lanes(state: StopState) -> Warp | None:
                 state.lanes[0].thread, True)
 
 
+def focused_index(warps: list[Warp], number: int | None) -> int | None:
+    """The row of the focused warp: the one numbered like the focus (cuda-gdb does not always
+    mark a warp of the warps table as current), else the one marked current."""
+    by_number = next((i for i, w in enumerate(warps) if number is not None and w.number == number), None)
+    return by_number if by_number is not None else next((i for i, w in enumerate(warps) if w.current), None)
+
+
 def pc_groups(warps: list[Warp], lines: dict[int, str]) -> list[tuple[str, list[int]]]:
     """Warps grouped by the source line of their pc (or by pc where the line is unknown)."""
     groups: dict[str, list[int]] = {}
@@ -104,7 +111,7 @@ class WarpsPane(StatePane):
     | Key | Action |
     | :- | :- |
     | left / right | Move the lane cursor (not while typing the watch expression). |
-    | up / down | Choose a warp. |
+    | up / down | Choose a warp (each stop puts the cursor and the view on the focused warp). |
     | enter | Focus the lane under the cursor (``warp W lane L``). |
     | w | Set the warp-watch expression (empty clears it). |
     """
@@ -164,6 +171,7 @@ class WarpsPane(StatePane):
         self._cache: dict[tuple[int, str], dict[int, str]] = {}
         self._threads: dict[int, tuple[ThreadRange, ...]] = {}
         self._warps: list[Warp] = []
+        self._follow_focus = False
 
     def compose(self) -> ComposeResult:
         yield InfoLine("Warps", id="warps-title", classes="warps-line")
@@ -234,6 +242,7 @@ class WarpsPane(StatePane):
         if not warps and (rebuilt := focused_warp_from_lanes(state)) is not None:
             warps = [rebuilt]
         self._warps = warps
+        self._follow_focus = True
         if state.focus is not None and state.focus.lane is not None:
             self.set_reactive(WarpsPane.lane_cursor, state.focus.lane)
         self._fill_table()
@@ -254,25 +263,35 @@ class WarpsPane(StatePane):
         self.query_one("#warps-title", InfoLine).show(
             Text(f"{sm} · {len(self._warps)} warps{rebuilt} · focus {where} · cursor lane {self.lane_cursor}")
         )
-        keys = [str(w.number) for w in self._warps]
-        refilled = [str(k.value) for k in table.rows] != keys
-        cursor_row = next((i for i, w in enumerate(self._warps) if w.current), 0) if refilled else table.cursor_row
+        follow = self._follow_focus
+        here = focused_index(self._warps, focus.warp if focus else None)
+        cursor_row = (here or 0) if follow else table.cursor_row
         selected = self._warps[cursor_row] if 0 <= cursor_row < len(self._warps) else None
         rows: dict[str, tuple[Text, ...]] = {}
         for warp in self._warps:
-            lanes = state.lanes if warp.current else ()
-            focused = focus.lane if warp.current and focus else None
+            is_focused = here is not None and warp is self._warps[here]
+            lanes = state.lanes if is_focused else ()
+            focused = focus.lane if is_focused and focus else None
             cursor = self.lane_cursor if selected is not None and warp.number == selected.number else None
             rows[str(warp.number)] = (
-                Text(("*" if warp.current else " ") + str(warp.number)),
+                Text(("*" if is_focused else " ") + str(warp.number)),
                 strip(lane_kinds(warp, lanes), cursor, focused),
                 Text(fmt_dim3(warp.block)),
                 Text(fmt_dim3(warp.first_thread)),
                 Text("-" if warp.pc is None else f"{warp.pc:#x}"),
             )
         sync_rows(table, self.COLUMNS, rows)
-        if refilled and rows:
-            table.move_cursor(row=cursor_row)
+        if follow and rows:
+            self._follow_focus = False
+            if table.cursor_row != cursor_row:
+                table.move_cursor(row=cursor_row, scroll=False)
+            self.call_after_refresh(self._scroll_to_row, cursor_row)
+
+    def _scroll_to_row(self, row: int) -> None:
+        """Scroll the warps table so that ``row`` is its first visible row (or as near as it goes):
+        the same stop always shows the same rows, whatever the cursor did before."""
+        table = self.query_one("#warps-table", DataTable)
+        table.scroll_to(x=0, y=row, animate=False, immediate=True)
 
     def _fill_lines(self) -> None:
         if self.state is None:
