@@ -62,12 +62,15 @@ class Breakpoints:
         ``=breakpoint-created`` that came before it; MIError quoting gdb's raw answer if neither."""
         created: list[Breakpoint] = []
         lines: list[ev.RawLine] = []
+        said: list[str] = []
 
         def on_event(event: ev.Event) -> None:
             if isinstance(event, ev.Notify) and event.name == "breakpoint-created":
                 bp = Breakpoint.from_answer(event.payload)
                 if bp is not None:
                     created.append(bp)
+            elif isinstance(event, ev.Stream) and event.kind in ("log", "console"):
+                said.append(event.text.strip())
 
         unsubscribe = (self.session.subscribe(on_event), self.session.subscribe_raw(lines.append))
         try:
@@ -78,7 +81,15 @@ class Breakpoints:
         bp = Breakpoint.from_answer(payload) or (created[-1] if created else None)
         if bp is None:
             sent = next((line.text for line in lines if line.direction == "in"), "-break-insert")
-            raise MIError(f"-break-insert gave no breakpoint number; gdb answered: {_answer(sent, lines)}", sent)
+            # cuda-gdb answers ^done without a breakpoint when a condition names threadIdx before
+            # the kernel is loaded ("No symbol ... Make conditional breakpoint pending ...?
+            # [answered N; input not from terminal]"): its own words make the error message.
+            reason = " ".join(text for text in said if text)
+            raise MIError(
+                f"-break-insert gave no breakpoint number: {reason + ' ' if reason else ''}"
+                f"(gdb answered: {_answer(sent, lines)})",
+                sent,
+            )
         return bp
 
     async def set_condition(self, number: int, condition: str) -> None:

@@ -236,6 +236,23 @@ async def test_insert_without_a_number_raises_with_the_raw_answer(tmp_path, answ
             await asyncio.wait_for(Breakpoints(session).insert("x.cu:4"), 20)
         token = caught.value.command.split("-", 1)[0]
         assert caught.value.command.endswith('-break-insert -f "x.cu:4"')
-        assert caught.value.message == f"-break-insert gave no breakpoint number; gdb answered: {token}{answer}"
+        assert caught.value.message == f"-break-insert gave no breakpoint number: (gdb answered: {token}{answer})"
+    finally:
+        await session.close()
+
+
+async def test_condition_answered_without_breakpoint_falls_back_to_pending_and_deferred():
+    """cuda-gdb 13.0 on a native binary (H200): ``-break-insert -c "threadIdx..."`` before run logs
+    "No symbol threadIdx", auto-answers its pending question with N and says ^done with NO
+    breakpoint. The insert must fall back to an unconditional pending one and defer the condition."""
+    transcript = Path(__file__).parent / "fixtures" / "c" / "bridge" / "derived_pending_question.jsonl"
+    session = GdbSession([sys.executable, "-m", "gdbbridge.replay", str(transcript)], ["./bridge_kernel"],
+                         inferior_tty=False)
+    await asyncio.wait_for(session.start(), 20)
+    try:
+        bps = Breakpoints(session)
+        bp = await bps.insert("bridge_kernel.cu:10", "threadIdx.x == 7 && blockIdx.x == 1")
+        assert bp.number == 1 and bp.original_location == "bridge_kernel.cu:10"
+        assert bps.deferred == {1: "threadIdx.x == 7 && blockIdx.x == 1"}
     finally:
         await session.close()
