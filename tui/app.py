@@ -19,7 +19,7 @@ from textual.widget import Widget
 from textual.widgets import Footer, Input, Label, Tab, Tabs
 from textual.worker import Worker, WorkerState
 
-from gdbbridge.events import Event
+from gdbbridge.events import RawLine
 from gdbbridge.explain import explain_all
 from gdbbridge.findings import debug_breakpoint_for
 from gdbbridge.models import StopState, Variable
@@ -213,8 +213,8 @@ class DebuggerApp(App[int]):
     def console_output(self, text: str, kind: str) -> None:
         self.query_one(ConsolePane).write(text, kind)
 
-    def mi_log(self, event: Event) -> None:
-        self.query_one(ConsolePane).log_record(event)
+    def mi_log(self, line: RawLine) -> None:
+        self.query_one(ConsolePane).log_raw(line)
 
     def notify_user(self, message: str, severity: str = "information") -> None:
         self.notify(message, severity=severity, markup=False, timeout=8 if severity == "error" else 5)  # type: ignore[arg-type]

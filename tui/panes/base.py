@@ -145,7 +145,9 @@ def sync_rows(table: DataTable, columns: Sequence[str], rows: Mapping[str, Seque
         cursor_key = shown[table.cursor_row] if 0 <= table.cursor_row < len(shown) else None
         wanted = list(rows)
         kept = [key for key in shown if key in rows]
-        for key in set(shown) - set(kept):
+        if not kept and shown:
+            table.clear()  # nothing in common (and remove_row would lay the screen out per row)
+        for key in set(shown) - set(kept) if kept else ():
             table.remove_row(key)
         same = 0
         while same < min(len(kept), len(wanted)) and kept[same] == wanted[same]:

@@ -20,23 +20,8 @@ STYLES = {"command": "bold", "error": "bold red", "log": "yellow", "target": "ma
 """Style per kind of text: what was typed, gdb's errors, its log (``&``), target (``@``) output."""
 
 
-def event_line(event: ev.Event) -> str:
-    """One line per event for the MI log view."""
-    if isinstance(event, ev.Running):
-        return f"*running thread-id={event.thread_id}"
-    if isinstance(event, ev.Stopped):
-        return f"*stopped {event.payload}"
-    if isinstance(event, ev.Notify):
-        return f"={event.name} {event.payload}"
-    if isinstance(event, ev.Stream):
-        return f"{ {'console': '~', 'target': '@', 'log': '&'}.get(event.kind, 'stderr:') }{event.text!r}"
-    if isinstance(event, ev.ProgramOutput):
-        return f"program: {event.text!r}"
-    if isinstance(event, ev.NonMI):
-        return f"non-MI: {event.line!r}"
-    if isinstance(event, ev.UnmatchedResult):
-        return f"unmatched ^{event.message} token={event.token}"
-    return f"debugger exited: {event.description}"
+RAW_STYLES = {"in": "bold cyan", "out": "", "err": "red"}
+"""Style of a raw MI line by direction: what cudatui sent, what gdb printed, gdb's stderr."""
 
 
 class HistoryInput(Input):
@@ -126,9 +111,10 @@ class ConsolePane(Widget):
         for line in lines:
             log.write(Text(line, style=STYLES.get(kind, "")))
 
-    def log_record(self, event: ev.Event) -> None:
-        """Append one debugger event to the MI record log."""
-        self.query_one("#mi-log", RichLog).write(Text(sanitize(event_line(event)).replace("\n", "\\n")))
+    def log_raw(self, line: ev.RawLine) -> None:
+        """Append one raw MI line (as it crossed the pipe) to the MI record log."""
+        text = sanitize(line.text.rstrip("\n")).replace("\n", "\\n")
+        self.query_one("#mi-log", RichLog).write(Text(text, style=RAW_STYLES.get(line.direction, "")))
 
     def focus_input(self) -> None:
         self.query_one(HistoryInput).focus()

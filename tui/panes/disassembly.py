@@ -125,7 +125,7 @@ class DisassemblyPane(StatePane):
             self._pending = True
         elif self.port is not None:
             self._pending = False
-            self._show((), f"disassembling around {pc:#x}… (cuda-gdb takes ~0.7 s)")
+            self._show((), f"disassembling around {pc:#x}… (cuda-gdb takes ~0.7 s)", keep_rows=True)
             self._fetch(pc)
 
     @work(group="disassembly", exclusive=True)
@@ -143,7 +143,9 @@ class DisassemblyPane(StatePane):
         if self.pc == pc:
             self._show(insns, "" if insns else f"no instructions at {pc:#x}")
 
-    def _show(self, insns: tuple[Instruction, ...], status: str) -> None:
+    def _show(self, insns: tuple[Instruction, ...], status: str, keep_rows: bool = False) -> None:
+        """Show ``insns`` (or ``status`` on the title line); ``keep_rows`` leaves the rows shown
+        while a fetch runs (no flicker, no table churn)."""
         self.status = status
         pc, errorpc = self.pc, self.errorpc
         title = self.query_one("#disasm-title", InfoLine)
@@ -154,6 +156,8 @@ class DisassemblyPane(StatePane):
             outside = errorpc is not None and not any(i.address == errorpc for i in insns)
             extra = f" · errorpc {errorpc:#x} (not in view)" if outside else ""
             title.show(Text(f"SASS {func} · pc {pc:#x}{extra}  ({PC_MARK} pc, {ERRORPC_MARK} errorpc)"))
+        if keep_rows:
+            return
         rows: dict[str, tuple[Text, Text, Text]] = {}
         last_line: tuple[str | None, int | None] = (None, None)
         for insn in insns:
