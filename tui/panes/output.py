@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from collections import deque
+
 from textual.app import ComposeResult
+from textual.geometry import Size
+from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Log
 
@@ -13,12 +17,69 @@ from .base import InfoLine
 MAX_LINE = 4096
 """A line longer than this (a program printing without newlines) is wrapped into pieces."""
 
+FLUSH_INTERVAL = 0.05
+"""Seconds between writes to the log: output arriving meanwhile is written in one go."""
+
+FLOOD_INTERVAL = 0.2
+"""Seconds between writes while the program floods: each write costs a full repaint."""
+
+FLOOD_LINES = 1000
+"""A write of at least this many lines means a flood: the next one waits FLOOD_INTERVAL."""
+
+TITLE = "program output"
+
+
+class OutputLog(Log):
+    """A :class:`Log` whose :meth:`write` repaints the lines it changed once, not once per line.
+
+    ``Log.write`` asks for a repaint of every line it appends (~0.25 ms each), which made
+    writing 10,000 lines at once take seconds; here those requests are merged into one. It also
+    sizes the scroll area before pruning to ``max_lines``, so a write of many lines left the
+    view scrolled past the end (blank); here the size is corrected after the write.
+    """
+
+    _changed: tuple[int, int] | None = None
+    """First and last line asked to repaint during the current write."""
+
+    def write(self, data: str, scroll_end: bool | None = None) -> OutputLog:
+        """Write ``data`` like ``Log.write``, then repaint the changed lines in one request."""
+        self._changed = (-1, -1)
+        try:
+            super().write(data, scroll_end)
+        finally:
+            first, last = self._changed
+            self._changed = None
+        if self.virtual_size.height != self.line_count:
+            self.virtual_size = Size(self.virtual_size.width, self.line_count)
+            if self.auto_scroll if scroll_end is None else scroll_end:
+                self.scroll_end(animate=False, immediate=True, x_axis=False)
+        if last >= 0:
+            count = last - first + 1
+            start = max(0, len(self.lines) - count)
+            super().refresh_lines(start, len(self.lines) - start)
+        return self
+
+    def refresh_lines(self, y_start: int, line_count: int = 1) -> None:
+        """Repaint lines now, or once at the end of the current write."""
+        if self._changed is None:
+            super().refresh_lines(y_start, line_count)
+            return
+        first, last = self._changed
+        end = y_start + line_count - 1
+        self._changed = (y_start if first < 0 else min(first, y_start), max(last, end))
+
 
 class OutputPane(Widget):
     """The debuggee's stdout/stderr from its pty, last ``max_lines`` lines kept.
 
     Escape sequences (colours, cursor moves, titles, hyperlinks) are removed and other control
     characters shown as ``^X``, so nothing the program prints can disturb the UI.
+
+    Output is sanitised as it arrives but written to the log at most every
+    :data:`FLUSH_INTERVAL` seconds (:data:`FLOOD_INTERVAL` while the program floods), in one
+    write that repaints once.
+    When more than ``max_lines`` lines arrive between two writes only the last ``max_lines``
+    are kept, and the title counts the lines dropped.
 
     | Key | Action |
     | :- | :- |
@@ -36,24 +97,71 @@ class OutputPane(Widget):
         self._max_lines = max_lines
         self._filter = TerminalFilter()
         self._line_length = 0
+        self._pending: deque[str] = deque(maxlen=max_lines)
+        """Complete lines (wrapped, sanitised) not yet written to the log."""
+        self._tail = ""
+        """The unfinished last line not yet written (it continues the log's last line)."""
+        self._gap = False
+        """Lines were dropped since the last write: the pending text starts a new line."""
+        self._timer: Timer | None = None
+        self._flooding = False
+        """The last write to the log carried at least FLOOD_LINES lines."""
         self.received = 0
         """Characters received so far (before sanitising)."""
+        self.dropped = 0
+        """Lines dropped so far because they arrived faster than the log is written."""
 
     def compose(self) -> ComposeResult:
-        yield InfoLine("program output", id="output-title")
-        yield Log(max_lines=self._max_lines, id="output-log")
+        yield InfoLine(TITLE, id="output-title")
+        yield OutputLog(max_lines=self._max_lines, id="output-log")
 
     @property
     def text(self) -> str:
-        """The lines shown, joined (for tests and copying)."""
+        """The lines shown, joined (for tests and copying); pending output is written first."""
+        self.flush()
         return "\n".join(self.query_one(Log).lines)
 
     def write(self, data: str) -> None:
-        """Append program output (any bytes the program wrote, decoded)."""
+        """Append program output (any bytes the program wrote, decoded); shown within ~50 ms."""
         self.received += len(data)
         text = self._filter.feed(data)
-        if text:
-            self.query_one(Log).write(self._wrap(text))
+        if not text:
+            return
+        lines = self._wrap(text).split("\n")
+        if len(lines) == 1:
+            self._tail += lines[0]
+        else:
+            lines[0] = self._tail + lines[0]
+            self._tail = lines.pop()
+            overflow = len(self._pending) + len(lines) - self._max_lines
+            if overflow > 0:
+                self.dropped += overflow
+                self._gap = True
+            self._pending.extend(lines)
+        if self._timer is None:
+            delay = FLOOD_INTERVAL if self._flooding else FLUSH_INTERVAL
+            self._timer = self.set_timer(delay, self.flush, name="output-flush")
+
+    def flush(self) -> None:
+        """Write the pending output to the log now, in one write."""
+        if self._timer is not None:
+            self._timer.stop()
+            self._timer = None
+        if not self._pending and not self._tail:
+            return
+        log = self.query_one(Log)
+        pieces = list(self._pending)
+        self._flooding = len(pieces) >= FLOOD_LINES
+        pieces.append(self._tail)
+        if self._gap and log.lines and log.lines[-1]:
+            pieces.insert(0, "")
+        self._pending.clear()
+        self._tail = ""
+        self._gap = False
+        log.write("\n".join(pieces))
+        if self.dropped:
+            self.query_one("#output-title", InfoLine).show(
+                f"{TITLE} - {self.dropped:,} lines dropped (arrived faster than shown)")
 
     def _wrap(self, text: str) -> str:
         pieces = []
