@@ -115,6 +115,7 @@ class DebuggerApp(App[int]):
         Binding("colon", "console", "Console", key_display=":"),
         Binding("question_mark", "help", "Help", key_display="?"),
         Binding("q", "quit", "Quit"),
+        Binding("e", "explain", "Explain error", show=False),
         Binding("ctrl+c", "interrupt", "Interrupt", priority=True, show=False),
         Binding("tab", "cycle_pane(1)", "Next pane", priority=True, show=False),
         Binding("shift+tab", "cycle_pane(-1)", "Previous pane", priority=True, show=False),
@@ -200,6 +201,9 @@ class DebuggerApp(App[int]):
                 gpu.pci_bus_id = device.pci_bus
             session = self.controller.session
             gpu.debuggee_pid = session.inferior_pid if session else None
+        stop = state.stop
+        if stop.exception is not None or (stop.exited and stop.exit_code not in (0, None)) or stop.signal:
+            self.call_after_refresh(self._offer_explanation)
 
     def show_watches(self, generation: int, watches: tuple[Variable, ...]) -> None:
         self.query_one(LocalsPane).show_watches(generation, watches)
@@ -279,13 +283,23 @@ class DebuggerApp(App[int]):
         """Run memcheck on the program in the sanitizer pane."""
         self._sanitize("memcheck")
 
-    def action_explain(self) -> None:
-        """Explain the CUDA error in the program output or the current stop."""
+    def _diagnoses(self) -> tuple[Any, ...]:
+        """What gdbbridge.explain finds in the program output and the current stop."""
         stop = self.last_state.stop if self.last_state else None
         text = self.query_one(OutputPane).text
         if stop is not None and stop.exception is not None:
-            text += f"\n{stop.exception.signal_name}, {stop.exception.name}"
-        found = explain_all(text)
+            text += f"\nreceived signal {stop.exception.signal_name}, {stop.exception.name}."
+        return explain_all(text)
+
+    def _offer_explanation(self) -> None:
+        """After a CUDA exception or a failed exit: say what explain found, without a dialog."""
+        found = self._diagnoses()
+        if found:
+            self.notify_user(f"{found[0].title}: press e for what it means and what to do next", "warning")
+
+    def action_explain(self) -> None:
+        """Explain the CUDA error in the program output or the current stop."""
+        found = self._diagnoses()
         if not found:
             self.notify_user("no known CUDA error in the program output or the stop", "warning")
             return
