@@ -56,7 +56,8 @@ def test_break_next_continue_quit_in_tmux(tmp_path: Path) -> None:
     tmux("new-session", "-d", "-s", "t", "-x", "100", "-y", "30", *env_args, command)
     pid = int(tmux("display-message", "-p", "-t", "t", "#{pane_pid}").strip())
     try:
-        screen = tmux.wait_for("breakpoint 1")
+        tmux.wait_for("breakpoint 1")
+        screen = tmux.wait_for("total = square(3);")  # the source view scrolls right after the stop
         assert "total = square(3);" in screen and "stopped" in screen
         assert f"▶{BREAK_LINE}" in screen.replace(" ", "")
         tmux.wait_for("total 0")

@@ -109,7 +109,8 @@ class SourceView(ScrollView, can_focus=True):
 
         The view scrolls only when the cursor line is not already well inside it (stepping
         through a function repaints two lines, not the whole view)."""
-        if lines is not self.lines:
+        new_file = lines is not self.lines
+        if new_file:
             self.lines = lines
             self._segments.clear()
             self._strips.clear()
@@ -117,7 +118,8 @@ class SourceView(ScrollView, can_focus=True):
             self.virtual_size = Size(width, len(lines))
         self.current = current
         self.cursor = max(1, min(cursor or 1, max(len(lines), 1)))
-        if not self.size.height:
+        if not self.size.height or new_file:
+            # a new virtual size takes effect after the refresh: scrolling now would be clamped
             self.call_after_refresh(self.center, self.cursor)
         elif not self._well_inside(self.cursor):
             self.center(self.cursor)
