@@ -73,6 +73,7 @@ async def test_extern_array_of_the_kernel_source_is_shown_without_adding_it():
     async with app.run_test(size=(120, 24)) as pilot:
         await wait_for(pilot, lambda: app.ready)
         await wait_for(pilot, lambda: bool(pane.values()))
+        await wait_for(pilot, lambda: "reading" not in title(pane))  # the title follows the values
         assert [(a.name, a.element, a.dims) for a in pane.arrays()] == [("sdata", "float", (256,))]
         assert pane.values() == ("0",) * 32
         assert title(pane) == ("float sdata[256] address ? · page 1/8 · value · 0 changed · "
