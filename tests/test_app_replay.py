@@ -215,16 +215,16 @@ async def test_cuda_exception_stop_is_announced() -> None:
         assert app.query_one(SourcePane).view.current == 5
 
 
-async def test_cuda_exception_offers_the_explanation_and_e_shows_it() -> None:
+async def test_cuda_exception_offers_the_explanation_and_shift_e_shows_it() -> None:
     from tui.explain_view import ExplainScreen
 
     app = DebuggerApp(replay_config(TRANSCRIPTS / "oob.jsonl", source_dirs=(str(TRANSCRIPTS),)))
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: status(app)[0] == "stopped")
-        await wait_for(pilot, lambda: any("press e" in n.message for n in app._notifications))
-        offer = next(n.message for n in app._notifications if "press e" in n.message)
+        await wait_for(pilot, lambda: any("press E" in n.message for n in app._notifications))
+        offer = next(n.message for n in app._notifications if "press E" in n.message)
         assert offer.startswith("Warp Illegal Address (CUDA_EXCEPTION_14)")
-        await pilot.press("e")
+        await pilot.press("E")
         await wait_for(pilot, lambda: isinstance(app.screen, ExplainScreen))
 
 

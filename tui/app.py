@@ -115,7 +115,7 @@ class DebuggerApp(App[int]):
         Binding("colon", "console", "Console", key_display=":"),
         Binding("question_mark", "help", "Help", key_display="?"),
         Binding("q", "quit", "Quit"),
-        Binding("e", "explain", "Explain error", show=False),
+        Binding("E", "explain", "Explain error", show=False),
         Binding("ctrl+c", "interrupt", "Interrupt", priority=True, show=False),
         Binding("tab", "cycle_pane(1)", "Next pane", priority=True, show=False),
         Binding("shift+tab", "cycle_pane(-1)", "Previous pane", priority=True, show=False),
@@ -295,7 +295,7 @@ class DebuggerApp(App[int]):
         """After a CUDA exception or a failed exit: say what explain found, without a dialog."""
         found = self._diagnoses()
         if found:
-            self.notify_user(f"{found[0].title}: press e for what it means and what to do next", "warning")
+            self.notify_user(f"{found[0].title}: press E for what it means and what to do next", "warning")
 
     def action_explain(self) -> None:
         """Explain the CUDA error in the program output or the current stop."""
