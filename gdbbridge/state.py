@@ -63,7 +63,6 @@ class StateBuilder:
             await self._try(self.session.command("-stack-select-frame", selected_frame), errors, "select frame")
         frames_p = self._try(self.session.command("-stack-list-frames"), errors, "stack")
         vars_p = self._try(self.session.command("-stack-list-variables", Flag("--simple-values")), errors, "locals")
-        names = await self._names(in_kernel, errors)
         regs_p = self._try(
             self.session.command("-data-list-register-values", Flag("--skip-unavailable"), Flag("x")), errors, "registers"
         )
@@ -71,8 +70,10 @@ class StateBuilder:
         if in_kernel:
             for what in ("devices", "sms", "kernels", "warps", "lanes"):
                 tables[what] = self._try(cuda.info(self.session, what), errors, f"cuda {what}")
-        results = await asyncio.gather(frames_p, vars_p, regs_p, self._breakpoints(errors), *tables.values())
-        frames_r, vars_r, regs_r, breakpoints, *table_r = results
+        results = await asyncio.gather(
+            frames_p, vars_p, self._names(in_kernel, errors), regs_p, self._breakpoints(errors), *tables.values()
+        )
+        frames_r, vars_r, names, regs_r, breakpoints, *table_r = results
         t = dict(zip(tables, table_r))
         devices = cuda.parse_devices(t.get("devices", {}))
         sms = cuda.parse_sms(t.get("sms", {}))

@@ -25,7 +25,7 @@ from tui.panes.console import ConsolePane
 from tui.panes.exception import ExceptionBanner
 from tui.panes.locals import CHANGED, LocalsPane
 from tui.panes.output import OutputPane
-from tui.panes.source import SourcePane
+from tui.panes.source import SourcePane, resolve_source
 from tui.panes.stack import StackPane
 
 TOURS = FIXTURES / "recorded" / "tours"
@@ -61,6 +61,20 @@ def sequential(path: Path, tmp_path: Path) -> Path:
 def replay_config(path, *breakpoints: str, source_dirs: tuple[str, ...] = ()) -> LaunchConfig:
     return LaunchConfig(debugger=(sys.executable, "-m", "gdbbridge.replay", str(path)), breakpoints=breakpoints,
                         cwd=str(ROOT), source_dirs=source_dirs)
+
+
+def test_a_recorded_path_prefers_the_search_directories_a_live_path_itself(tmp_path) -> None:
+    here, elsewhere = tmp_path / "checkout", tmp_path / "recorded-on"
+    here.mkdir()
+    elsewhere.mkdir()
+    (here / "k.cu").write_text("// this checkout\n")
+    (elsewhere / "k.cu").write_text("// the recording machine's copy\n")
+    recorded_path = str(elsewhere / "k.cu")
+    assert resolve_source(recorded_path, (str(here),), recorded=True) == here / "k.cu"
+    assert resolve_source(recorded_path, (str(here),)) == elsewhere / "k.cu"
+    assert resolve_source(str(tmp_path / "gone" / "k.cu"), (str(here),)) == here / "k.cu"
+    assert resolve_source(str(tmp_path / "gone" / "k.cu"), (str(tmp_path),), recorded=True) is None
+    assert replay_config(TOURS / "tile.jsonl").replayed and not LaunchConfig(("gdb",), ("a.out",)).replayed
 
 
 async def wait_for(pilot: Pilot, what: Callable[[], object], timeout: float = 15.0) -> None:

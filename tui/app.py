@@ -136,7 +136,7 @@ class DebuggerApp(App[int]):
     def compose(self) -> ComposeResult:
         yield ExceptionBanner(id="exception")
         with Container(id="main"):
-            yield SourcePane(self.config.source_dirs, id="source")
+            yield SourcePane(self.config.source_dirs, recorded=self.config.replayed, id="source")
             with Vertical(id="side"):
                 yield Tabs(*(Tab(spec.title, id=f"tab-{spec.id}") for spec in SIDE_PANES), id="side-tabs")
                 with Container(id="side-panes"):
@@ -149,7 +149,8 @@ class DebuggerApp(App[int]):
         yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
-        self.query_one(SharedMemoryPane).source_dirs = self.config.source_dirs
+        shared = self.query_one(SharedMemoryPane)
+        shared.source_dirs, shared.recorded = self.config.source_dirs, self.config.replayed
         self._apply_layout()
         self.spawn(self.controller.start(), "start")
 

@@ -52,6 +52,11 @@ class LaunchConfig:
     """Where to look for a source file whose recorded path does not exist here."""
 
     @property
+    def replayed(self) -> bool:
+        """True for a recording replayed: its file paths are the recording machine's."""
+        return not self.target
+
+    @property
     def program_argv(self) -> tuple[str, ...]:
         """What the debugger runs: a ``.py`` PROGRAM runs under this Python."""
         if self.target and self.target[0].endswith(".py"):

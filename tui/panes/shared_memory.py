@@ -193,6 +193,8 @@ class SharedMemoryPane(StatePane):
         self.added: list[SharedArray] = []
         self.source_dirs: tuple[str, ...] = ()
         """Where to look for a source file under the name the debugger gave (set by the app)."""
+        self.recorded = False
+        """True when the debugger's paths come from a recording (set by the app)."""
         self._declared: dict[tuple[str, str], tuple[SharedDecl, ...]] = {}
         self.message = ""
         self._values: dict[tuple[int, str, int], tuple[str, ...]] = {}
@@ -218,7 +220,7 @@ class SharedMemoryPane(StatePane):
         path = frame.fullname or frame.file or ""
         key = (path, frame.func)
         if key not in self._declared:
-            local = resolve_source(path, self.source_dirs)
+            local = resolve_source(path, self.source_dirs, recorded=self.recorded)
             try:
                 text = local.read_text(encoding="utf-8", errors="replace") if local else ""
             except OSError:

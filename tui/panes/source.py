@@ -32,17 +32,14 @@ MAX_HIGHLIGHT = 2 * 1024 * 1024
 """Files larger than this are shown without syntax colours."""
 
 
-def resolve_source(path: str, search_dirs: tuple[str, ...] = ()) -> Path | None:
+def resolve_source(path: str, search_dirs: tuple[str, ...] = (), *, recorded: bool = False) -> Path | None:
     """The local file for a path gdb reported: itself if it exists, else a file of the same base
-    name in one of ``search_dirs`` (recordings carry the recording machine's paths)."""
+    name in one of ``search_dirs``. A ``recorded`` path comes from the machine a recording was made
+    on, so a file of that name in ``search_dirs`` wins over one that happens to sit at that path here."""
     candidate = Path(path)
-    if candidate.is_file():
-        return candidate
-    for directory in search_dirs:
-        found = Path(directory) / candidate.name
-        if found.is_file():
-            return found
-    return None
+    in_dirs = (Path(directory) / candidate.name for directory in search_dirs)
+    order = (*in_dirs, candidate) if recorded else (candidate, *in_dirs)
+    return next((found for found in order if found.is_file()), None)
 
 
 def load_lines(path: Path) -> list[Text]:
@@ -227,9 +224,10 @@ class SourcePane(StatePane):
             super().__init__()
             self.line = line
 
-    def __init__(self, search_dirs: tuple[str, ...] = (), *, id: str | None = None) -> None:
+    def __init__(self, search_dirs: tuple[str, ...] = (), *, recorded: bool = False, id: str | None = None) -> None:
         super().__init__(id=id)
         self.search_dirs = search_dirs
+        self.recorded = recorded
         self._cache: dict[Path, list[Text]] = {}
 
     def compose(self) -> ComposeResult:
@@ -261,7 +259,7 @@ class SourcePane(StatePane):
 
     def open(self, path: str, line: int | None, *, current: bool = False) -> None:
         """Show ``path`` (as gdb names it) at ``line``; ``current`` marks it as the stop line."""
-        local = resolve_source(path, self.search_dirs)
+        local = resolve_source(path, self.search_dirs, recorded=self.recorded)
         self.shown = Shown(path, local)
         if local is None:
             self._show_missing(f"source not available: {path} (not found here, nor in {', '.join(self.search_dirs) or 'any search directory'})")
