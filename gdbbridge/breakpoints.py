@@ -1,10 +1,15 @@
 """Breakpoints, including CUDA-thread conditions that cuda-gdb can only take after the kernel
 module is loaded (before that, ``-break-insert -c "threadIdx.x == 5"`` fails with
-"No symbol threadIdx in current context").
+"No symbol threadIdx in current context", or answers ``^done`` with no breakpoint).
 
-Such a condition is kept here as *deferred*: the breakpoint is inserted pending without it,
-and the condition is applied at the first stop on that breakpoint. If the condition is false
-for the stopping thread, the caller resumes (``should_skip`` tells it).
+Such a condition is kept here as *deferred*: the breakpoint is inserted pending without it and
+cuda-gdb is asked to stop at the next kernel launch (``set cuda break_on_launch application``).
+At that stop (``reason="breakpoint-hit"`` with no ``bkptno``, "CUDA thread hit application
+kernel entry function breakpoint") every deferred condition is applied, the launch stop is
+switched off again and the caller resumes: no thread has reached the breakpoint yet, so the
+condition holds from its first hit. A gdb without ``cuda`` settings applies the condition at
+the breakpoint's first stop instead and resumes when the stopping thread fails it.
+``should_skip`` tells the caller when to resume.
 """
 
 from __future__ import annotations
@@ -40,6 +45,8 @@ class Breakpoints:
 
     session: GdbSession
     deferred: dict[int, str] = field(default_factory=dict)
+    launch_armed: bool = False
+    """True while cuda-gdb was asked (by this object) to stop at the next kernel launch."""
 
     async def insert(self, location: str, condition: str | None = None, *, temporary: bool = False) -> Breakpoint:
         """Insert a breakpoint (pending if need be); a CUDA condition refused before the kernel
@@ -54,7 +61,7 @@ class Breakpoints:
                     raise
         bp = await self._insert(*flags, location)
         if condition:
-            self.deferred[bp.number] = condition
+            await self._defer(bp.number, condition)
         return bp
 
     async def _insert(self, *args: str | Flag) -> Breakpoint:
@@ -99,7 +106,16 @@ class Breakpoints:
         except MIError as exc:
             if not _needs_kernel(exc.message):
                 raise
-            self.deferred[number] = condition
+            await self._defer(number, condition)
+
+    async def _defer(self, number: int, condition: str) -> None:
+        self.deferred[number] = condition
+        if not self.launch_armed:
+            try:
+                await self.session.command("-gdb-set", "cuda", "break_on_launch", "application")
+                self.launch_armed = True
+            except MIError:
+                pass  # not cuda-gdb: the condition is applied at the breakpoint's first hit
 
     async def delete(self, number: int) -> None:
         await self.session.command("-break-delete", number)
@@ -109,13 +125,23 @@ class Breakpoints:
         await self.session.command("-break-enable" if enabled else "-break-disable", number)
 
     async def should_skip(self, stop: StopEvent) -> bool:
-        """At a stop on a breakpoint with a deferred condition: apply it now, and tell whether
-        the stopping thread fails it (then the caller continues)."""
-        number = stop.breakpoint
-        if number is None or number not in self.deferred:
+        """At a stop while conditions are deferred: apply them if the stop is in device code.
+        True when the caller should resume: the stop is the launch stop armed for this, or a
+        breakpoint hit whose stopping thread fails the condition just applied."""
+        if not self.deferred or stop.exited:
             return False
-        condition = self.deferred[number]
-        await self.set_condition(number, condition)
+        armed = self.launch_armed
+        condition = self.deferred.get(stop.breakpoint) if stop.breakpoint is not None else None
+        if stop.focus is not None:
+            for number, deferred in list(self.deferred.items()):
+                await self.set_condition(number, deferred)
+        if armed and not self.deferred:
+            await self.session.command("-gdb-set", "cuda", "break_on_launch", "none")
+            self.launch_armed = False
+        if armed and stop.focus is not None and stop.reason == "breakpoint-hit" and stop.breakpoint is None:
+            return True
+        if condition is None:
+            return False
         try:
             payload = await self.session.command("-data-evaluate-expression", f"({condition}) != 0")
         except MIError:

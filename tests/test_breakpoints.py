@@ -1,9 +1,12 @@
-"""Deferred CUDA breakpoint conditions, over a transcript derived from real cuda-gdb output.
+"""Deferred CUDA breakpoint conditions, over transcripts derived from real cuda-gdb output.
 
-tests/fixtures/c/bridge/derived_deferred_condition.jsonl strings together real cuda-gdb 13.0
+tests/fixtures/c/bridge/derived_launch_condition.jsonl strings together real cuda-gdb 13.0
 lines (shared/reference/more mi.txt, mi2.txt, mi4.txt): ``-break-insert -c`` refused with
-"No symbol "threadIdx" in current context.", the pending insert, a stop at thread 0 and one
-at thread 33. It is replayed by the stand-in debugger, so the session code path is the real one.
+"No symbol "threadIdx" in current context.", the pending insert, ``break_on_launch``, the
+application kernel entry stop and the conditional hit at block 1 thread 33.
+derived_deferred_condition.jsonl has no ``-gdb-set cuda`` answer (the stand-in refuses it, as a
+gdb without CUDA support does): the condition is applied at the breakpoint's first hit instead.
+Both are replayed by the stand-in debugger, so the session code path is the real one.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from gdbbridge.models import Breakpoint
 from gdbbridge.session import GdbSession, MIError
 
 DERIVED = Path(__file__).parent / "fixtures" / "c" / "bridge" / "derived_deferred_condition.jsonl"
+LAUNCH = Path(__file__).parent / "fixtures" / "c" / "bridge" / "derived_launch_condition.jsonl"
 TRANSCRIPTS = Path(__file__).parent / "fixtures" / "transcripts"
 CONDITION = "threadIdx.x==33 && blockIdx.x==1"
 
@@ -43,11 +47,33 @@ async def derived_session():
     await session.close()
 
 
-async def test_condition_deferred_until_kernel_stop_then_applied(derived_session):
+async def test_condition_deferred_to_the_kernel_launch_stop_then_holds_from_the_first_hit():
+    session = GdbSession([sys.executable, "-m", "gdbbridge.replay", str(LAUNCH)], ["./t"], inferior_tty=False)
+    q = session.queue()
+    await asyncio.wait_for(session.start(), 20)
+    try:
+        bps = Breakpoints(session)
+        bp = await bps.insert("t.cu:6", CONDITION)
+        assert bp.number == 1 and bps.deferred == {1: CONDITION} and bps.launch_armed
+
+        launch = await stopped_after(session, q, "-exec-run")
+        assert launch.reason == "breakpoint-hit" and launch.breakpoint is None and launch.focus.thread == (0, 0, 0)
+        assert await bps.should_skip(launch) is True  # the launch stop was ours: resume
+        assert bps.deferred == {} and not bps.launch_armed
+
+        hit = await stopped_after(session, q, "-exec-continue")
+        assert hit.breakpoint == 1 and hit.focus.thread == (33, 0, 0) and hit.focus.block == (1, 0, 0)
+        assert await bps.should_skip(hit) is False
+    finally:
+        await session.close()
+
+
+async def test_without_cuda_settings_the_condition_is_applied_at_the_first_hit(derived_session):
     session, q = derived_session
     bps = Breakpoints(session)
     bp = await bps.insert("t.cu:6", CONDITION)
     assert bp.number == 1 and bp.condition is None and bps.deferred == {1: CONDITION}
+    assert not bps.launch_armed  # "-gdb-set cuda ..." was refused
     assert bp.original_location == "t.cu:6" and len(bp.locations) >= 1
 
     first = await stopped_after(session, q, "-exec-run")

@@ -1,8 +1,8 @@
 """gdbbridge against the real cuda-gdb on a tiny kernel (tests/fixtures/c/bridge/bridge_kernel.cu).
 
 Builds the kernel with ``nvcc -g -G``, breaks inside it, reads the refresh batch, switches
-focus, reads shared memory and registers, steps, applies a deferred threadIdx condition and
-runs to the end. Round-trip times are printed (run with ``-s``); the session transcript is
+focus, reads shared memory and registers, steps, applies a threadIdx condition deferred to the
+kernel launch stop and runs to the end. Round-trip times are printed (run with ``-s``); the session transcript is
 written to $CUDATUI_RECORD_DIR/bridge_kernel.jsonl (if set) so it can be committed as a replay
 fixture. On a failure the last 60 raw MI lines (both directions) are printed, and a
 ``-break-insert`` answer without a breakpoint number fails with gdb's raw answer in the message.
@@ -95,6 +95,12 @@ async def test_kernel_session_on_real_cuda_gdb(kernel_exe, tmp_path):
         assert 0 < after_sync.number != store.number > 0
 
         stop = await clock("exec-run to kernel breakpoint", stop_after(session, q, "-exec-run"))
+        launch_stops = 0
+        while await bps.should_skip(stop):
+            launch_stops += 1
+            stop = await clock("exec-continue (deferred condition applied)", stop_after(session, q, "-exec-continue"))
+        print(f"stops resumed while applying the deferred condition: {launch_stops}; armed={bps.launch_armed}")
+        assert not bps.deferred and not bps.launch_armed
         assert stop.breakpoint == after_sync.number and stop.focus is not None
         assert stop.frame.func == "fill" and stop.frame.line == line_of("AFTER_SYNC")
 
@@ -127,13 +133,9 @@ async def test_kernel_session_on_real_cuda_gdb(kernel_exe, tmp_path):
 
         await bps.delete(after_sync.number)
         hit = await clock("exec-continue to STORE", stop_after(session, q, "-exec-continue"))
-        skips = 0
-        while await bps.should_skip(hit):
-            skips += 1
-            hit = await clock("exec-continue (deferred condition)", stop_after(session, q, "-exec-continue"))
-        assert hit.breakpoint == store.number and not bps.deferred
+        assert not await bps.should_skip(hit)
+        assert hit.breakpoint == store.number
         assert hit.focus.thread == (7, 0, 0) and hit.focus.block == (1, 0, 0)
-        print(f"deferred condition: {skips} stop(s) skipped before it held")
 
         await bps.delete(store.number)
         end = await clock("exec-continue to exit", stop_after(session, q, "-exec-continue"))
