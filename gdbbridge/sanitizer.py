@@ -97,7 +97,7 @@ def build_command(request: SanitizerRequest, executable: str, xml_path: Optional
     if xml_path:
         cmd += ["--xml", "--save", xml_path]
     if coredump_path:
-        cmd += ["--generate-coredump", "--coredump-name", coredump_path]
+        cmd += ["--generate-coredump", "--coredump-name", coredump_path, "--coredump-behavior", "exit"]
     return cmd + program_argv(request.program, request.args)
 
 

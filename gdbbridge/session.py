@@ -202,6 +202,20 @@ class GdbSession:
             finally:
                 self._console_capture = None
 
+    async def open_core(self, path: str) -> StopEvent:
+        """Open a GPU coredump (``target cudacore PATH``) and return the stop it holds: the
+        ``*stopped`` cuda-gdb printed, else one of reason ``core`` (the focus comes from the
+        ``-cuda-info`` tables). MIError when cuda-gdb cannot open it."""
+        if "\n" in path or "\r" in path:
+            raise MIError("a coredump path cannot contain a line break", "target cudacore")
+        before = self.last_stop
+        await self.console(f"target cudacore {path}")
+        if self.last_stop is not before and self.last_stop is not None:
+            return self.last_stop
+        self.last_stop = StopEvent(reason="core")
+        self.state = "stopped"
+        return self.last_stop
+
     async def interrupt(self) -> None:
         """Stop a running target: ``-exec-interrupt`` in async mode, else SIGINT to the debuggee."""
         if self.async_mode:

@@ -7,6 +7,7 @@ import shutil
 import signal
 import subprocess
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Callable
 
@@ -131,6 +132,18 @@ async def test_bad_breakpoint_is_a_warning_and_the_program_still_runs(program: P
         await wait_for(pilot, lambda: isinstance(app.focused, Input))
         await pilot.press("ctrl+q")
         await wait_for(pilot, lambda: app.return_code == 0)
+
+
+async def test_a_coredump_gdb_cannot_open_is_an_error_not_a_spinner(program: Path, tmp_path: Path) -> None:
+    core = tmp_path / "not a core.nvcudmp"
+    core.write_bytes(b"\x7fELF fake coredump")
+    app = DebuggerApp(replace(config(program), core=str(core)))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: phase(app) == "dead")
+        errors = [n.message for n in app._notifications if n.severity == "error"]
+        assert any(e.startswith("gdb: ") and "cudacore" in e for e in errors), errors
+        assert app.controller.status.detail.startswith("coredump not opened:")
+        assert app.controller.session is not None and app.controller.session.alive
 
 
 async def test_debugger_death_restart_help_palette_and_quit_from_a_dialog(program: Path) -> None:

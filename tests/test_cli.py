@@ -52,6 +52,13 @@ def test_missing_debugger(capsys: pytest.CaptureFixture[str]) -> None:
     assert rc == 2 and err.startswith("cudatui: debugger /nonexistent/cuda-gdb not found") and err.count("\n") == 1
 
 
+def test_coredump_that_is_missing_or_a_directory(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
+    rc, _, err = run_main(capsys, "--debugger", "gdb", "--core", str(tmp_path / "gone.nvcudmp"))
+    assert rc == 2 and err == f"cudatui: coredump {tmp_path / 'gone.nvcudmp'} not found\n"
+    rc, _, err = run_main(capsys, "--debugger", "gdb", "--core", str(tmp_path), sys.executable)
+    assert rc == 2 and err == f"cudatui: coredump {tmp_path} not found\n"
+
+
 def test_record_into_missing_directory(capsys: pytest.CaptureFixture[str]) -> None:
     rc, _, err = run_main(capsys, "--debugger", "gdb", "--record", "/nonexistent/dir/s.jsonl", sys.executable)
     assert rc == 2 and "does not exist" in err and err.count("\n") == 1

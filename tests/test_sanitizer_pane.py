@@ -232,3 +232,59 @@ def test_json_into_a_closed_pipe_is_silent():
             stdin=stdin, stdout=write_end, stderr=subprocess.PIPE, text=True, cwd=Path(__file__).parent.parent)
     os.close(write_end)
     assert (done.returncode, done.stderr) == (141, "")
+
+
+async def run_to_result(pilot, app) -> None:
+    for _ in range(200):
+        await pilot.pause(0.05)
+        if app.result is not None:
+            return
+    raise AssertionError("the sanitizer run did not finish")
+
+
+async def test_debug_this_finding_with_a_program_hands_the_culprit_thread_to_the_debugger(fake_sanitizer, tmp_path):
+    fake_sanitizer.setenv("FAKE_SANITIZER_REPLAY", str(FIXTURES / "memcheck.txt"))
+    app = SanitizeApp(request=SanitizerRequest(program="./t", args=("--n", "it's")))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await run_to_result(pilot, app)
+        group = app.query_one(SanitizerPane).groups[0]
+        assert (group.first.file, group.first.line) == ("t.cu", 8)
+        await pilot.press("d")
+        await pilot.pause()
+    assert app.handoff is not None and app.return_value == 1
+    assert app.handoff.target == ("./t", "--n", "it's") and app.handoff.core is None
+    assert app.handoff.breakpoints == ("t.cu:8 if blockIdx.x == 1 && threadIdx.x == 5",)
+    assert app.handoff.debugger == ("cuda-gdb",) and not app.handoff.replayed
+
+
+async def test_post_mortem_reruns_memcheck_with_a_coredump_then_hands_it_to_the_debugger(fake_sanitizer, tmp_path):
+    fake_sanitizer.setenv("FAKE_SANITIZER_REPLAY", str(FIXTURES / "memcheck.txt"))
+    app = SanitizeApp(request=SanitizerRequest(program="./t", tool="racecheck"))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await run_to_result(pilot, app)
+        first = app.result
+        log = tmp_path / "argv.json"
+        fake_sanitizer.setenv("FAKE_SANITIZER_LOG", str(log))
+        fake_sanitizer.setenv("FAKE_SANITIZER_REPLAY", str(FIXTURES / "cd.txt"))
+        await pilot.press("p")
+        for _ in range(200):
+            await pilot.pause(0.05)
+            if app.result is not first and app.handoff is not None:
+                break
+    argv = json.loads(log.read_text())["argv"]
+    assert argv[argv.index("--tool") + 1] == "memcheck" and "--generate-coredump" in argv
+    assert argv[argv.index("--coredump-behavior") + 1] == "exit"
+    assert app.handoff is not None and app.handoff.target == ("./t",) and app.handoff.breakpoints == ()
+    assert app.handoff.core == app.result.coredump_path and Path(app.handoff.core).read_bytes().startswith(b"\x7fELF")
+
+
+async def test_a_saved_report_says_the_command_line_instead_of_launching():
+    app = SanitizeApp(report=read_report(str(FIXTURES / "memcheck.txt")))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        await pilot.press("d", "p")
+        await pilot.pause()
+        said = [n.message for n in app._notifications]
+        assert app.handoff is None and app.is_running
+    assert "cudatui -b 't.cu:8 if blockIdx.x == 1 && threadIdx.x == 5' PROGRAM [ARGS]" in said
+    assert any("no program to re-run" in text for text in said)

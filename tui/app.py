@@ -6,6 +6,7 @@ smaller terminals the source is on top and the other panes share one tabbed area
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from functools import partial
 from typing import Any, Coroutine, Iterable
@@ -127,6 +128,7 @@ class DebuggerApp(App[int]):
         self.config = config
         self.controller = Controller(config, self)
         self.last_state: StopState | None = None
+        self._post_mortem_pending = False
         self._state_panes: list[StatePane] = []
         self.failure: str | None = None
         """Why the debugger could not start (the app then exits with code 2; the CLI prints it)."""
@@ -364,7 +366,20 @@ class DebuggerApp(App[int]):
         self.spawn(self._debug_finding(spec), "debug-finding")
 
     def on_sanitizer_pane_post_mortem(self, message: SanitizerPane.PostMortem) -> None:
-        self.notify_user("post-mortem: run `cudatui sanitize` with a coredump, then open it in cuda-gdb", "warning")
+        if self._sanitize("memcheck", coredump=True):
+            self._post_mortem_pending = True
+            self.notify_user("post-mortem: memcheck runs to the first error and writes a GPU coredump, "
+                             "then the debugger opens it")
+
+    def on_sanitizer_pane_finished(self, message: SanitizerPane.Finished) -> None:
+        if not self._post_mortem_pending:
+            return
+        self._post_mortem_pending = False
+        path = message.result.coredump_path
+        if path and os.path.isfile(path):
+            self.spawn(self.controller.post_mortem(path), "post-mortem")
+        else:
+            self.notify_user("post-mortem: compute-sanitizer wrote no coredump (it found no error)", "warning")
 
     # -- helpers ---------------------------------------------------------------------------
 
@@ -372,14 +387,17 @@ class DebuggerApp(App[int]):
         await self.controller.add_breakpoint(spec)
         await self.controller.restart()
 
-    def _sanitize(self, tool: str) -> None:
-        if not self.config.target:
-            self.notify_user("no program to sanitize in a replayed session", "warning")
-            return
-        request = SanitizerRequest(program=self.config.target[0], args=self.config.target[1:], tool=tool,
-                                   cwd=self.config.cwd)
+    def _sanitize(self, tool: str, *, coredump: bool = False) -> bool:
+        target = self.controller.config.target
+        if not target:
+            self.notify_user("no program to sanitize here (a replayed session, or a coredump opened without PROGRAM)",
+                             "warning")
+            return False
+        request = SanitizerRequest(program=target[0], args=target[1:], tool=tool, cwd=self.config.cwd,
+                                   generate_coredump=coredump)
         pane = self.show_pane("sanitizer")
         pane.start(request)  # type: ignore[attr-defined]
+        return True
 
     def _explained(self, action: Any) -> None:
         if action is None:

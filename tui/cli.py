@@ -12,7 +12,7 @@ import argparse
 import os
 import shutil
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from importlib import metadata
 from pathlib import Path
 from types import ModuleType
@@ -25,7 +25,7 @@ COMMAND_MODULES: tuple[ModuleType, ...] = (sanitize, stats, doctor, explain, dem
 """Sub-command modules, each with ``add_parser(subparsers)`` and ``run(args) -> int``; a new
 sub-command is one more module in this tuple."""
 
-VALUE_OPTIONS = ("-b", "--break", "--debugger", "--record")
+VALUE_OPTIONS = ("-b", "--break", "--debugger", "--record", "--core")
 
 
 class ArgumentParser(argparse.ArgumentParser):
@@ -51,10 +51,13 @@ class LaunchConfig:
     source_dirs: tuple[str, ...] = ()
     """Where to look for a source file whose recorded path does not exist here."""
 
+    core: str | None = None
+    """A GPU coredump to open (post-mortem) instead of running the program."""
+
     @property
     def replayed(self) -> bool:
         """True for a recording replayed: its file paths are the recording machine's."""
-        return not self.target
+        return "gdbbridge.replay" in self.debugger
 
     @property
     def program_argv(self) -> tuple[str, ...]:
@@ -115,6 +118,9 @@ def debug_parser(commands: Sequence[str]) -> ArgumentParser:
                         help="debugger to drive (default cuda-gdb; plain gdb works for CPU-only programs)")
     parser.add_argument("--record", metavar="FILE", help="record the MI session to FILE (for `cudatui replay`)")
     parser.add_argument("--no-run", action="store_true", help="load the program but do not start it (r runs it)")
+    parser.add_argument("--core", metavar="FILE",
+                        help="post-mortem: open this GPU coredump (from `cudatui sanitize`, p) instead of running; "
+                        "PROGRAM is optional and gives host symbols")
     parser.add_argument("--version", action="version", version=f"cudatui {version()}")
     return parser
 
@@ -157,6 +163,16 @@ def check_debugger(debugger: str) -> str | None:
     return f"debugger {debugger} not found or not executable ({hint})"
 
 
+def check_core(core: str | None) -> str | None:
+    if core is None:
+        return None
+    if not Path(core).is_file():
+        return f"coredump {core} not found"
+    if "\n" in core or "\r" in core:
+        return "a coredump path cannot contain a line break"
+    return None if os.access(core, os.R_OK) else f"coredump {core} is not readable"
+
+
 def check_record(record: str | None) -> str | None:
     if record is None:
         return None
@@ -173,22 +189,31 @@ def _fail(message: str) -> int:
 
 def run_debugger(args: argparse.Namespace) -> int:
     """Check the command line, then open the debugger UI."""
-    if args.program is None:
+    if args.program is None and args.core is None:
         return _fail("error: no PROGRAM given (see cudatui --help)")
-    for problem in (check_program(args.program), check_debugger(args.debugger), check_record(args.record)):
+    checks = (check_program(args.program) if args.program is not None else None, check_core(args.core),
+              check_debugger(args.debugger), check_record(args.record))
+    for problem in checks:
         if problem:
             return _fail(problem)
-    program_dir = str(Path(args.program).resolve().parent) if Path(args.program).exists() else os.getcwd()
-    config = LaunchConfig(
-        debugger=(args.debugger,),
-        target=(args.program, *args.args),
-        breakpoints=tuple(args.breakpoints),
-        record=args.record,
-        run=not args.no_run,
+    config = debug_config(args.program, tuple(args.args), breakpoints=tuple(args.breakpoints), core=args.core,
+                          debugger=args.debugger)
+    return run_app(replace(config, record=args.record, run=not args.no_run))
+
+
+def debug_config(program: str | None, args: tuple[str, ...] = (), *, breakpoints: tuple[str, ...] = (),
+                 core: str | None = None, debugger: str = "cuda-gdb") -> LaunchConfig:
+    """The debugger UI on PROGRAM ARGS from the current directory (or on a coredump)."""
+    anchor = program if program is not None and Path(program).exists() else core
+    program_dir = str(Path(anchor).resolve().parent) if anchor else os.getcwd()
+    return LaunchConfig(
+        debugger=(debugger,),
+        target=(program, *args) if program is not None else (),
+        breakpoints=breakpoints,
         cwd=os.getcwd(),
         source_dirs=tuple(dict.fromkeys((program_dir, os.getcwd()))),
+        core=str(Path(core).resolve()) if core else None,
     )
-    return _run_app(config)
 
 
 def run_replay(args: argparse.Namespace) -> int:
@@ -209,10 +234,11 @@ def run_replay(args: argparse.Namespace) -> int:
         env=(("PYTHONPATH", pythonpath),),
         source_dirs=tuple(dict.fromkeys((*args.source_dir, recording_dir, os.getcwd()))),
     )
-    return _run_app(config)
+    return run_app(config)
 
 
-def _run_app(config: LaunchConfig) -> int:
+def run_app(config: LaunchConfig) -> int:
+    """The debugger UI on ``config``; its exit code (a one-line error when it could not start)."""
     from tui.app import DebuggerApp
 
     app = DebuggerApp(config)

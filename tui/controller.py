@@ -92,6 +92,9 @@ class Controller:
                 self.view.notify_user(str(exc), "error")
             return
         try:
+            if cfg.core:
+                await self._open_core(cfg.core)
+                return
             for spec in cfg.breakpoints:
                 await self._insert(*split_condition(spec))
             if cfg.run:
@@ -102,6 +105,8 @@ class Controller:
             self.view.notify_user(f"{cfg.debugger_name}: {exc.message}", "error")
             if not self.session.alive:
                 self._set_status("dead", exc.message)
+            elif cfg.core:
+                self._set_status("dead", f"coredump not opened: {exc.message}")
 
     async def _run(self) -> None:
         assert self.session is not None
@@ -109,18 +114,34 @@ class Controller:
         self._set_status("starting", f"running to {target}", since=self.clock())
         await self.session.command("-exec-run")
 
+    async def _open_core(self, path: str) -> None:
+        assert self.session is not None
+        self._set_status("starting", f"opening GPU coredump {os.path.basename(path)}", since=self.clock())
+        stop = await self.session.open_core(path)
+        state = await self._refresh(stop, requery_focus=True)
+        if state is not None and state.focus is None:
+            self.view.notify_user(f"{os.path.basename(path)}: the coredump holds no CUDA thread to focus on", "warning")
+
+    async def post_mortem(self, path: str) -> None:
+        """Leave the live session and open the GPU coredump ``path`` (r re-opens it)."""
+        await self.close()
+        self._breakpoints.clear()
+        self._closed = False
+        self.config = replace(self.config, core=path)
+        await self.start(first=False)
+
     async def restart(self) -> None:
         """Run again: kill a live program first; start a new debugger if the old one died."""
         await self._guard(self._restart())
 
     async def _restart(self) -> None:
         session = self.session
-        if session is None or not session.alive:
+        if session is None or not session.alive or self.config.core:
             await self.close()
             self._breakpoints.clear()
             self._closed = False
             await self.start(first=False)
-            if not self.config.run and self.session is not None and self.session.alive:
+            if not self.config.run and not self.config.core and self.session is not None and self.session.alive:
                 await self._run()
             return
         if session.state == "running":

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import shlex
+from dataclasses import replace
 from typing import Optional
 
 from textual.app import App, ComposeResult
@@ -10,14 +13,16 @@ from textual.widgets import Footer
 
 from gdbbridge.findings import SanitizerReport, debug_breakpoint_for
 from gdbbridge.sanitizer import SanitizerRequest, SanitizerResult
+from tui.cli import LaunchConfig, debug_config
 from tui.panes.sanitizer import SanitizerPane
 
 
 class SanitizeApp(App[int]):
     """Shows one sanitizer run (``request``) or one saved report (``report``).
 
-    Without the debugger around, the pane's requests are answered with notifications that
-    say what the full debugger would do (open the line, break on the thread, open a coredump).
+    With a program (``request``), "Debug this finding" and "Post-mortem" end this app and leave
+    :attr:`handoff`: the debugger to open next, stopped on the finding's thread or on the GPU
+    coredump. A saved report has no program to run, so they say the command line to use.
     """
 
     TITLE = "cudatui sanitize"
@@ -29,6 +34,9 @@ class SanitizeApp(App[int]):
         self.report = report
         self.request = request
         self.result: Optional[SanitizerResult] = None
+        self.handoff: Optional[LaunchConfig] = None
+        """What to debug after this app ends (set by "Debug this finding" and "Post-mortem")."""
+        self._post_mortem = False
 
     def compose(self) -> ComposeResult:
         yield SanitizerPane(self.report)
@@ -43,15 +51,36 @@ class SanitizeApp(App[int]):
 
     def on_sanitizer_pane_debug_finding(self, message: SanitizerPane.DebugFinding) -> None:
         location, condition = debug_breakpoint_for(message.group)
-        where = f"break {location}" + (f" if {condition}" if condition else "")
-        self.notify(f"{where}\n(run `cudatui PROGRAM` to debug it)", title="Debug this finding")
+        spec = f"{location} if {condition}" if condition else location
+        if self.request is None:
+            self.notify(f"cudatui -b {shlex.quote(spec)} PROGRAM [ARGS]", title="Debug this finding: run")
+            return
+        self.handoff = debug_config(self.request.program, self.request.args, breakpoints=(spec,))
+        self.exit(1)
 
     def on_sanitizer_pane_post_mortem(self, message: SanitizerPane.PostMortem) -> None:
-        self.notify("Post-mortem opens the GPU coredump in the debugger: run `cudatui PROGRAM`.",
+        if self.request is None:
+            self.notify("a saved report has no program to re-run: `cudatui sanitize PROGRAM`, then p",
+                        title="Post-mortem", severity="warning")
+            return
+        self._post_mortem = True
+        self.query_one(SanitizerPane).start(replace(self.request, tool="memcheck", leak_check=False,
+                                                    generate_coredump=True))
+        self.notify("memcheck runs to the first error and writes a GPU coredump; cuda-gdb opens it next",
                     title="Post-mortem")
 
     def on_sanitizer_pane_finished(self, message: SanitizerPane.Finished) -> None:
         self.result = message.result
+        if not self._post_mortem or self.request is None:
+            return
+        self._post_mortem = False
+        path = message.result.coredump_path
+        if path and os.path.isfile(path):
+            self.handoff = debug_config(self.request.program, self.request.args, core=path)
+            self.exit(1)
+        else:
+            self.notify("compute-sanitizer wrote no coredump (it found no error)", title="Post-mortem",
+                        severity="warning")
 
     def action_quit(self) -> None:
         """Quit; exit code 1 when findings are shown, else 0."""

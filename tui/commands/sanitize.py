@@ -122,6 +122,12 @@ def run(args: argparse.Namespace) -> int:
         if not _print_json(report_to_dict(report)):
             return 141
         return 1 if report.groups else 0
+    from tui.cli import check_debugger, run_app
     from tui.sanitize_app import SanitizeApp
 
-    return SanitizeApp(report=report, request=request).run() or 0
+    app = SanitizeApp(report=report, request=request)
+    code = app.run() or 0
+    if app.handoff is None:
+        return code
+    problem = check_debugger(app.handoff.debugger[0])
+    return _error(problem) if problem else run_app(app.handoff)

@@ -34,7 +34,8 @@ def stop_detail(stop: StopEvent) -> str:
         return f"breakpoint {stop.breakpoint}" if stop.breakpoint is not None else "breakpoint"
     if stop.reason == "signal-received":
         return stop.signal or "signal"
-    return {"end-stepping-range": "step", "function-finished": "finish"}.get(stop.reason, stop.reason)
+    return {"end-stepping-range": "step", "function-finished": "finish",
+            "core": "post-mortem (GPU coredump)"}.get(stop.reason, stop.reason)
 
 
 def kernel_name(state: StopState) -> str:
