@@ -42,6 +42,19 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(skip)
 
 
+@pytest.fixture
+def fake_sanitizer(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> pytest.MonkeyPatch:
+    """The stand-in that replays recorded real reports (fixtures/sanitizer/fake_compute_sanitizer.py,
+    configured by FAKE_SANITIZER_* variables) as `compute-sanitizer`, first on PATH."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    exe = bin_dir / "compute-sanitizer"
+    exe.write_text(f'#!/bin/sh\nexec "{sys.executable}" "{FIXTURES / "sanitizer" / "fake_compute_sanitizer.py"}" "$@"\n')
+    exe.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
+    return monkeypatch
+
+
 def replay_debugger(name: str) -> list[str]:
     """The debugger command that serves ``tests/fixtures/transcripts/<name>`` as a stand-in gdb."""
     return [sys.executable, "-m", "gdbbridge.replay", str(TRANSCRIPTS / name)]

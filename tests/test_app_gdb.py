@@ -21,7 +21,7 @@ from tui.help import HelpScreen
 from tui.panes.base import FrameSelected
 from tui.cli import LaunchConfig
 from tui.panes.breakpoints import BreakpointsPane
-from tui.panes.locals import CHANGED, LocalsPane
+from tui.panes.locals import CHANGED
 from tui.panes.output import OutputPane
 from tui.panes.source import SourcePane
 from tui.panes.stack import StackPane
@@ -132,6 +132,17 @@ async def test_bad_breakpoint_is_a_warning_and_the_program_still_runs(program: P
         await wait_for(pilot, lambda: isinstance(app.focused, Input))
         await pilot.press("ctrl+q")
         await wait_for(pilot, lambda: app.return_code == 0)
+
+
+async def test_debug_finding_after_the_program_exited_breaks_there_and_runs_again(program: Path) -> None:
+    app = DebuggerApp(config(program))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: phase(app) == "exited")
+        await app.controller.debug_finding("steps.c:6 if x == 3")
+        await at_line(pilot, app, 6)
+        assert value(app, "x") == "3" and app.controller.status.detail == "breakpoint 1"
+        (bp,) = app.controller.state.breakpoints
+        assert (bp.line, bp.condition) == (6, "x == 3")
 
 
 async def test_a_coredump_gdb_cannot_open_is_an_error_not_a_spinner(program: Path, tmp_path: Path) -> None:

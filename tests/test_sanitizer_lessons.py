@@ -11,10 +11,8 @@ from the lesson's outcomes in kernels/lessons.py.
 
 from __future__ import annotations
 
-import os
 import posixpath
 import re
-import sys
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from pathlib import Path
@@ -334,18 +332,6 @@ def test_assert_xml_alone_points_at_the_kernels_launch():
     assert group.first.kernel == "__assertfail" and group.count == len(xml_records(c.path)) - 2
     assert group.first.source_location[1] == definition
     assert [f.function for f in group.first.device_backtrace] == ["__assertfail"]
-
-
-@pytest.fixture
-def fake_sanitizer(tmp_path, monkeypatch):
-    """The recorded-report stand-in (see test_sanitizer_run.py) as `compute-sanitizer` on PATH."""
-    bin_dir = tmp_path / "bin"
-    bin_dir.mkdir()
-    exe = bin_dir / "compute-sanitizer"
-    exe.write_text(f'#!/bin/sh\nexec "{sys.executable}" "{FIXTURES / "fake_compute_sanitizer.py"}" "$@"\n')
-    exe.chmod(0o755)
-    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
-    return monkeypatch
 
 
 @pytest.mark.parametrize("name", [n for n in BUGGY if n.endswith(".xml")])

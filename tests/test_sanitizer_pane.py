@@ -91,18 +91,6 @@ async def test_log_toggle_and_group_without_source_line():
         assert app.query_one("ContentSwitcher").current == "sanitizer-log"
 
 
-@pytest.fixture
-def fake_sanitizer(tmp_path, monkeypatch):
-    """The replaying stand-in for compute-sanitizer, first on PATH."""
-    bin_dir = tmp_path / "bin"
-    bin_dir.mkdir()
-    exe = bin_dir / "compute-sanitizer"
-    exe.write_text(f'#!/bin/sh\nexec "{sys.executable}" "{FIXTURES / "fake_compute_sanitizer.py"}" "$@"\n')
-    exe.chmod(0o755)
-    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
-    return monkeypatch
-
-
 async def test_live_run_streams_log_and_fills_table(fake_sanitizer):
     fake_sanitizer.setenv("FAKE_SANITIZER_REPLAY", str(FIXTURES / "initcheck.txt"))
     fake_sanitizer.setenv("FAKE_SANITIZER_REPEAT", "20")

@@ -23,14 +23,9 @@ FIXTURES = Path(__file__).parent / "fixtures" / "sanitizer"
 
 
 @pytest.fixture
-def fake(tmp_path, monkeypatch):
-    """Install the stand-in as `compute-sanitizer` on PATH; returns a configure(**env) helper."""
-    bin_dir = tmp_path / "bin"
-    bin_dir.mkdir()
-    exe = bin_dir / "compute-sanitizer"
-    exe.write_text(f'#!/bin/sh\nexec "{sys.executable}" "{FIXTURES / "fake_compute_sanitizer.py"}" "$@"\n')
-    exe.chmod(0o755)
-    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
+def fake(fake_sanitizer, tmp_path):
+    """The stand-in as `compute-sanitizer` on PATH; returns a configure(replay, xml, **env) helper."""
+    monkeypatch = fake_sanitizer
     log = tmp_path / "argv.json"
     monkeypatch.setenv("FAKE_SANITIZER_LOG", str(log))
 

@@ -363,7 +363,7 @@ class DebuggerApp(App[int]):
     def on_sanitizer_pane_debug_finding(self, message: SanitizerPane.DebugFinding) -> None:
         location, condition = debug_breakpoint_for(message.group)
         spec = f"{location} if {condition}" if condition else location
-        self.spawn(self._debug_finding(spec), "debug-finding")
+        self.spawn(self.controller.debug_finding(spec), "debug-finding")
 
     def on_sanitizer_pane_post_mortem(self, message: SanitizerPane.PostMortem) -> None:
         if self._sanitize("memcheck", coredump=True):
@@ -382,10 +382,6 @@ class DebuggerApp(App[int]):
             self.notify_user("post-mortem: compute-sanitizer wrote no coredump (it found no error)", "warning")
 
     # -- helpers ---------------------------------------------------------------------------
-
-    async def _debug_finding(self, spec: str) -> None:
-        await self.controller.add_breakpoint(spec)
-        await self.controller.restart()
 
     def _sanitize(self, tool: str, *, coredump: bool = False) -> bool:
         target = self.controller.config.target

@@ -124,10 +124,23 @@ class Controller:
 
     async def post_mortem(self, path: str) -> None:
         """Leave the live session and open the GPU coredump ``path`` (r re-opens it)."""
+        await self._start_over(core=path)
+
+    async def debug_finding(self, spec: str) -> None:
+        """Break at ``LOCATION if CONDITION`` (a sanitizer finding's thread) and run the program
+        again; from a coredump, start a live session with that breakpoint."""
+        if self.config.core:
+            await self._start_over(core=None, breakpoints=(*self.config.breakpoints, spec))
+            return
+        await self.add_breakpoint(spec)
+        await self.restart()
+
+    async def _start_over(self, **changes: Any) -> None:
+        """A new debugger session on the config with ``changes``."""
         await self.close()
         self._breakpoints.clear()
         self._closed = False
-        self.config = replace(self.config, core=path)
+        self.config = replace(self.config, **changes)
         await self.start(first=False)
 
     async def restart(self) -> None:
@@ -137,10 +150,7 @@ class Controller:
     async def _restart(self) -> None:
         session = self.session
         if session is None or not session.alive or self.config.core:
-            await self.close()
-            self._breakpoints.clear()
-            self._closed = False
-            await self.start(first=False)
+            await self._start_over()
             if not self.config.run and not self.config.core and self.session is not None and self.session.alive:
                 await self._run()
             return

@@ -1,0 +1,144 @@
+"""From a compute-sanitizer finding to cuda-gdb stopped on its thread, on a real GPU.
+
+- Lessons (Python programs): the finding of the lesson's tool becomes ``-b 'FILE:LINE if
+  blockIdx... && threadIdx...'`` for the debugger UI (what ``cudatui sanitize`` hands over on
+  ``d``); the first stop must be that block/thread at that line.
+- A native binary, inside one debugger UI: run to its CUDA exception, run memcheck from the
+  sanitizer pane, "Debug this finding" (the breakpoint goes in, the program restarts), then
+  "Post-mortem" (memcheck writes a GPU coredump, the UI opens it with ``target cudacore``).
+
+Each session is recorded to $CUDATUI_RECORD_DIR (if set) for replay tests; the time from start
+to the culprit's stop is printed (run with ``-s``).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+from dataclasses import replace
+from pathlib import Path
+from typing import Callable
+
+import pytest
+
+from gdbbridge.findings import Dim3, FindingGroup, debug_breakpoint_for
+from gdbbridge.sanitizer import SanitizerRequest, run_sanitizer
+from kernels.lessons import get_lesson
+from tui.app import DebuggerApp
+from tui.cli import debug_config
+from tui.panes.sanitizer import SanitizerPane
+
+pytestmark = pytest.mark.gpu
+
+ROOT = Path(__file__).resolve().parents[2]
+NATIVE = """
+__global__ void k(int *o) {
+    int t = threadIdx.x;
+    int v = t * 2;
+    o[blockIdx.x * 64 + t + (blockIdx.x == 1 && t == 5 ? (1 << 26) : 0)] = v;  // BAD
+}
+int main() { int *o; cudaMalloc(&o, 512); k<<<2, 64>>>(o); cudaDeviceSynchronize(); return 0; }
+"""
+BAD_LINE = next(i for i, text in enumerate(NATIVE.lstrip("\n").splitlines(), 1) if "// BAD" in text)
+
+
+def record_to(name: str, tmp_path: Path) -> str:
+    folder = Path(os.environ.get("CUDATUI_RECORD_DIR") or tmp_path)
+    folder.mkdir(parents=True, exist_ok=True)
+    return str(folder / f"{name}.jsonl")
+
+
+def dims(d: Dim3 | None) -> tuple[int, int, int] | None:
+    return None if d is None else (d.x, d.y, d.z)
+
+
+async def wait_for(pilot, what: Callable[[], object], timeout: float, why: str) -> None:
+    deadline = time.monotonic() + timeout
+    while not what():
+        assert time.monotonic() < deadline, f"timed out after {timeout:.0f} s waiting for {why}"
+        await pilot.pause(0.1)
+
+
+def culprit(groups: tuple[FindingGroup, ...] | list[FindingGroup]) -> FindingGroup:
+    return next(g for g in groups if g.first.block is not None and g.first.thread is not None
+                and g.first.file and g.first.line)
+
+
+@pytest.fixture(scope="module")
+def built() -> None:
+    for tool in ("nvcc", "compute-sanitizer", "cuda-gdb"):
+        if shutil.which(tool) is None:
+            pytest.skip(f"{tool} is not on PATH")
+    done = subprocess.run([sys.executable, "-m", "kernels.build", "--all"], cwd=ROOT, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+
+
+@pytest.mark.parametrize(("name", "tool"), [("uninit", "initcheck"), ("assert", "memcheck"), ("oob", "memcheck")])
+async def test_debug_this_finding_stops_a_lesson_on_the_culprit_thread(built, name, tool, tmp_path, monkeypatch) -> None:
+    monkeypatch.chdir(ROOT)
+    lesson = get_lesson(name)
+    result = await run_sanitizer(SanitizerRequest(program=str(lesson.demo_path), tool=tool, cwd=str(ROOT)))
+    group = culprit(result.report.groups)
+    location, condition = debug_breakpoint_for(group)
+    print(f"{name}: {group.count} finding(s), first {group.first.kind} at {location} if {condition}")
+    config = replace(debug_config(str(lesson.demo_path), breakpoints=(f"{location} if {condition}",)),
+                     record=record_to(f"finding_{name}", tmp_path))
+    app = DebuggerApp(config)
+    started = time.monotonic()
+    async with app.run_test(size=(160, 48)) as pilot:
+        await wait_for(pilot, lambda: app.controller.state is not None or app.controller.status.phase in ("exited", "dead"),
+                       150, "the first stop")
+        state = app.controller.state
+        print(f"{name}: first stop after {time.monotonic() - started:.1f} s: {app.controller.status}")
+        assert state is not None and state.focus is not None, app.controller.status
+        assert (state.focus.block, state.focus.thread) == (dims(group.first.block), dims(group.first.thread))
+        assert state.frame is not None and state.frame.line == group.first.line
+        assert state.stop.reason == "breakpoint-hit"
+
+
+async def test_native_exception_then_debug_this_finding_then_post_mortem(built, tmp_path) -> None:
+    source = tmp_path / "t.cu"
+    source.write_text(NATIVE.lstrip("\n"))
+    exe = tmp_path / "t"
+    subprocess.run(["nvcc", "-g", "-G", "-arch=sm_90", "-o", str(exe), str(source)], cwd=tmp_path, check=True)
+    config = replace(debug_config(str(exe)), cwd=str(tmp_path), record=record_to("finding_native_exception", tmp_path))
+    app = DebuggerApp(config)
+    async with app.run_test(size=(160, 48)) as pilot:
+        controller = app.controller
+        await wait_for(pilot, lambda: controller.state is not None, 120, "the CUDA exception")
+        assert controller.state.stop.exception is not None, controller.state.stop
+        print(f"native: {controller.state.stop.exception.signal_name} at block {controller.state.focus.block}")
+
+        pane = app.query_one(SanitizerPane)
+        app.action_sanitize()
+        await wait_for(pilot, lambda: pane.groups and not pane.running, 120, "memcheck in the sanitizer pane")
+        group = culprit(pane.groups)
+        assert pane.selected_group() is group
+        assert (dims(group.first.block), dims(group.first.thread), group.first.line) == ((1, 0, 0), (5, 0, 0), BAD_LINE)
+
+        controller.config = replace(controller.config, record=record_to("finding_native_debug", tmp_path))
+        first = controller.state
+        started = time.monotonic()
+        pane.action_debug()
+        await wait_for(pilot, lambda: controller.state is not first and controller.state is not None
+                       and controller.state.stop.reason == "breakpoint-hit", 120, "the finding's breakpoint")
+        state = controller.state
+        print(f"native: debug-this-finding stop after {time.monotonic() - started:.1f} s: {controller.status}")
+        assert (state.focus.block, state.focus.thread, state.frame.line) == ((1, 0, 0), (5, 0, 0), BAD_LINE)
+
+        controller.config = replace(controller.config, record=record_to("finding_native_core", tmp_path))
+        started = time.monotonic()
+        pane.action_post_mortem()
+        await wait_for(pilot, lambda: controller.config.core is not None and (
+            controller.status.phase == "dead" or controller.state is not None and controller.state.stop.reason != "breakpoint-hit"
+        ), 180, "the coredump to open")
+        state = controller.state
+        print(f"native: coredump {controller.config.core} opened after {time.monotonic() - started:.1f} s: "
+              f"{controller.status} stop={state.stop.reason if state else None}")
+        assert controller.status.phase == "stopped", controller.status
+        assert state.focus is not None, state.errors
+        assert (state.focus.block, state.focus.thread) == ((1, 0, 0), (5, 0, 0))
+        assert state.frame is not None and state.frame.line == BAD_LINE
