@@ -35,6 +35,10 @@ def _answer(sent: str, lines: list[ev.RawLine]) -> str:
     return (answer or "(no result line seen)")[:2000]
 
 
+_BREAK_ON_LAUNCH = (Flag("cuda"), Flag("break_on_launch"))
+"""Bare words: quoted, cuda-gdb reads ``-gdb-set "cuda" ...`` as an expression and sets nothing."""
+
+
 def _needs_kernel(message: str) -> bool:
     return "No symbol" in message and ("threadIdx" in message or "blockIdx" in message or "blockDim" in message)
 
@@ -112,7 +116,7 @@ class Breakpoints:
         self.deferred[number] = condition
         if not self.launch_armed:
             try:
-                await self.session.command("-gdb-set", "cuda", "break_on_launch", "application")
+                await self.session.command("-gdb-set", *_BREAK_ON_LAUNCH, Flag("application"))
                 self.launch_armed = True
             except MIError:
                 pass  # not cuda-gdb: the condition is applied at the breakpoint's first hit
@@ -136,7 +140,7 @@ class Breakpoints:
             for number, deferred in list(self.deferred.items()):
                 await self.set_condition(number, deferred)
         if armed and not self.deferred:
-            await self.session.command("-gdb-set", "cuda", "break_on_launch", "none")
+            await self.session.command("-gdb-set", *_BREAK_ON_LAUNCH, Flag("none"))
             self.launch_armed = False
         if armed and stop.focus is not None and stop.reason == "breakpoint-hit" and stop.breakpoint is None:
             return True

@@ -3,6 +3,7 @@ lanes, SASS instructions and CUDA exceptions (re-exported by :mod:`gdbbridge.mod
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any, Mapping
 
@@ -35,6 +36,12 @@ CUDA_EXCEPTIONS: dict[int, str] = {
 RECOVERABLE_EXCEPTIONS = frozenset({12})
 """Only a Warp Assert lets the program continue; after the others the context is lost."""
 
+_FOCUS_SENTENCE = re.compile(
+    r"(?:Current focus set to|Switching focus to) CUDA kernel (?P<kernel>\d+), grid (?P<grid>\d+), "
+    r"block (?P<block>\(\d+,\d+,\d+\)), thread (?P<thread>\(\d+,\d+,\d+\)), device (?P<device>\d+), "
+    r"sm (?P<sm>\d+), warp (?P<warp>\d+), lane (?P<lane>\d+)\]"
+)
+
 
 @dataclass(frozen=True)
 class CudaFocus:
@@ -61,6 +68,17 @@ class CudaFocus:
             block=to_dim3(d.get("blockIdx")),
             thread=to_dim3(d.get("threadIdx")),
         )
+
+    @classmethod
+    def from_console(cls, text: str) -> "CudaFocus | None":
+        """The focus cuda-gdb announced in console text ("[Current focus set to CUDA kernel 0,
+        grid 1, block (1,0,0), thread (5,0,0), device 0, sm 126, warp 0, lane 5]", also
+        "Switching focus to"), the last one if several; None if there is none."""
+        found = list(_FOCUS_SENTENCE.finditer(text))
+        if not found:
+            return None
+        m = found[-1]
+        return cls.from_mi({**m.groupdict(), "blockIdx": m["block"], "threadIdx": m["thread"]})
 
     @property
     def software(self) -> str:

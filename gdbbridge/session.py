@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import codecs
 import os
+import re
 import signal
 import time
 from pathlib import Path
@@ -19,7 +20,7 @@ from . import events as ev
 from .errors import DebuggerGone, DebuggerNotFound, MIError
 from .fanout import Fanout
 from .mi import BIG_LINE, Flag, build, parse_line
-from .models import StopEvent, to_exit_code, to_int
+from .models import CudaFocus, StopEvent, to_exit_code, to_int
 from .pty import ProgramTty
 from .recorder import Recorder
 
@@ -36,6 +37,9 @@ __all__ = [
 STARTUP_TIMEOUT = 20.0
 """Seconds the debugger has to answer its first commands (a program that is not a gdb may
 never answer); later commands have no timeout, since a kernel may run for hours."""
+
+_TERMINATED = re.compile(r"Program terminated with signal (?P<name>\S+), (?P<meaning>[^.\n]+)")
+"""How gdb says which signal ended the program a core file holds."""
 
 
 class GdbSession:
@@ -203,16 +207,21 @@ class GdbSession:
                 self._console_capture = None
 
     async def open_core(self, path: str) -> StopEvent:
-        """Open a GPU coredump (``target cudacore PATH``) and return the stop it holds: the
-        ``*stopped`` cuda-gdb printed, else one of reason ``core`` (the focus comes from the
-        ``-cuda-info`` tables). MIError when cuda-gdb cannot open it."""
+        """Open a GPU coredump (``target cudacore PATH``) and return the stop it holds.
+
+        cuda-gdb 13.0 prints no ``*stopped`` for it, only console text ("[Current focus set to
+        CUDA kernel 0, ..., lane 5]", "Program terminated with signal SIGTRAP, ..."): the stop
+        is made from that (reason ``core``). MIError when cuda-gdb cannot open the file."""
         if "\n" in path or "\r" in path:
             raise MIError("a coredump path cannot contain a line break", "target cudacore")
         before = self.last_stop
-        await self.console(f"target cudacore {path}")
+        text = await self.console(f"target cudacore {path}")
         if self.last_stop is not before and self.last_stop is not None:
             return self.last_stop
-        self.last_stop = StopEvent(reason="core")
+        ended = _TERMINATED.search(text)
+        self.last_stop = StopEvent(reason="core", focus=CudaFocus.from_console(text),
+                                   signal=ended["name"] if ended else None,
+                                   signal_meaning=ended["meaning"] if ended else None)
         self.state = "stopped"
         return self.last_stop
 

@@ -19,8 +19,9 @@ from .session import DebuggerGone, GdbSession, MIError
 def focus_from_tables(
     devices: tuple[Any, ...], sms: tuple[Any, ...], kernels: tuple[Any, ...], warps: tuple[Any, ...], lanes: tuple[Any, ...]
 ) -> CudaFocus | None:
-    """The current CUDA focus, from the ``current`` marks of the info tables."""
-    warp = next((w for w in warps if w.current), None)
+    """The current CUDA focus, from the ``current`` marks of the info tables (a GPU coredump
+    marks no warp current: a lone warp is the current one)."""
+    warp = next((w for w in warps if w.current), warps[0] if len(warps) == 1 else None)
     lane = next((x for x in lanes if x.current), None)
     if warp is None or lane is None:
         return None

@@ -118,7 +118,7 @@ class Controller:
         assert self.session is not None
         self._set_status("starting", f"opening GPU coredump {os.path.basename(path)}", since=self.clock())
         stop = await self.session.open_core(path)
-        state = await self._refresh(stop, requery_focus=True)
+        state = await self._refresh(stop, requery_focus=stop.focus is None)
         if state is not None and state.focus is None:
             self.view.notify_user(f"{os.path.basename(path)}: the coredump holds no CUDA thread to focus on", "warning")
 

@@ -34,15 +34,8 @@ from tui.panes.sanitizer import SanitizerPane
 pytestmark = pytest.mark.gpu
 
 ROOT = Path(__file__).resolve().parents[2]
-NATIVE = """
-__global__ void k(int *o) {
-    int t = threadIdx.x;
-    int v = t * 2;
-    o[blockIdx.x * 64 + t + (blockIdx.x == 1 && t == 5 ? (1 << 26) : 0)] = v;  // BAD
-}
-int main() { int *o; cudaMalloc(&o, 512); k<<<2, 64>>>(o); cudaDeviceSynchronize(); return 0; }
-"""
-BAD_LINE = next(i for i, text in enumerate(NATIVE.lstrip("\n").splitlines(), 1) if "// BAD" in text)
+NATIVE = ROOT / "tests" / "fixtures" / "c" / "findings" / "t.cu"
+BAD_LINE = next(i for i, text in enumerate(NATIVE.read_text().splitlines(), 1) if "// BAD" in text)
 
 
 def record_to(name: str, tmp_path: Path) -> str:
@@ -99,11 +92,36 @@ async def test_debug_this_finding_stops_a_lesson_on_the_culprit_thread(built, na
         assert state.stop.reason == "breakpoint-hit"
 
 
-async def test_native_exception_then_debug_this_finding_then_post_mortem(built, tmp_path) -> None:
+def build_native(tmp_path: Path) -> Path:
     source = tmp_path / "t.cu"
-    source.write_text(NATIVE.lstrip("\n"))
+    source.write_text(NATIVE.read_text())
     exe = tmp_path / "t"
     subprocess.run(["nvcc", "-g", "-G", "-arch=sm_90", "-o", str(exe), str(source)], cwd=tmp_path, check=True)
+    return exe
+
+
+async def test_native_handoff_condition_holds_from_the_first_hit(built, tmp_path) -> None:
+    """What `cudatui sanitize` hands over on d for a native binary: cuda-gdb refuses the
+    threadIdx condition before the kernel is loaded, so it is applied at the launch stop."""
+    exe = build_native(tmp_path)
+    spec = f"t.cu:{BAD_LINE} if blockIdx.x == 1 && threadIdx.x == 5"
+    config = replace(debug_config(str(exe), breakpoints=(spec,)), cwd=str(tmp_path),
+                     record=record_to("finding_native_handoff", tmp_path))
+    app = DebuggerApp(config)
+    async with app.run_test(size=(160, 48)) as pilot:
+        controller = app.controller
+        await wait_for(pilot, lambda: controller.state is not None or controller.status.phase in ("exited", "dead"),
+                       120, "the first stop")
+        state = controller.state
+        assert state is not None and state.stop.reason == "breakpoint-hit", controller.status
+        assert (state.focus.block, state.focus.thread, state.frame.line) == ((1, 0, 0), (5, 0, 0), BAD_LINE)
+        assert controller.bps is not None and not controller.bps.deferred and not controller.bps.launch_armed
+        (bp,) = state.breakpoints
+        assert bp.condition == "blockIdx.x == 1 && threadIdx.x == 5" and bp.hits == 1
+
+
+async def test_native_exception_then_debug_this_finding_then_post_mortem(built, tmp_path) -> None:
+    exe = build_native(tmp_path)
     config = replace(debug_config(str(exe)), cwd=str(tmp_path), record=record_to("finding_native_exception", tmp_path))
     app = DebuggerApp(config)
     async with app.run_test(size=(160, 48)) as pilot:
