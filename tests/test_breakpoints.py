@@ -26,6 +26,7 @@ from gdbbridge.session import GdbSession, MIError
 
 DERIVED = Path(__file__).parent / "fixtures" / "c" / "bridge" / "derived_deferred_condition.jsonl"
 LAUNCH = Path(__file__).parent / "fixtures" / "c" / "bridge" / "derived_launch_condition.jsonl"
+RECORDED_LAUNCH = Path(__file__).parent / "fixtures" / "recorded" / "bridge_kernel_launch.jsonl"
 TRANSCRIPTS = Path(__file__).parent / "fixtures" / "transcripts"
 CONDITION = "threadIdx.x==33 && blockIdx.x==1"
 
@@ -63,6 +64,36 @@ async def test_condition_deferred_to_the_kernel_launch_stop_then_holds_from_the_
 
         hit = await stopped_after(session, q, "-exec-continue")
         assert hit.breakpoint == 1 and hit.focus.thread == (33, 0, 0) and hit.focus.block == (1, 0, 0)
+        assert await bps.should_skip(hit) is False
+    finally:
+        await session.close()
+
+
+async def test_recorded_h200_session_condition_applied_at_launch_holds_from_the_first_hit():
+    """tests/gpu/test_bridge_gpu.py recorded on an H200 (batch 6): breakpoint 1 has no condition,
+    breakpoint 2's condition is refused before the kernel loads."""
+    session = GdbSession([sys.executable, "-m", "gdbbridge.replay", str(RECORDED_LAUNCH)], ["./bridge_kernel"],
+                         inferior_tty=False)
+    q = session.queue()
+    await asyncio.wait_for(session.start(), 20)
+    try:
+        bps = Breakpoints(session)
+        plain = await bps.insert("bridge_kernel.cu:10")
+        store = await bps.insert("bridge_kernel.cu:13", "threadIdx.x == 7 && blockIdx.x == 1")
+        assert (plain.number, store.number) == (1, 2) and bps.deferred == {2: "threadIdx.x == 7 && blockIdx.x == 1"}
+        assert bps.launch_armed
+
+        launch = await stopped_after(session, q, "-exec-run")
+        assert (launch.reason, launch.breakpoint, launch.frame.func) == ("breakpoint-hit", None, "fill")
+        assert await bps.should_skip(launch) is True and bps.deferred == {} and not bps.launch_armed
+
+        first = await stopped_after(session, q, "-exec-continue")
+        assert first.breakpoint == 1 and await bps.should_skip(first) is False
+        stepped = await stopped_after(session, q, "-exec-next")
+        assert stepped.reason == "end-stepping-range" and await bps.should_skip(stepped) is False
+        await bps.delete(1)
+        hit = await stopped_after(session, q, "-exec-continue")
+        assert hit.breakpoint == 2 and (hit.focus.block, hit.focus.thread) == ((1, 0, 0), (7, 0, 0))
         assert await bps.should_skip(hit) is False
     finally:
         await session.close()
