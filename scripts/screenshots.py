@@ -7,7 +7,8 @@ kernels/recordings/ (real H200 sessions) or a recorded report in tests/fixtures/
 ``NAME-160x48.svg`` / ``NAME-80x24.svg``. Shots: the kernel stop overview with the lesson guide,
 the warps pane (divergent lanes), the CUDA exception banner (oob, else the first lesson whose recording stops on
 an exception), shared memory, the sanitizer pane on a recorded racecheck report, GPU stats from
-recorded NVML samples, and the lesson picker.
+recorded NVML samples, the lesson picker, and a post-mortem: the GPU coredump memcheck wrote for
+tests/fixtures/c/findings/t.cu opened on its faulting thread (tests/fixtures/recorded/findings).
 """
 
 from __future__ import annotations
@@ -158,6 +159,28 @@ async def shot_picker(out: Path, size: tuple[int, int]) -> None:
         app.save_screenshot(str(out))
 
 
+async def shot_postmortem(out: Path, size: tuple[int, int]) -> None:
+    """The recorded `target cudacore` session (tests/gpu/test_findings_gpu.py on an H200)."""
+    import gzip
+    import json
+    import re
+
+    from tui.app import DebuggerApp
+    from tui.cli import LaunchConfig
+
+    recording = FIXTURES / "recorded" / "findings" / "finding_native_core.jsonl.gz"
+    with gzip.open(recording, "rt") as lines:
+        core = next(m[1] for line in lines if (m := re.search(r'target cudacore (\S+)"$', json.loads(line).get("line", ""))))
+    app = DebuggerApp(LaunchConfig(debugger=(sys.executable, "-m", "gdbbridge.replay", str(recording)), core=core,
+                                   cwd=str(ROOT), source_dirs=(str(FIXTURES / "c" / "findings"),)))
+    async with app.run_test(size=size) as pilot:
+        await wait_until(pilot, lambda: app.controller.status.phase == "stopped")
+        app.show_pane("warps")
+        await pilot.pause(1.5)
+        app.save_screenshot(str(out))
+        await pilot.press("q")
+
+
 SHOTS: dict[str, Shot] = {
     "overview": shot_overview,
     "warps": shot_warps,
@@ -166,6 +189,7 @@ SHOTS: dict[str, Shot] = {
     "sanitizer": shot_sanitizer,
     "gpu": shot_gpu,
     "picker": shot_picker,
+    "postmortem": shot_postmortem,
 }
 
 
