@@ -97,3 +97,24 @@ async def test_errorpc_of_a_real_illegal_address_stop_is_reported():
         title = str(pane.query_one("#disasm-title").render())
         assert "pc 0x7ffddb7a2400 · errorpc 0x7ffddb7a23e0 (not in view)" in title
         assert [r[0] for r in rows(pane)] == ["=>", "", ""] and rows(pane)[0][2] == "ERRBAR"
+
+
+async def test_a_state_shown_after_the_program_moved_on_sends_nothing():
+    """A breakpoint change after a resume re-shows the last stop's state: the pane must not
+    query cuda-gdb then (the port refuses unless stopped); it fetches at the next stop."""
+    pane = DisassemblyPane(after=48)
+    sent: list[str] = []
+
+    async def moved_on(app: PaneApp, replay: Replay) -> None:
+        first = await replay.state(await replay.resume())
+        replay.session.subscribe_raw(lambda line: sent.append(line.text) if line.direction == "in" else None)
+        end = await replay.resume("-exec-continue")
+        assert end.exited and replay.session.state == "exited"
+        app.show(first)
+
+    app = PaneApp(pane, "inspect.jsonl", moved_on)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: app.ready and pane.status.startswith("cannot disassemble"))
+        assert pane.status == "cannot disassemble at 0x7ffd037a2560: the program has exited"
+        assert any("-exec-continue" in text for text in sent)
+        assert not any("-data-disassemble" in text for text in sent)
