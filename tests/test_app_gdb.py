@@ -21,7 +21,7 @@ from tui.help import HelpScreen
 from tui.panes.base import FrameSelected
 from tui.cli import LaunchConfig
 from tui.panes.breakpoints import BreakpointsPane
-from tui.panes.locals import CHANGED
+from tui.panes.locals import CHANGED, LocalsPane
 from tui.panes.output import OutputPane
 from tui.panes.source import SourcePane
 from tui.panes.stack import StackPane
@@ -155,6 +155,24 @@ async def test_a_coredump_gdb_cannot_open_is_an_error_not_a_spinner(program: Pat
         assert any(e.startswith("gdb: ") and "cudacore" in e for e in errors), errors
         assert app.controller.status.detail.startswith("coredump not opened:")
         assert app.controller.session is not None and app.controller.session.alive
+
+
+async def test_after_the_debugger_died_the_new_sessions_stops_reach_every_pane(program: Path) -> None:
+    app = DebuggerApp(config(program, "square"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await at_line(pilot, app, 6)
+        for key, line in (("n", 7), ("f", BREAK_LINE), ("n", BREAK_LINE + 1), ("n", BREAK_LINE + 2)):
+            await pilot.press(key)
+            await at_line(pilot, app, line)
+        old = app.controller.state
+        os.kill(app.controller.session.pid, signal.SIGKILL)
+        await wait_for(pilot, lambda: phase(app) == "dead")
+        await pilot.press("r")
+        await wait_for(pilot, lambda: app.controller.state is not old and phase(app) == "stopped")
+        new = app.controller.state
+        assert new.generation > old.generation
+        await at_line(pilot, app, 6)
+        assert app.query_one(StackPane).state is new and app.query_one(LocalsPane).state is new
 
 
 async def test_debugger_death_restart_help_palette_and_quit_from_a_dialog(program: Path) -> None:

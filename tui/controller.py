@@ -77,7 +77,10 @@ class Controller:
         env = {**os.environ, **dict(cfg.env)} if cfg.env else None
         self.session = GdbSession(cfg.debugger, cfg.program_argv, cwd=cfg.cwd, env=env, record=cfg.record)
         self.view.attach(self.session)
+        previous = self.builder
         self.builder = StateBuilder(self.session)
+        if previous is not None:  # the panes drop states older than the one they show
+            self.builder.generation = previous.generation
         self.bps = Breakpoints(self.session)
         self._unsubscribe = [self.session.subscribe(self._on_event), self.session.subscribe_raw(self.view.mi_log)]
         try:
