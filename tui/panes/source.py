@@ -42,6 +42,14 @@ def resolve_source(path: str, search_dirs: tuple[str, ...] = (), *, recorded: bo
     return next((found for found in order if found.is_file()), None)
 
 
+def display_path(path: Path) -> str:
+    """``path`` relative to the current directory when it lies below it, else as it is."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
 def load_lines(path: Path) -> list[Text]:
     """The file's lines, sanitised and syntax-coloured (ANSI colours: dark and light themes)."""
     code = sanitize(path.read_text(encoding="utf-8", errors="replace"))
@@ -270,7 +278,7 @@ class SourcePane(StatePane):
             except OSError as exc:
                 self._show_missing(f"source not available: {local}: {exc.strerror or exc}")
                 return
-        self.query_one("#source-title", InfoLine).show(f"{local}" + (f":{line}" if line else ""))
+        self.query_one("#source-title", InfoLine).show(f"{display_path(local)}" + (f":{line}" if line else ""))
         missing = self.query_one("#source-missing")
         if missing.display:
             missing.display = False
