@@ -264,7 +264,7 @@ LESSONS: tuple[Lesson, ...] = (
         ),
         next_steps=(
             "step (next) from the branch and watch the active mask change",
-            "switch to warp 1 lane 3 and compare",
+            "switch to block (0,0,0) thread (32,0,0), a lane of the next warp, and compare",
             "no sanitizer tool reports divergence: it is a performance issue",
             "run with --fixed: no branch, all 32 lanes stay active",
         ),
