@@ -23,6 +23,7 @@ from textual.containers import Horizontal
 from textual.widgets import Tree
 
 from gdbbridge import cuda
+from gdbbridge import events as ev
 from gdbbridge.mi import BIG_LINE, parse_line
 from gdbbridge.models import CudaFocus, StopEvent, StopState, Variable
 from gdbbridge.session import GdbSession
@@ -91,8 +92,16 @@ def shared_answers(count: int) -> dict[str, str]:
     return answers
 
 
+_FOCUS_RECORD = ('CudaFocus={device="0",sm="0",warp="0",lane="0",kernel="0",grid="2",'
+                 'blockIdx="(0,0,0)",threadIdx="(0,0,0)"}')
+"""The stop the session is at (the focus of :func:`state`): the panes query only a stopped target."""
+
+
 def write_session(path: Path, lines: dict[str, str], shared: dict[str, str]) -> Path:
-    entries: list[tuple[str, str]] = []
+    entries: list[tuple[str, str]] = [
+        ("in", "0-exec-continue"), ("out", "0^running"), ("out", '*running,thread-id="all"'), ("out", "(gdb) "),
+        ("out", '*stopped,reason="breakpoint-hit",disp="keep",bkptno="1",' + _FOCUS_RECORD + ',thread-id="1"'),
+    ]
     token = 0
     for command, result in lines.items():
         token += 1
@@ -167,6 +176,10 @@ def _loaded(node) -> bool:  # type: ignore[no-untyped-def]
 async def _run(transcript: Path, stop: StopState, pages: int) -> dict[str, list[tuple[float, float]]]:
     session = GdbSession(replay_argv(transcript), inferior_tty=False)
     await session.start()
+    stopped = asyncio.get_running_loop().create_future()
+    session.subscribe(lambda e: isinstance(e, ev.Stopped) and not stopped.done() and stopped.set_result(e))
+    await session.command("-exec-continue")
+    await asyncio.wait_for(stopped, 30)
     app = Host(session)
     out: dict[str, list[tuple[float, float]]] = {}
     try:

@@ -150,11 +150,15 @@ def load(path: str) -> Transcript:
 
 def _split(entries: list[Entry], truncated: bool) -> Transcript:
     """Group output by command. A result record goes to the command with its token (pipelined
-    commands are answered after several were sent); everything else to the latest command."""
+    commands are answered after several were sent); an exec record (``*running``,
+    ``*stopped``) to the latest command that set the target moving (``-exec-*``, or any
+    command answered ``^running``), so a stop is replayed even when a front end does not ask
+    the queries that were in flight when it was recorded; everything else to the latest command."""
     prologue: list[Entry] = []
     heads: list[tuple[str, str, float]] = []
     outputs: list[list[Entry]] = []
     by_token: dict[str, int] = {}
+    mover: int | None = None
     for entry in entries:
         if entry.dir == "in":
             m = _COMMAND.match(entry.line)
@@ -162,12 +166,22 @@ def _split(entries: list[Entry], truncated: bool) -> Transcript:
             outputs.append([])
             if heads[-1][0]:
                 by_token[heads[-1][0]] = len(heads) - 1
+            if heads[-1][1].startswith("-exec-"):
+                mover = len(heads) - 1
         elif entry.dir in ("out", "program"):
             if not outputs:
                 prologue.append(entry)
                 continue
             m = _RESULT_TOKEN.match(entry.line) if entry.dir == "out" else None
-            outputs[by_token.get(m.group(1), -1) if m else -1].append(entry)
+            if m:
+                index = by_token.get(m.group(1), len(outputs) - 1)
+                if m.group(2).startswith("^running"):
+                    mover = max(mover if mover is not None else -1, index)
+            elif entry.dir == "out" and entry.line.startswith("*") and mover is not None:
+                index = mover
+            else:
+                index = len(outputs) - 1
+            outputs[index].append(entry)
     exchanges = tuple(Exchange(i, *head, tuple(out)) for i, (head, out) in enumerate(zip(heads, outputs)))
     return Transcript(tuple(prologue), exchanges, truncated)
 
