@@ -132,11 +132,39 @@ def well_formed(text: str) -> bool:
     return not in_string and not stack
 
 
+_PLAIN_RESULT = re.compile(r'([0-9]*)\^(done|running|connected|error|exit)((?:,[a-z][a-z0-9_-]*="[^"\\\n]*")*)')
+"""A result record whose payload is only ``name="text"`` pairs without escapes: the answer to
+most cheap commands (``5^done,value="2"``)."""
+_PLAIN_PAIR = re.compile(r'([a-z][a-z0-9_-]*)="([^"]*)"')
+
+
 def parse_line(line: str) -> Record:
     """Parse one line of gdb's MI output. Never raises: non-MI text becomes kind "other"."""
     text = line.rstrip("\r\n")
     if text.strip() == "(gdb)":
         return Record("prompt", None, None, None, text)
+    return _plain_result(text) or _parse_mi(text)
+
+
+def _plain_result(text: str) -> Record | None:
+    """The record of a plain result line (see ``_PLAIN_RESULT``) without pygdbmi, or None.
+
+    Exactly what :func:`_parse_mi` gives for such a line (tests/test_session_fastpath.py): the
+    strings hold no escape, so they are taken verbatim. A name given twice (pygdbmi makes a
+    list of its values) is left to pygdbmi."""
+    m = _PLAIN_RESULT.fullmatch(text)
+    if m is None:
+        return None
+    token, message, pairs = m.groups()
+    found = _PLAIN_PAIR.findall(pairs)
+    payload = dict(found)
+    if len(payload) != len(found):
+        return None
+    return Record("result", int(token) if token else None, message, payload, text)
+
+
+def _parse_mi(text: str) -> Record:
+    """Parse one MI line (without its line break) with pygdbmi."""
     m = _TOKEN.match(text)
     if not m:
         return Record("other", None, None, text, text)

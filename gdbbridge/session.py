@@ -3,6 +3,13 @@
 No time windows and no per-command timeouts: a result arrives when gdb sends it (an
 ``-exec-next`` in a kernel takes up to ~1 s, running to the first kernel of a PyTorch script
 ~14 s). The debuggee gets its own pty, so its output never mixes with MI.
+
+gdb's stdout and stderr are our own pipes read by protocols (:class:`_Reader`): a chunk of
+stdout is split into lines and handled in the loop turn that read it, so a result line
+resolves its request's Future directly (no reader task woken in between; with asyncio's
+subprocess pipes each chunk would also wait one more turn). A line over ``BIG_LINE`` is
+parsed in a thread while the lines after it wait, reading paused, so the order of events and
+results is always gdb's.
 """
 
 from __future__ import annotations
@@ -12,14 +19,16 @@ import codecs
 import os
 import re
 import signal
+import subprocess
 import time
+from collections import deque
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from . import events as ev
 from .errors import DebuggerGone, DebuggerNotFound, MIError
 from .fanout import Fanout
-from .mi import BIG_LINE, Flag, build, parse_line
+from .mi import BIG_LINE, Flag, Record, build, parse_line
 from .models import CudaFocus, StopEvent, to_exit_code, to_int
 from .pty import ProgramTty
 from .recorder import Recorder
@@ -65,8 +74,20 @@ class GdbSession:
         self._recorder = Recorder(record, self.argv) if record else None
         self._want_tty = inferior_tty
         self._tty: ProgramTty | None = None
-        self._proc: asyncio.subprocess.Process | None = None
-        self._tasks: list[asyncio.Task[None]] = []
+        self._transport: asyncio.SubprocessTransport | None = None
+        self._stdin: asyncio.WriteTransport | None = None
+        self._stdout = _Reader(self._on_stdout, self._on_stdout_closed)
+        self._stderr = _Reader(self._on_stderr, self._on_stderr_closed)
+        self._backlog: deque[bytes] = deque()
+        """Complete stdout lines not handled yet (they wait while a big line is parsed)."""
+        self._big: asyncio.Task[None] | None = None
+        """The thread parse of a big stdout line, while one runs."""
+        self._stdout_done = False
+        self._status: asyncio.Future[int] | None = None
+        """The debugger's exit status, once it has exited."""
+        self._ended: asyncio.Future[None] | None = None
+        """Done once stdout ended, the debugger exited and DebuggerExited was sent."""
+        self._stderr_ended: asyncio.Future[None] | None = None
         self._pending: dict[int, tuple[asyncio.Future[dict[str, Any]], str, float]] = {}
         self._next_token = 1
         self._events: Fanout[ev.Event] = Fanout("event listener")
@@ -92,28 +113,41 @@ class GdbSession:
 
     async def start(self) -> None:
         """Start the debugger, give the debuggee its pty, and turn on asynchronous MI."""
+        loop = asyncio.get_running_loop()
+        status = self._status = loop.create_future()
+        self._ended = loop.create_future()
+        self._stderr_ended = loop.create_future()
+        out_r, out_w = os.pipe()
+        err_r, err_w = os.pipe()
         try:
-            self._proc = await asyncio.create_subprocess_exec(
+            self._transport, _ = await loop.subprocess_exec(
+                lambda: _Exit(status),
                 *self.argv,
-                stdin=asyncio.subprocess.PIPE,
-                stdout=asyncio.subprocess.PIPE,
-                stderr=asyncio.subprocess.PIPE,
+                stdin=subprocess.PIPE,
+                stdout=out_w,
+                stderr=err_w,
                 cwd=self._cwd,
                 env=self._env,
                 start_new_session=True,
             )
         except (FileNotFoundError, PermissionError, NotADirectoryError) as exc:
+            for fd in (out_r, err_r):
+                os.close(fd)
             raise DebuggerNotFound(f"cannot start debugger {self.argv[0]!r}: {exc.strerror or exc}") from None
+        finally:
+            for fd in (out_w, err_w):
+                os.close(fd)
+        self._stdin = self._transport.get_pipe_transport(0)  # type: ignore[assignment]
+        await loop.connect_read_pipe(lambda: self._stdout, os.fdopen(out_r, "rb", buffering=0))
+        await loop.connect_read_pipe(lambda: self._stderr, os.fdopen(err_r, "rb", buffering=0))
         self.state = "ready"
-        self._tasks.append(asyncio.create_task(self._read_stdout(), name="gdb-stdout"))
-        self._tasks.append(asyncio.create_task(self._read_stderr(), name="gdb-stderr"))
         name = os.path.basename(self.argv[0])
         try:
             await asyncio.wait_for(self._handshake(), STARTUP_TIMEOUT)
         except asyncio.TimeoutError:
             raise DebuggerGone(f"{name} gave no MI answer within {STARTUP_TIMEOUT:g} s: is it a gdb?") from None
         except DebuggerGone as exc:
-            await asyncio.wait([self._tasks[1]], timeout=1.0)  # its last words explain why
+            await asyncio.wait([self._stderr_ended], timeout=1.0)  # its last words explain why
             said = f" ({self.first_stderr})" if self.first_stderr else ""
             raise DebuggerGone(f"{name} {exc.message.removeprefix('debugger ')} at startup{said}", exc.command) from None
 
@@ -139,30 +173,28 @@ class GdbSession:
     async def close(self, grace: float = 1.0) -> None:
         """Stop the debugger: ``-gdb-exit``, then SIGTERM, then SIGKILL; always reap it."""
         self._closing = True
-        proc = self._proc
-        if proc is not None and proc.returncode is None:
-            try:
-                self._write(build(None, "-gdb-exit"))
-                await asyncio.wait_for(proc.wait(), grace if self._answered else 0.1)
-            except (asyncio.TimeoutError, OSError, DebuggerGone):
+        transport, status, ended = self._transport, self._status, self._ended
+        if transport is not None and status is not None and ended is not None:
+            if transport.get_returncode() is None:
+                try:
+                    self._write(build(None, "-gdb-exit"))
+                    await asyncio.wait([status], timeout=grace if self._answered else 0.1)
+                except (OSError, DebuggerGone):
+                    pass
                 for sig in (signal.SIGTERM, signal.SIGKILL):
-                    if proc.returncode is not None:
+                    if status.done():
                         break
                     try:
-                        os.killpg(proc.pid, sig)
+                        os.killpg(transport.get_pid(), sig)
                     except (ProcessLookupError, PermissionError):
-                        proc.send_signal(sig)
-                    try:
-                        await asyncio.wait_for(proc.wait(), grace / 2)
-                    except asyncio.TimeoutError:
-                        continue
-            if proc.returncode is None:
-                await proc.wait()
+                        transport.send_signal(sig)
+                    await asyncio.wait([status], timeout=grace / 2)
+                await asyncio.wait([status])
+            await asyncio.wait([ended], timeout=grace)  # gdb's last lines, then DebuggerExited
         self._kill_orphaned_inferior()
-        for task in self._tasks:
-            if not task.done() and task is not asyncio.current_task():
-                task.cancel()
-        await asyncio.gather(*[t for t in self._tasks if t is not asyncio.current_task()], return_exceptions=True)
+        if self._big is not None:
+            self._big.cancel()
+            await asyncio.gather(self._big, return_exceptions=True)
         self._fail_pending("debugger closed")
         if self._tty is not None:
             self._tty.close()
@@ -172,17 +204,17 @@ class GdbSession:
 
     @property
     def pid(self) -> int | None:
-        return self._proc.pid if self._proc else None
+        return self._transport.get_pid() if self._transport else None
 
     @property
     def alive(self) -> bool:
-        return self._proc is not None and self._proc.returncode is None
+        return self._transport is not None and self._transport.get_returncode() is None
 
     # -- requests --------------------------------------------------------------------------
 
     async def command(self, operation: str, *args: str | int | Flag) -> dict[str, Any]:
         """Send one MI command; return its result payload or raise :class:`MIError`."""
-        if self._exited is not None or self._proc is None:
+        if self._exited is not None or self._transport is None:
             raise DebuggerGone(self._exited.description if self._exited else "debugger not started", operation)
         token = self._next_token
         self._next_token += 1
@@ -235,7 +267,7 @@ class GdbSession:
                 raise
             except MIError:
                 pass
-        target = self.inferior_pid if self.inferior_pid else (self._proc.pid if self._proc else None)
+        target = self.inferior_pid if self.inferior_pid else self.pid
         if target is not None:
             try:
                 os.kill(target, signal.SIGINT)
@@ -263,53 +295,74 @@ class GdbSession:
     # -- I/O -------------------------------------------------------------------------------
 
     def _write(self, line: str) -> None:
-        proc = self._proc
-        if proc is None or proc.stdin is None or proc.returncode is not None or proc.stdin.is_closing():
+        stdin, transport = self._stdin, self._transport
+        if stdin is None or transport is None or transport.get_returncode() is not None or stdin.is_closing():
             raise DebuggerGone(self._exited.description if self._exited else "debugger is not running", line)
         if self._recorder:
             self._recorder.write("in", line)
         if self._raw:
             self._raw.emit(ev.RawLine("in", line))
         try:
-            proc.stdin.write(line.encode() + b"\n")
+            stdin.write(line.encode() + b"\n")
         except (BrokenPipeError, ConnectionResetError) as exc:
             raise DebuggerGone(f"debugger pipe closed: {exc}", line) from None
 
-    async def _read_stdout(self) -> None:
-        assert self._proc is not None and self._proc.stdout is not None
-        stream = self._proc.stdout
-        buffer = b""
-        while True:
-            chunk = await stream.read(1 << 16)
-            if not chunk:
-                break
-            buffer += chunk
-            if b"\n" not in chunk:
-                continue
-            *lines, buffer = buffer.split(b"\n")
-            for raw in lines:
-                await self._handle_line(raw.decode("utf-8", "replace"))
-        if buffer:
-            await self._handle_line(buffer.decode("utf-8", "replace"))
-        await self._on_debugger_exit()
+    def _on_stdout(self, lines: list[bytes]) -> None:
+        self._backlog.extend(lines)
+        if self._big is None:
+            self._handle_backlog()
 
-    async def _read_stderr(self) -> None:
-        assert self._proc is not None and self._proc.stderr is not None
-        while line := await self._proc.stderr.readline():
-            text = line.decode("utf-8", "replace")
-            self.first_stderr = self.first_stderr or text.strip()[:200]
+    def _on_stdout_closed(self, rest: bytes) -> None:
+        if rest:
+            self._backlog.append(rest)
+        self._stdout_done = True
+        if self._big is None:
+            self._handle_backlog()
+
+    def _handle_backlog(self) -> None:
+        """Handle the waiting stdout lines in order, until a big one (parsed in a thread)."""
+        backlog = self._backlog
+        while backlog:
+            line = backlog.popleft().decode("utf-8", "replace")
             if self._recorder:
-                self._recorder.write("err", text.rstrip("\n"))
+                self._recorder.write("out", line)
             if self._raw:
-                self._raw.emit(ev.RawLine("err", text.rstrip("\n")))
-            self._events.emit(ev.Stream("stderr", text))
+                self._raw.emit(ev.RawLine("out", line))
+            if len(line) > BIG_LINE:
+                self._stdout.pause()
+                self._big = asyncio.create_task(self._parse_big(line))
+                return
+            self._handle_record(line, parse_line(line))
+        if self._stdout_done:
+            assert self._status is not None
+            self._status.add_done_callback(self._on_debugger_exit)
 
-    async def _handle_line(self, line: str) -> None:
+    async def _parse_big(self, line: str) -> None:
+        record = await asyncio.to_thread(parse_line, line)
+        self._big = None
+        self._stdout.resume()
+        self._handle_record(line, record)
+        self._handle_backlog()
+
+    def _on_stderr(self, lines: list[bytes]) -> None:
+        for line in lines:
+            self._stderr_line(line.decode("utf-8", "replace") + "\n")
+
+    def _on_stderr_closed(self, rest: bytes) -> None:
+        if rest:
+            self._stderr_line(rest.decode("utf-8", "replace"))
+        assert self._stderr_ended is not None
+        self._stderr_ended.set_result(None)
+
+    def _stderr_line(self, text: str) -> None:
+        self.first_stderr = self.first_stderr or text.strip()[:200]
         if self._recorder:
-            self._recorder.write("out", line)
+            self._recorder.write("err", text.rstrip("\n"))
         if self._raw:
-            self._raw.emit(ev.RawLine("out", line))
-        record = await asyncio.to_thread(parse_line, line) if len(line) > BIG_LINE else parse_line(line)
+            self._raw.emit(ev.RawLine("err", text.rstrip("\n")))
+        self._events.emit(ev.Stream("stderr", text))
+
+    def _handle_record(self, line: str, record: Record) -> None:
         kind = record.kind
         if kind == "result":
             self._resolve(record.token, record.message, record.payload)
@@ -372,9 +425,9 @@ class GdbSession:
         if text:
             self._events.emit(ev.ProgramOutput(text))
 
-    async def _on_debugger_exit(self) -> None:
-        proc = self._proc
-        rc = await proc.wait() if proc is not None else None
+    def _on_debugger_exit(self, status: asyncio.Future[int]) -> None:
+        """Stdout has ended and the debugger has exited: fail what is pending, say so."""
+        rc = status.result()
         if self._tty is not None:
             self._tty.drain()
         self._exited = ev.DebuggerExited(rc, expected=self._closing)
@@ -383,6 +436,8 @@ class GdbSession:
         if self._recorder:
             self._recorder.write("mark", f"debugger-exit rc={rc}")
         self._events.emit(self._exited)
+        assert self._ended is not None
+        self._ended.set_result(None)
 
     def _fail_pending(self, reason: str) -> None:
         pending, self._pending = self._pending, {}
@@ -398,6 +453,63 @@ class GdbSession:
                 os.kill(pid, signal.SIGKILL)
             except ProcessLookupError:
                 pass
+
+
+class _Reader(asyncio.Protocol):
+    """One output pipe of the debugger, read as it arrives and cut into lines.
+
+    ``on_lines(lines)`` gets the complete lines of each chunk (without their line break),
+    ``on_closed(rest)`` the unfinished last line (maybe empty) when the pipe ends."""
+
+    def __init__(self, on_lines: Callable[[list[bytes]], None], on_closed: Callable[[bytes], None]) -> None:
+        self._on_lines = on_lines
+        self._on_closed = on_closed
+        self._partial: list[bytes] = []
+        self._pipe: asyncio.ReadTransport | None = None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self._pipe = transport  # type: ignore[assignment]
+
+    def data_received(self, data: bytes) -> None:
+        if b"\n" not in data:
+            self._partial.append(data)
+            return
+        if self._partial:
+            self._partial.append(data)
+            data = b"".join(self._partial)
+            self._partial.clear()
+        *lines, rest = data.split(b"\n")
+        if rest:
+            self._partial.append(rest)
+        self._on_lines(lines)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        rest = b"".join(self._partial)
+        self._partial.clear()
+        self._on_closed(rest)
+
+    def pause(self) -> None:
+        assert self._pipe is not None
+        self._pipe.pause_reading()
+
+    def resume(self) -> None:
+        assert self._pipe is not None
+        self._pipe.resume_reading()
+
+
+class _Exit(asyncio.SubprocessProtocol):
+    """Resolves ``status`` with the process's exit status when it exits."""
+
+    def __init__(self, status: asyncio.Future[int]) -> None:
+        self._status = status
+        self._transport: asyncio.SubprocessTransport | None = None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self._transport = transport  # type: ignore[assignment]
+
+    def process_exited(self) -> None:
+        assert self._transport is not None
+        self._status.set_result(self._transport.get_returncode())  # type: ignore[arg-type]
 
 
 def _start_time(pid: int | None) -> str | None:
