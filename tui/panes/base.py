@@ -7,14 +7,18 @@ watch) call the async :class:`DebuggerPort` the app gives them, from a worker.
 
 from __future__ import annotations
 
-from typing import Mapping, Protocol, Sequence
+from typing import Any, Mapping, Protocol, Sequence
 
+from rich.style import Style
 from rich.text import Text
+from textual._types import SegmentLines
+from textual.cache import LRUCache
 from textual.css.scalar import Unit
 from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import DataTable, Static
+from textual.widgets.data_table import CellType, ColumnKey, RowKey
 
 from gdbbridge.models import Instruction, StopState
 
@@ -125,6 +129,58 @@ class InfoLine(Static):
 
 Cell = str | Text
 """What a table cell holds."""
+
+
+class PaneTable(DataTable[CellType]):
+    """A DataTable whose cell updates repaint only their row and re-render only the changed cells.
+
+    ``DataTable.update_cell`` repaints the whole table, and every render cache of DataTable is
+    keyed on a counter that each update bumps, so one changed cell re-renders every visible cell
+    (~0.3 ms each on 2 cores: a stop changed a few cells of a table and re-rendered all of them).
+    Here an update repaints its row only, and a rendered cell is kept while its value is the same
+    object (:func:`sync_rows` rewrites only the cells that changed). Relies on DataTable internals
+    of the pinned textual.
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self._kept: LRUCache[tuple[object, ...], tuple[object, SegmentLines]] = LRUCache(10000)
+        super().__init__(*args, **kwargs)
+
+    def update_cell(self, row_key: RowKey | str, column_key: ColumnKey | str, value: CellType, *,
+                    update_width: bool = False) -> None:
+        """As :meth:`DataTable.update_cell`, repainting only the cell's row unless widths change."""
+        row = RowKey(row_key) if isinstance(row_key, str) else row_key
+        column = ColumnKey(column_key) if isinstance(column_key, str) else column_key
+        if update_width or row not in self._row_locations or column not in self._column_locations:
+            super().update_cell(row, column, value, update_width=update_width)
+            return
+        self._data[row][column] = value
+        self._update_count += 1
+        self.refresh_row(self._row_locations.get(row))
+
+    def _render_cell(self, row_index: int, column_index: int, base_style: Style, width: int,
+                     cursor: bool = False, hover: bool = False) -> SegmentLines:
+        if row_index < 0 or column_index < 0:
+            return super()._render_cell(row_index, column_index, base_style, width, cursor, hover)
+        row = self._row_locations.get_key(row_index)
+        column = self._column_locations.get_key(column_index)
+        value = self._data[row][column]
+        key = (row, column, row_index, column_index, base_style, width, cursor, hover, self._show_hover_cursor,
+               self._pseudo_class_state, self.rows[row].height)
+        kept = self._kept.get(key)
+        if kept is not None and kept[0] is value:
+            return kept[1]
+        lines = super()._render_cell(row_index, column_index, base_style, width, cursor, hover)
+        self._kept[key] = (value, lines)
+        return lines
+
+    def _clear_caches(self) -> None:
+        super()._clear_caches()
+        self._kept.clear()
+
+    def notify_style_update(self) -> None:
+        self._kept.clear()
+        super().notify_style_update()
 
 
 def sync_rows(table: DataTable, columns: Sequence[str], rows: Mapping[str, Sequence[Cell]],

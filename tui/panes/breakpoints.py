@@ -15,7 +15,7 @@ from textual.widgets import DataTable, Input, Label
 
 from gdbbridge.models import Breakpoint, StopState
 
-from .base import Cell, OpenSource, StatePane, sync_rows
+from .base import Cell, OpenSource, PaneTable, StatePane, sync_rows
 
 
 def location_text(bp: Breakpoint) -> str:
@@ -102,7 +102,7 @@ class BreakpointsPane(StatePane):
             self.condition = condition
 
     def compose(self) -> ComposeResult:
-        table: DataTable[Cell] = DataTable(cursor_type="row", zebra_stripes=True)
+        table: PaneTable[Cell] = PaneTable(cursor_type="row", zebra_stripes=True)
         for key, label in zip(self.COLUMNS, ("#", "On", "Hits", "Location", "Condition")):
             table.add_column(label, key=key)
         yield table

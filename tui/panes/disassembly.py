@@ -17,7 +17,7 @@ from textual.widgets import DataTable
 from gdbbridge.models import Instruction, StopState
 from gdbbridge.session import MIError
 
-from .base import DebuggerPort, InfoLine, StatePane, sync_rows
+from .base import DebuggerPort, InfoLine, PaneTable, StatePane, sync_rows
 
 INSTRUCTION_BYTES = 16
 """SASS instructions are 16 bytes on sm_70 and newer."""
@@ -81,7 +81,7 @@ class DisassemblyPane(StatePane):
 
     def compose(self) -> ComposeResult:
         yield InfoLine("Disassembly", id="disasm-title")
-        table: DataTable[Text] = DataTable(cursor_type="row", show_header=False)
+        table: PaneTable[Text] = PaneTable(cursor_type="row", show_header=False)
         table.add_column("mark", key="mark", width=2)
         table.add_column("address", key="address")
         table.add_column("instruction", key="text")

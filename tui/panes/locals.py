@@ -13,7 +13,7 @@ from textual.widgets import DataTable, Input
 from gdbbridge.models import StopState, Variable
 from gdbbridge.text import sanitize
 
-from .base import Cell, InfoLine, StatePane, sync_rows
+from .base import Cell, InfoLine, PaneTable, StatePane, sync_rows
 
 CHANGED = "bold #ff8700"
 """Style of a value that changed since the last stop (readable on dark and light themes)."""
@@ -105,7 +105,7 @@ class LocalsPane(StatePane):
         for table_id in ("locals-table", "watch-table"):
             if table_id == "watch-table":
                 yield InfoLine("Watch expressions", id="watch-title")
-            table: DataTable[Cell] = DataTable(id=table_id, cursor_type="row", zebra_stripes=True)
+            table: PaneTable[Cell] = PaneTable(id=table_id, cursor_type="row", zebra_stripes=True)
             for key, label in zip(self.COLUMNS, ("Name", "Value", "Type", "Space")):
                 table.add_column(label, key=key)
             yield table

@@ -14,7 +14,7 @@ from textual.widgets import DataTable
 
 from gdbbridge.models import Register, StopState
 
-from .base import InfoLine, StatePane, sync_rows
+from .base import InfoLine, PaneTable, StatePane, sync_rows
 
 ORDER = ("system", "R", "P", "UR", "UP", "other")
 """Display order of the groups: pc and errorpc first."""
@@ -82,7 +82,7 @@ class RegistersPane(StatePane):
 
     def compose(self) -> ComposeResult:
         yield InfoLine("Registers", id="registers-title")
-        table: DataTable[Text] = DataTable(cursor_type="row", zebra_stripes=False)
+        table: PaneTable[Text] = PaneTable(cursor_type="row", zebra_stripes=False)
         table.add_column("reg", key="reg", width=7)
         table.add_column("hex", key="hex", width=18)
         table.add_column("decimal", key="dec")
@@ -113,7 +113,8 @@ class RegistersPane(StatePane):
         function = state.frame.func if state.frame else None
         if previous is None or (previous.frame.func if previous.frame else None) != function:
             self._seen = set()
-        self._seen |= {r.name for r in state.registers if r.int_value != 0} | self._changed
+        seen = self._seen
+        seen |= {r.name for r in state.registers if r.name not in seen and r.int_value != 0} | self._changed
         self._refill()
 
     def visible_registers(self) -> list[Register]:
@@ -123,10 +124,11 @@ class RegistersPane(StatePane):
             return []
         order = {g: i for i, g in enumerate(ORDER)}
         regs = sorted(state.registers, key=lambda r: (order.get(r.group, len(order)), r.number))
+        group, hide_zeros, seen = self.group, self.hide_zeros, self._seen
         return [
             r for r in regs
-            if (self.group == "all" or r.group == self.group)
-            and not (self.hide_zeros and r.name not in self._seen and r.group != "system")
+            if (group == "all" or r.group == group)
+            and not (hide_zeros and r.name not in seen and r.group != "system")
         ]
 
     def _refill(self) -> None:

@@ -29,7 +29,7 @@ from gdbbridge.shared_decls import SharedDecl, shared_arrays
 
 from .source import resolve_source
 
-from .base import DebuggerPort, InfoLine, StatePane, sync_rows
+from .base import DebuggerPort, InfoLine, PaneTable, StatePane, sync_rows
 
 SIZES = {"char": 1, "short": 2, "half": 2, "__half": 2, "double": 8, "long": 8, "size_t": 8}
 """Element sizes in bytes by type word (everything else: 4)."""
@@ -202,7 +202,7 @@ class SharedMemoryPane(StatePane):
 
     def compose(self) -> ComposeResult:
         yield InfoLine("Shared memory", id="shared-title")
-        yield DataTable(cursor_type="row")
+        yield PaneTable(cursor_type="row")
         yield Input(placeholder="shared array, e.g. sdata[256] or tile[18][18]", id="shared-add")
 
     def arrays(self) -> list[SharedArray]:

@@ -93,7 +93,7 @@ class SourceView(ScrollView, can_focus=True):
     SourceView:focus { background-tint: $foreground 3%; }
     """
 
-    cursor: reactive[int] = reactive(1)
+    cursor: reactive[int] = reactive(1, repaint=False)
     """The cursor line (1-based)."""
 
     def __init__(self, *, id: str | None = None) -> None:
@@ -109,18 +109,24 @@ class SourceView(ScrollView, can_focus=True):
     def gutter_width(self) -> int:
         return len(str(max(len(self.lines), 1))) + 4
 
-    def show(self, lines: list[Text], current: int | None, cursor: int | None) -> None:
-        """Show ``lines`` with ``current`` marked and the cursor (and view) on ``cursor``.
+    def show(self, lines: list[Text], current: int | None, cursor: int | None, marks: dict[int, bool]) -> None:
+        """Show ``lines`` with ``current`` and the breakpoint ``marks`` marked and the cursor (and
+        view) on ``cursor``.
 
-        The view scrolls only when the cursor line is not already well inside it (stepping
-        through a function repaints two lines, not the whole view)."""
+        The view scrolls only when the cursor line is not already well inside it, and without a
+        scroll only the lines whose marks changed are repainted (stepping through a function
+        repaints two lines, not the whole view)."""
         new_file = lines is not self.lines
+        changed = {self.current, current, *(n for n in marks.keys() | self.marks.keys()
+                                             if marks.get(n) != self.marks.get(n))}
+        self.marks = marks
         if new_file:
             self.lines = lines
             self._segments.clear()
             self._strips.clear()
             width = max((t.cell_len for t in lines), default=0) + self.gutter_width
             self.virtual_size = Size(width, len(lines))
+            self.refresh()
         self.current = current
         self.cursor = max(1, min(cursor or 1, max(len(lines), 1)))
         if not self.size.height or new_file:
@@ -128,7 +134,8 @@ class SourceView(ScrollView, can_focus=True):
             self.call_after_refresh(self.center, self.cursor)
         elif not self._well_inside(self.cursor):
             self.center(self.cursor)
-        self.refresh()
+        for number in changed - {None}:
+            self.refresh_line(number - 1)
 
     def _well_inside(self, line: int) -> bool:
         """Whether ``line`` is shown with a few lines of context around it."""
@@ -144,7 +151,8 @@ class SourceView(ScrollView, can_focus=True):
         top = int(self.scroll_offset.y)
         if new - 1 < top or new - 1 >= top + self.size.height:
             self.center(new)
-        self.refresh()
+        self.refresh_line(old - 1)
+        self.refresh_line(new - 1)
 
     def render_line(self, y: int) -> Strip:
         number = int(self.scroll_offset.y) + y + 1
@@ -285,9 +293,8 @@ class SourcePane(StatePane):
         view = self.view
         if not view.display:
             view.display = True
-        view.marks = self._marks(self.state.breakpoints if self.state else ())
         stop_line = line if current else (view.current if self._same_as_stop(path) else None)
-        view.show(self._cache[local], stop_line, line)
+        view.show(self._cache[local], stop_line, line, self._marks(self.state.breakpoints if self.state else ()))
 
     def _same_as_stop(self, path: str) -> bool:
         frame = self.state.frame if self.state else None
@@ -313,12 +320,6 @@ class SourcePane(StatePane):
                 if file and line and os.path.basename(file) == name:
                     marks[line] = marks.get(line, False) or (bp.enabled and enabled)
         return marks
-
-    def watch_state(self, old: StopState | None, new: StopState | None) -> None:
-        super().watch_state(old, new)
-        if new is not None and self.is_mounted:
-            self.view.marks = self._marks(new.breakpoints)
-            self.view.refresh()
 
     def on_source_pane_gutter_clicked(self, message: GutterClicked) -> None:
         message.stop()

@@ -10,7 +10,7 @@ from textual.widgets import DataTable
 
 from gdbbridge.models import Frame, StopState
 
-from .base import Cell, FrameSelected, StatePane, sync_rows
+from .base import Cell, FrameSelected, PaneTable, StatePane, sync_rows
 
 def frame_location(frame: Frame) -> str:
     """``file:line`` or the address when there is no line information."""
@@ -36,7 +36,7 @@ class StackPane(StatePane):
     COLUMNS = ("mark", "level", "function", "location")
 
     def compose(self) -> ComposeResult:
-        table: DataTable[Cell] = DataTable(cursor_type="row", zebra_stripes=True)
+        table: PaneTable[Cell] = PaneTable(cursor_type="row", zebra_stripes=True)
         for key, label in zip(self.COLUMNS, ("", "#", "Function", "Location")):
             table.add_column(label, key=key)
         yield table

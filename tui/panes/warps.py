@@ -11,7 +11,7 @@ one expression in all lanes of the focused warp after each stop (cached per stop
 
 from __future__ import annotations
 
-from rich.text import Text
+from rich.text import Span, Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -22,7 +22,7 @@ from gdbbridge.models import Lane, StopState, ThreadRange, Warp, fmt_dim3
 from gdbbridge.session import MIError
 from gdbbridge.warp_watch import WarpWatchError
 
-from .base import DebuggerPort, FocusRequested, InfoLine, StatePane, sync_rows
+from .base import DebuggerPort, FocusRequested, InfoLine, PaneTable, StatePane, sync_rows
 
 LANES = 32
 
@@ -56,15 +56,17 @@ def lane_kinds(warp: Warp, lanes: tuple[Lane, ...]) -> list[str]:
 
 def strip(kinds: list[str], cursor: int | None = None, focused: int | None = None) -> Text:
     """The lane strip; the lane cursor is reversed, the focused lane underlined."""
-    text = Text()
+    glyphs: list[str] = []
+    spans: list[Span] = []
     for i, kind in enumerate(kinds):
         glyph, style = CELLS[kind]
         if i == focused:
             style += " underline"
         if i == cursor:
             style += " reverse"
-        text.append(glyph, style=style)
-    return text
+        glyphs.append(glyph)
+        spans.append(Span(i, i + 1, style))
+    return Text("".join(glyphs), spans=spans)
 
 
 def focused_warp_from_lanes(state: StopState) -> Warp | None:
@@ -176,7 +178,7 @@ class WarpsPane(StatePane):
     def compose(self) -> ComposeResult:
         yield InfoLine("Warps", id="warps-title", classes="warps-line")
         yield InfoLine(LEGEND, classes="warps-line")
-        table: DataTable[Text] = DataTable(id="warps-table", cursor_type="row", cursor_foreground_priority="renderable")
+        table: PaneTable[Text] = PaneTable(id="warps-table", cursor_type="row", cursor_foreground_priority="renderable")
         table.add_column("wp", key="warp", width=3)
         table.add_column("lanes 0-31", key="lanes", width=LANES)
         table.add_column("block", key="block")
@@ -185,7 +187,7 @@ class WarpsPane(StatePane):
         yield table
         yield InfoLine("", id="warps-lines")
         yield InfoLine("", id="watch-title", classes="warps-line")
-        watch: DataTable[str] = DataTable(id="watch-table", cursor_type="none", show_cursor=False)
+        watch: PaneTable[str] = PaneTable(id="watch-table", cursor_type="none", show_cursor=False)
         for lane in range(LANES):
             watch.add_column(f"L{lane}", key=str(lane))
         yield watch
