@@ -123,7 +123,10 @@ async def test_tile_is_shown_as_an_18_by_18_grid():
         array = pane.current()
         assert array is not None and array.grid and array.dims == (18, 18)
         assert len(pane.values()) == 324
-        assert "float tile[18][18] @0x" in str(pane.query_one("#shared-title").render())
+        # the values and the array's address are two requests: the title shows the address once both came
+        title = pane.query_one("#shared-title")
+        await wait_for(pilot, lambda: "@0x" in str(title.render()))
+        assert str(title.render()).startswith("float tile[18][18] @0x")
 
 
 @pytest.mark.skipif(not RECORDED.exists(), reason="record tests/fixtures/recorded/panes_tile.jsonl on a GPU box first")
