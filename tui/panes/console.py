@@ -97,7 +97,9 @@ class ConsolePane(Widget):
     def compose(self) -> ComposeResult:
         yield InfoLine("console · ctrl+t: MI log", id="console-mode")
         with ContentSwitcher(initial="console-log"):
-            yield RichLog(max_lines=self._max_lines, wrap=True, markup=False, id="console-log")
+            # min_width=1: wrap at the pane's width (RichLog's default 78 columns made a horizontal
+            # scrollbar appear after it had scrolled to the end, leaving the last line hidden)
+            yield RichLog(max_lines=self._max_lines, wrap=True, markup=False, min_width=1, id="console-log")
             yield RichLog(max_lines=self._max_lines, wrap=False, markup=False, id="mi-log")
         yield HistoryInput(placeholder=": gdb command (up/down: history)", id="console-input", compact=True)
 

@@ -104,6 +104,9 @@ class SourceView(ScrollView, can_focus=True):
         """Breakpoint lines -> enabled."""
         self._segments: dict[int, list[Segment]] = {}
         self._strips: dict[tuple[object, ...], Strip] = {}
+        self._pending_center: int | None = None
+        """A line to center once the view has a size (asked before its first layout)."""
+        self._center_retries = 0
 
     @property
     def gutter_width(self) -> int:
@@ -129,9 +132,9 @@ class SourceView(ScrollView, can_focus=True):
             self.refresh()
         self.current = current
         self.cursor = max(1, min(cursor or 1, max(len(lines), 1)))
-        if not self.size.height or new_file:
+        if new_file:
             # a new virtual size takes effect after the refresh: scrolling now would be clamped
-            self.call_after_refresh(self.center, self.cursor)
+            self._center_after_refresh(self.cursor)
         elif not self._well_inside(self.cursor):
             self.center(self.cursor)
         for number in changed - {None}:
@@ -144,8 +147,33 @@ class SourceView(ScrollView, can_focus=True):
         return top + margin <= line - 1 < top + height - margin or (top == 0 and line - 1 < height - margin)
 
     def center(self, line: int) -> None:
-        """Scroll so that ``line`` is in the middle of the view."""
-        self.scroll_to(y=max(0, line - 1 - self.size.height // 2), animate=False, immediate=True)
+        """Scroll so that ``line`` is in the middle of the view. Before the view's first layout
+        its height is unknown and any scroll would be clamped to 0: the latest line asked for is
+        centered after the refresh that gives the view its size."""
+        if not self.container_size.height:
+            self._center_after_refresh(line)
+            return
+        self._pending_center = None
+        target = max(0, line - 1 - self.size.height // 2)
+        self.scroll_to(y=target, animate=False, immediate=True)
+        reachable = min(target, max(0, len(self.lines) - self.container_size.height))
+        if int(self.scroll_offset.y) < reachable and self._center_retries < 10:
+            # clamped by a virtual size that has not taken effect yet: again after the next refresh
+            self._center_retries += 1
+            self._center_after_refresh(line)
+        else:
+            self._center_retries = 0
+
+    def _center_after_refresh(self, line: int) -> None:
+        """Center ``line`` after the next refresh; a later request replaces it."""
+        if self._pending_center is None:
+            self.call_after_refresh(self._center_pending)
+        self._pending_center = line
+
+    def _center_pending(self) -> None:
+        if self._pending_center is not None:
+            line, self._pending_center = self._pending_center, None
+            self.center(line)
 
     def watch_cursor(self, old: int, new: int) -> None:
         top = int(self.scroll_offset.y)
