@@ -77,21 +77,25 @@ def kernel_name(invocation: str) -> str:
     return invocation
 
 
-def parse_kernels(payload: Mapping[str, Any]) -> tuple[Kernel, ...]:
-    return tuple(
-        Kernel(
-            number=to_int(r.get("kernel"), 0) or 0,
-            device=to_int(r.get("device"), 0) or 0,
-            grid=to_int(r.get("grid"), 0) or 0,
-            status=str(r.get("status", "")),
-            grid_dim=to_dim3(r.get("gridDim")),
-            block_dim=to_dim3(r.get("blockDim")),
-            name=kernel_name(str(r.get("invocation", ""))),
-            invocation=str(r.get("invocation", "")),
-            current=_cur(r),
-        )
-        for r in table_rows(payload, TABLES["kernels"])
+def _kernel_columns(r: Mapping[str, Any]) -> dict[str, Any]:
+    """The columns the kernels table and the launch trace share."""
+    invocation = str(r.get("invocation", ""))
+    return dict(
+        kernel=to_int(r.get("kernel"), 0) or 0,
+        device=to_int(r.get("device"), 0) or 0,
+        grid=to_int(r.get("grid"), 0) or 0,
+        status=str(r.get("status", "")),
+        grid_dim=to_dim3(r.get("gridDim")),
+        block_dim=to_dim3(r.get("blockDim")),
+        name=kernel_name(invocation),
+        invocation=invocation,
+        current=_cur(r),
     )
+
+
+def parse_kernels(payload: Mapping[str, Any]) -> tuple[Kernel, ...]:
+    rows = (_kernel_columns(r) for r in table_rows(payload, TABLES["kernels"]))
+    return tuple(Kernel(number=c.pop("kernel"), **c) for c in rows)
 
 
 def parse_contexts(payload: Mapping[str, Any]) -> tuple[Context, ...]:
@@ -103,18 +107,7 @@ def parse_contexts(payload: Mapping[str, Any]) -> tuple[Context, ...]:
 
 def parse_launch_trace(payload: Mapping[str, Any]) -> tuple[LaunchTraceEntry, ...]:
     return tuple(
-        LaunchTraceEntry(
-            level=to_int(r.get("level"), 0) or 0,
-            kernel=to_int(r.get("kernel"), 0) or 0,
-            device=to_int(r.get("device"), 0) or 0,
-            grid=to_int(r.get("grid"), 0) or 0,
-            status=str(r.get("status", "")),
-            grid_dim=to_dim3(r.get("gridDim")),
-            block_dim=to_dim3(r.get("blockDim")),
-            name=kernel_name(str(r.get("invocation", ""))),
-            invocation=str(r.get("invocation", "")),
-            current=_cur(r),
-        )
+        LaunchTraceEntry(level=to_int(r.get("level"), 0) or 0, **_kernel_columns(r))
         for r in table_rows(payload, TABLES["launch-trace"])
     )
 

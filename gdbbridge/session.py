@@ -4,8 +4,8 @@ No time windows and no per-command timeouts: a result arrives when gdb sends it 
 ``-exec-next`` in a kernel takes up to ~1 s, running to the first kernel of a PyTorch script
 ~14 s). The debuggee gets its own pty, so its output never mixes with MI.
 
-gdb's stdout and stderr are our own pipes read by protocols (:class:`_Reader`): a chunk of
-stdout is split into lines and handled in the loop turn that read it, so a result line
+gdb's stdout and stderr are our own pipes read by protocols (:class:`gdbbridge.pipes.LineReader`):
+a chunk of stdout is split into lines and handled in the loop turn that read it, so a result line
 resolves its request's Future directly (no reader task woken in between; with asyncio's
 subprocess pipes each chunk would also wait one more turn). A line over ``BIG_LINE`` is
 parsed in a thread while the lines after it wait, reading paused, so the order of events and
@@ -30,6 +30,7 @@ from .errors import DebuggerGone, DebuggerNotFound, MIError
 from .fanout import Fanout
 from .mi import BIG_LINE, Flag, Record, build, parse_line
 from .models import CudaFocus, StopEvent, to_exit_code, to_int
+from .pipes import ExitWatcher, LineReader
 from .pty import ProgramTty
 from .recorder import Recorder
 
@@ -76,8 +77,8 @@ class GdbSession:
         self._tty: ProgramTty | None = None
         self._transport: asyncio.SubprocessTransport | None = None
         self._stdin: asyncio.WriteTransport | None = None
-        self._stdout = _Reader(self._on_stdout, self._on_stdout_closed)
-        self._stderr = _Reader(self._on_stderr, self._on_stderr_closed)
+        self._stdout = LineReader(self._on_stdout, self._on_stdout_closed)
+        self._stderr = LineReader(self._on_stderr, self._on_stderr_closed)
         self._backlog: deque[bytes] = deque()
         """Complete stdout lines not handled yet (they wait while a big line is parsed)."""
         self._big: asyncio.Task[None] | None = None
@@ -121,7 +122,7 @@ class GdbSession:
         err_r, err_w = os.pipe()
         try:
             self._transport, _ = await loop.subprocess_exec(
-                lambda: _Exit(status),
+                lambda: ExitWatcher(status),
                 *self.argv,
                 stdin=subprocess.PIPE,
                 stdout=out_w,
@@ -453,63 +454,6 @@ class GdbSession:
                 os.kill(pid, signal.SIGKILL)
             except ProcessLookupError:
                 pass
-
-
-class _Reader(asyncio.Protocol):
-    """One output pipe of the debugger, read as it arrives and cut into lines.
-
-    ``on_lines(lines)`` gets the complete lines of each chunk (without their line break),
-    ``on_closed(rest)`` the unfinished last line (maybe empty) when the pipe ends."""
-
-    def __init__(self, on_lines: Callable[[list[bytes]], None], on_closed: Callable[[bytes], None]) -> None:
-        self._on_lines = on_lines
-        self._on_closed = on_closed
-        self._partial: list[bytes] = []
-        self._pipe: asyncio.ReadTransport | None = None
-
-    def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        self._pipe = transport  # type: ignore[assignment]
-
-    def data_received(self, data: bytes) -> None:
-        if b"\n" not in data:
-            self._partial.append(data)
-            return
-        if self._partial:
-            self._partial.append(data)
-            data = b"".join(self._partial)
-            self._partial.clear()
-        *lines, rest = data.split(b"\n")
-        if rest:
-            self._partial.append(rest)
-        self._on_lines(lines)
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        rest = b"".join(self._partial)
-        self._partial.clear()
-        self._on_closed(rest)
-
-    def pause(self) -> None:
-        assert self._pipe is not None
-        self._pipe.pause_reading()
-
-    def resume(self) -> None:
-        assert self._pipe is not None
-        self._pipe.resume_reading()
-
-
-class _Exit(asyncio.SubprocessProtocol):
-    """Resolves ``status`` with the process's exit status when it exits."""
-
-    def __init__(self, status: asyncio.Future[int]) -> None:
-        self._status = status
-        self._transport: asyncio.SubprocessTransport | None = None
-
-    def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        self._transport = transport  # type: ignore[assignment]
-
-    def process_exited(self) -> None:
-        assert self._transport is not None
-        self._status.set_result(self._transport.get_returncode())  # type: ignore[arg-type]
 
 
 def _start_time(pid: int | None) -> str | None:

@@ -19,7 +19,8 @@ from hypothesis import strategies as st
 from gdbbridge import events as ev
 from gdbbridge.errors import DebuggerGone
 from gdbbridge.mi import BIG_LINE, Record, _parse_mi, _plain_result, parse_line
-from gdbbridge.session import GdbSession, _Reader
+from gdbbridge.pipes import LineReader
+from gdbbridge.session import GdbSession
 from test_fuzz_mi import REAL, no_hang
 
 RECORDED = Path(__file__).parent / "fixtures" / "recorded"
@@ -106,7 +107,7 @@ def test_every_recorded_line_parses_as_with_pygdbmi():
 def test_reader_cuts_any_chunking_into_the_same_lines(data, cuts):
     got: list[bytes] = []
     rests: list[bytes] = []
-    reader = _Reader(got.extend, rests.append)
+    reader = LineReader(got.extend, rests.append)
     bounds = sorted({0, len(data), *(c for c in cuts if c <= len(data))})
     for start, end in zip(bounds, bounds[1:]):
         reader.data_received(data[start:end])
