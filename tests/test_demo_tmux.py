@@ -20,6 +20,7 @@ import pytest
 from conftest import ROOT
 from gdbbridge.mi import parse_line
 from gdbbridge.replay import load
+from tmux_server import TmuxServer
 from tui.commands.demo import RECORDINGS_DIR, read_recording
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux")
@@ -63,17 +64,8 @@ def first_stop_facts() -> tuple[str, str, str]:
     return f"{where[0]}:{where[1]}", text, local
 
 
-class Tmux:
+class Tmux(TmuxServer):
     """A private tmux server (own socket) running one command in a 160x48 window."""
-
-    def __init__(self, socket: Path) -> None:
-        self.base = ["tmux", "-S", str(socket)]
-
-    def __call__(self, *args: str) -> str:
-        return subprocess.run([*self.base, *args], check=True, capture_output=True, text=True, timeout=20).stdout
-
-    def screen(self) -> str:
-        return self("capture-pane", "-p", "-t", "t")
 
     def wait_for(self, *texts: str, timeout: float = 30.0) -> str:
         """The screen once every text is on it (spaces squeezed)."""

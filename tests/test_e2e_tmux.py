@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from conftest import FIXTURES, ROOT
+from tmux_server import TmuxServer
 
 pytestmark = pytest.mark.skipif(
     not all(shutil.which(tool) for tool in ("tmux", "gdb", "gcc")), reason="needs tmux, gdb and gcc"
@@ -21,17 +22,8 @@ SOURCE = FIXTURES / "c" / "app" / "steps.c"
 BREAK_LINE = next(i for i, line in enumerate(SOURCE.read_text().splitlines(), 1) if "/* BREAK */" in line)
 
 
-class Tmux:
+class Tmux(TmuxServer):
     """A private tmux server (own socket) with one 100x30 window."""
-
-    def __init__(self, socket: Path) -> None:
-        self.base = ["tmux", "-S", str(socket)]
-
-    def __call__(self, *args: str) -> str:
-        return subprocess.run([*self.base, *args], check=True, capture_output=True, text=True, timeout=20).stdout
-
-    def screen(self) -> str:
-        return self("capture-pane", "-p", "-t", "t")
 
     def wait_for(self, text: str, timeout: float = 30.0) -> str:
         """The screen once ``text`` is on it (a line holding ``text``'s words, spaces ignored)."""

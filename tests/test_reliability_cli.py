@@ -28,8 +28,9 @@ from textual.pilot import Pilot
 
 import gdbbridge.session
 from conftest import FIXTURES, ROOT, TRANSCRIPTS
+from test_cli import run_main
 from tui.app import DebuggerApp
-from tui.cli import LaunchConfig, main
+from tui.cli import LaunchConfig
 from tui.panes.locals import LocalsPane
 from tui.panes.output import OutputPane
 from tui.panes.source import SourcePane
@@ -187,15 +188,6 @@ def steps(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 # -- command line: one line, exit 2 -------------------------------------------------------------
-
-
-def run_main(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    try:
-        rc = main(list(argv))
-    except SystemExit as exc:
-        rc = int(exc.code or 0)
-    out, err = capsys.readouterr()
-    return rc, out, err
 
 
 def one_line(rc: int, out: str, err: str) -> str:

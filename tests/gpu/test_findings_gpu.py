@@ -14,9 +14,7 @@ to the culprit's stop is printed (run with ``-s``).
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
-import sys
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -60,17 +58,9 @@ def culprit(groups: tuple[FindingGroup, ...] | list[FindingGroup]) -> FindingGro
                 and g.first.file and g.first.line)
 
 
-@pytest.fixture(scope="module")
-def built() -> None:
-    for tool in ("nvcc", "compute-sanitizer", "cuda-gdb"):
-        if shutil.which(tool) is None:
-            pytest.skip(f"{tool} is not on PATH")
-    done = subprocess.run([sys.executable, "-m", "kernels.build", "--all"], cwd=ROOT, capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
-
-
 @pytest.mark.parametrize(("name", "tool"), [("uninit", "initcheck"), ("assert", "memcheck"), ("oob", "memcheck")])
-async def test_debug_this_finding_stops_a_lesson_on_the_culprit_thread(built, name, tool, tmp_path, monkeypatch) -> None:
+async def test_debug_this_finding_stops_a_lesson_on_the_culprit_thread(
+        built_lessons, name, tool, tmp_path, monkeypatch) -> None:
     monkeypatch.chdir(ROOT)
     lesson = get_lesson(name)
     result = await run_sanitizer(SanitizerRequest(program=str(lesson.demo_path), tool=tool, cwd=str(ROOT)))
@@ -100,7 +90,7 @@ def build_native(tmp_path: Path) -> Path:
     return exe
 
 
-async def test_native_handoff_condition_holds_from_the_first_hit(built, tmp_path) -> None:
+async def test_native_handoff_condition_holds_from_the_first_hit(built_lessons, tmp_path) -> None:
     """What `cudatui sanitize` hands over on d for a native binary: cuda-gdb refuses the
     threadIdx condition before the kernel is loaded, so it is applied at the launch stop."""
     exe = build_native(tmp_path)
@@ -120,7 +110,7 @@ async def test_native_handoff_condition_holds_from_the_first_hit(built, tmp_path
         assert bp.condition == "blockIdx.x == 1 && threadIdx.x == 5" and bp.hits == 1
 
 
-async def test_native_exception_then_debug_this_finding_then_post_mortem(built, tmp_path) -> None:
+async def test_native_exception_then_debug_this_finding_then_post_mortem(built_lessons, tmp_path) -> None:
     exe = build_native(tmp_path)
     config = replace(debug_config(str(exe)), cwd=str(tmp_path), record=record_to("finding_native_exception", tmp_path))
     app = DebuggerApp(config)

@@ -12,7 +12,6 @@ PyTorch with CUDA. Run: ``python -m pytest -m gpu tests/gpu/test_lessons_gpu.py 
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -21,7 +20,7 @@ import pytest
 
 from kernels.lessons import LESSONS, Lesson, Outcome, sanitizer_options
 
-pytestmark = pytest.mark.gpu
+pytestmark = [pytest.mark.gpu, pytest.mark.usefixtures("built_lessons")]
 
 ROOT = Path(__file__).resolve().parents[2]
 TIMEOUT_S = 600
@@ -29,16 +28,6 @@ PRINT_LIMIT = "20"
 
 BUGGY = [(lesson, outcome) for lesson in LESSONS for outcome in lesson.outcomes]
 BUGGY_IDS = [f"{lesson.name}-{outcome.tool}" for lesson, outcome in BUGGY]
-
-
-@pytest.fixture(scope="module", autouse=True)
-def built_lessons() -> None:
-    """Build every lesson first, so no tool has to trace nvcc."""
-    for tool in ("nvcc", "compute-sanitizer", "cuda-gdb"):
-        if shutil.which(tool) is None:
-            pytest.skip(f"{tool} is not on PATH")
-    done = subprocess.run([sys.executable, "-m", "kernels.build", "--all"], cwd=ROOT, capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
 
 
 def _run(command: list[str]) -> str:
