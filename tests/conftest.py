@@ -55,6 +55,16 @@ def fake_sanitizer(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> pytest.Mo
     return monkeypatch
 
 
+@pytest.fixture(scope="session")
+def built_lessons() -> None:
+    """Every lesson built first (GPU tests), so no tool has to trace nvcc; skips without the CUDA tools."""
+    for tool in ("nvcc", "compute-sanitizer", "cuda-gdb"):
+        if shutil.which(tool) is None:
+            pytest.skip(f"{tool} is not on PATH")
+    done = subprocess.run([sys.executable, "-m", "kernels.build", "--all"], cwd=ROOT, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+
+
 def replay_debugger(name: str) -> list[str]:
     """The debugger command that serves ``tests/fixtures/transcripts/<name>`` as a stand-in gdb."""
     return [sys.executable, "-m", "gdbbridge.replay", str(TRANSCRIPTS / name)]
