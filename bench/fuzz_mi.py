@@ -1,4 +1,4 @@
-"""Fuzz ``gdbbridge.mi.parse_line`` with many generated lines and print what happened.
+"""Fuzz ``cudatui.gdbbridge.session.mi.parse_line`` with many generated lines and print what happened.
 
 Not a test: ``python bench/fuzz_mi.py [N] [SEED]`` (default 100000 lines). Lines are real
 cuda-gdb records from tests/fixtures/transcripts, cut at random points, with characters
@@ -19,7 +19,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from gdbbridge.mi import parse_line  # noqa: E402
+from cudatui.gdbbridge.session.mi import parse_line  # noqa: E402
 
 ALPHABET = '^*=+~@&"\\{}[],=abcdefgnrt0123456789 ()\n\t\x00\x1b'
 

@@ -27,10 +27,10 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from gdbbridge import events as ev
-from gdbbridge.breakpoints import Breakpoints
-from gdbbridge.session import MI_FLAGS, GdbSession
-from gdbbridge.state import StateBuilder
+from cudatui.gdbbridge.session import events as ev
+from cudatui.gdbbridge.debugger.breakpoints import Breakpoints
+from cudatui.gdbbridge.session.gdb import MI_FLAGS, GdbSession
+from cudatui.gdbbridge.debugger.state import StateBuilder
 
 from . import Result, fmt, median, print_results
 
@@ -161,7 +161,7 @@ def measure(target: Target, rounds: int = 3, steps: int = 3) -> list[Result]:
 
 def lesson_target(name: str, debugger: str) -> Target:
     """A bundled lesson's demo under ``debugger``, broken at its first unconditional breakpoint."""
-    from kernels.lessons import get_lesson
+    from cudatui.kernels.lessons import get_lesson
 
     lesson = get_lesson(name)
     location = next((loc for loc, cond in lesson.breakpoint_specs() if not cond), None)

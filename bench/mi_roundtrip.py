@@ -18,8 +18,8 @@ import subprocess
 import time
 from typing import Callable
 
-from gdbbridge.mi import parse_line
-from gdbbridge.session import MI_FLAGS, GdbSession
+from cudatui.gdbbridge.session.mi import parse_line
+from cudatui.gdbbridge.session.gdb import MI_FLAGS, GdbSession
 
 from . import Result, fmt, median, print_results
 

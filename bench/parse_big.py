@@ -27,8 +27,8 @@ from pygdbmi import gdbmiparser
 from textual.app import App, ComposeResult
 from textual.widgets import Static
 
-from gdbbridge.mi import BIG_LINE, parse_line
-from gdbbridge.session import GdbSession
+from cudatui.gdbbridge.session.mi import BIG_LINE, parse_line
+from cudatui.gdbbridge.session.gdb import GdbSession
 
 from . import TOURS, Result, fmt, print_results, replay_argv, transcript_lines, write_transcript
 

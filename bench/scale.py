@@ -22,14 +22,14 @@ from textual.app import App, ComposeResult
 from textual.containers import Horizontal
 from textual.widgets import Tree
 
-from gdbbridge import cuda
-from gdbbridge import events as ev
-from gdbbridge.mi import BIG_LINE, parse_line
-from gdbbridge.models import CudaFocus, StopEvent, StopState, Variable
-from gdbbridge.session import GdbSession
-from tui.panes.focus import FocusNavigator
-from tui.panes.shared_memory import SharedMemoryPane
-from tui.port import SessionPort
+from cudatui.gdbbridge.cuda import queries as cuda
+from cudatui.gdbbridge.session import events as ev
+from cudatui.gdbbridge.session.mi import BIG_LINE, parse_line
+from cudatui.gdbbridge.models import CudaFocus, StopEvent, StopState, Variable
+from cudatui.gdbbridge.session.gdb import GdbSession
+from cudatui.tui.panes.focus import FocusNavigator
+from cudatui.tui.panes.shared_memory import SharedMemoryPane
+from cudatui.tui.port import SessionPort
 
 from . import TRANSCRIPTS, Result, fmt, median, print_results, replay_argv, transcript_lines, write_transcript
 

@@ -1,6 +1,6 @@
 """Stop to screen: from ``*stopped`` arriving to every visible pane painted with the new state.
 
-The real cudatui app (``tui.app.DebuggerApp``, 160x48: every pane visible) runs a replayed
+The real cudatui app (``cudatui.tui.app.DebuggerApp``, 160x48: every pane visible) runs a replayed
 H200 tour whose two recorded ``-exec-next`` steps (each with its recorded refresh batch) are
 repeated to make STEPS steps. Each step is a pressed ``n``. Three instants are taken per step:
 the ``*stopped`` record parsed by GdbSession, ``show_state`` called by the controller (the
@@ -24,13 +24,13 @@ from typing import Any
 
 from textual.widget import Widget
 
-from gdbbridge import events as ev
-from gdbbridge.models import StopState
-from gdbbridge.replay import Exchange, load
-from gdbbridge.session import GdbSession
-from tui import app as app_module
-from tui.app import DebuggerApp
-from tui.cli import LaunchConfig
+from cudatui.gdbbridge.session import events as ev
+from cudatui.gdbbridge.models import StopState
+from cudatui.gdbbridge.record.replay import Exchange, load
+from cudatui.gdbbridge.session.gdb import GdbSession
+from cudatui.tui import app as app_module
+from cudatui.tui.app import DebuggerApp
+from cudatui.tui.cli import LaunchConfig
 
 from . import ROOT, TOURS, Result, fmt, median, p95, print_results, replay_argv, write_transcript
 

@@ -1,9 +1,9 @@
 """Typed, frozen views of debugger state, built from MI payloads.
 
 pygdbmi hands every value over as a string; numbers, coordinates and masks are converted once
-(:mod:`gdbbridge.convert`), so that panes only ever see ints, tuples and enums-as-strings.
+(:mod:`cudatui.gdbbridge.convert`), so that panes only ever see ints, tuples and enums-as-strings.
 Frames, breakpoints, variables, registers and stops live here; the CUDA views live in
-:mod:`gdbbridge.cuda_models` and are re-exported, so ``from gdbbridge.models import Kernel`` works.
+:mod:`cudatui.gdbbridge.cuda.models` and are re-exported, so ``from cudatui.gdbbridge.models import Kernel`` works.
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
-from .convert import Dim3, fmt_dim3, to_dim3, to_exit_code, to_int
-from .cuda_models import (
+from cudatui.gdbbridge.convert import Dim3, fmt_dim3, to_dim3, to_exit_code, to_int
+from cudatui.gdbbridge.cuda.models import (
     CUDA_EXCEPTIONS,
     RECOVERABLE_EXCEPTIONS,
     BlockRange,

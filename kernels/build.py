@@ -8,7 +8,7 @@ build, and an unchanged one is reused. ``-lineinfo`` is not passed: ``-G``
 already carries full line information, and nvcc and ptxas both warn that
 they ignore ``-lineinfo`` next to ``-G``.
 
-Usage: ``python -m kernels.build [--arch sm_90] [--all | LESSON ...]``.
+Usage: ``python -m cudatui.kernels.build [--arch sm_90] [--all | LESSON ...]``.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from pathlib import Path
 
 import platformdirs
 
-from kernels.lessons import KERNELS_DIR, LESSONS, LessonError, get_lesson
+from cudatui.kernels.lessons import KERNELS_DIR, LESSONS, LessonError, get_lesson
 
 DEBUG_FLAGS = ("-g", "-G", "-shared", "-Xcompiler", "-fPIC")
 """nvcc flags for every lesson library (host and device debug info, PIC .so)."""
@@ -198,7 +198,7 @@ def build_lesson(name: str, arch: str | None = None, cache_root: Path | None = N
 
 def main(argv: list[str] | None = None) -> int:
     """Command-line entry: build some or all lessons, printing progress."""
-    parser = argparse.ArgumentParser(prog="python -m kernels.build", description="Build the teaching kernels.")
+    parser = argparse.ArgumentParser(prog="python -m cudatui.kernels.build", description="Build the teaching kernels.")
     parser.add_argument("lessons", nargs="*", help="lesson names (default: all)")
     parser.add_argument("--arch", help=f"GPU architecture, e.g. sm_90 (default: detected, else {DEFAULT_ARCH})")
     parser.add_argument("--all", action="store_true", help="build every lesson")

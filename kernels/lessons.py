@@ -6,7 +6,7 @@ fixed version and an ``extern "C"`` launcher, plus a demo script under
 ``.cu`` files carry marker comments (``// LESSON:bug``) and the line numbers
 are looked up from them, so they cannot drift when a kernel is edited.
 
-``python -m kernels.lessons`` prints one line per lesson; ``--tsv`` prints one
+``python -m cudatui.kernels.lessons`` prints one line per lesson; ``--tsv`` prints one
 compute-sanitizer run per line (``name<TAB>tool<TAB>demo path<TAB>options``)
 for scripts/record_lessons_sanitizer.sh.
 """
@@ -126,7 +126,7 @@ class Lesson:
     @property
     def demo_module(self) -> str:
         """Module to run with ``python -m``."""
-        return f"kernels.demos.{self.name}"
+        return f"cudatui.kernels.demos.{self.name}"
 
     @property
     def demo_path(self) -> Path:
@@ -386,7 +386,7 @@ def sanitizer_rows() -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     """Print the lesson list, or with ``--tsv`` the sanitizer runs to record."""
-    parser = argparse.ArgumentParser(prog="python -m kernels.lessons", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m cudatui.kernels.lessons", description=__doc__.splitlines()[0])
     parser.add_argument("--tsv", action="store_true", help="one sanitizer run per line, tab-separated")
     args = parser.parse_args(argv)
     print("\n".join(sanitizer_rows()) if args.tsv else format_lesson_list())

@@ -16,7 +16,7 @@ import ctypes
 import functools
 from typing import Any
 
-from kernels.build import build_lesson
+from cudatui.kernels.build import build_lesson
 
 _P = ctypes.c_void_p
 _I = ctypes.c_int

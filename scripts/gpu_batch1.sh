@@ -9,7 +9,7 @@ export PYTHONPATH=/tmp/site:$PWD PYTHONUNBUFFERED=1
 R=$OUT/r; mkdir -p $R/tours $R/san
 { uname -a; nvidia-smi -L; cuda-gdb --version | head -2; compute-sanitizer --version | head -2; nvcc --version | tail -2;
   python3 -c 'import torch,textual;print("torch",torch.__version__,torch.version.cuda,"textual",textual.__version__)'; } > $R/env.txt 2>&1
-python3 -m kernels.build --all > $R/build.log 2>&1
+python3 -m cudatui.kernels.build --all > $R/build.log 2>&1
 ( for l in race oob assert divergence tile uninit; do
     timeout 150 python3 scripts/record_tour.py $l $R/tours/$l.jsonl > $R/tours/$l.log 2>&1; echo "rc=$?" >> $R/tours/$l.log
   done ) &

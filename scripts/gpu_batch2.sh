@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --target /tmp/site .whl/*.whl
 export PYTHONPATH=/tmp/site:$PWD PYTHONUNBUFFERED=1
 R=$OUT/r; mkdir -p $R/rec $R/tmux $R/sanrec
-python3 -m kernels.build --all > $R/build.log 2>&1
+python3 -m cudatui.kernels.build --all > $R/build.log 2>&1
 ( timeout 420 python3 scripts/record_demos.py --jobs 4 --out $R/rec > $R/record_demos.log 2>&1 ) &
 ( timeout 200 bash scripts/tmux_live.sh $R/tmux race 160x48 race.cu:25 > $R/tmux_race.log 2>&1
   timeout 200 bash scripts/tmux_live.sh $R/tmux oob 80x24 add_buggy > $R/tmux_oob.log 2>&1 ) &

@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --target /tmp/site .whl/*.whl
 export PYTHONPATH=/tmp/site:$PWD PYTHONUNBUFFERED=1
 R=$OUT/r; mkdir -p $R/rec $R/tmux $R/san $R/sanrec $R/bridge $R/shots
-python3 -m kernels.build --all > $R/build.log 2>&1
+python3 -m cudatui.kernels.build --all > $R/build.log 2>&1
 ( timeout 240 python3 scripts/record_demos.py --jobs 7 --out $R/rec > $R/record_demos.log 2>&1
   cp $R/rec/*.jsonl.gz kernels/recordings/
   timeout 240 python3 scripts/screenshots.py --out $R/shots > $R/screenshots.log 2>&1 ) &

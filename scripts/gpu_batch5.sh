@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --target /tmp/site .whl/*.whl
 export PYTHONPATH=/tmp/site:$PWD PYTHONUNBUFFERED=1
 R=$OUT/r; mkdir -p $R/rec $R/findings $R/bridge $R/sanrec
-python3 -m kernels.build --all > $R/build.log 2>&1
+python3 -m cudatui.kernels.build --all > $R/build.log 2>&1
 ( timeout 150 python3 scripts/record_demos.py race --jobs 1 --out $R/rec > $R/record_demos.log 2>&1 ) &
 ( CUDATUI_RECORD_DIR=$R/findings timeout 280 python3 -m pytest -p no:cacheprovider -m gpu -s -v \
   tests/gpu/test_findings_gpu.py -n 4 > $R/findings_tests.log 2>&1 ) &

@@ -5,7 +5,7 @@ Usage (on the GPU box, from the repository root)::
     python scripts/record_demos.py [LESSON ...] [--jobs 4] [--debugger cuda-gdb] [--out kernels/recordings]
     python scripts/record_demos.py --from-tours tests/fixtures/recorded/tours [LESSON ...]
 
-Each lesson runs in its own process: the demo app (:class:`tui.demo_app.DemoApp`, live, with
+Each lesson runs in its own process: the demo app (:class:`cudatui.tui.demo_app.DemoApp`, live, with
 ``--record``) is driven headless with Textual's Pilot at 160x48 against the real cuda-gdb. The
 scripted path: build the kernels, run to the first stop, switch the focus to the block/thread the
 lesson's guide names (else block (1,0,0) thread (7,0,0)), show the warps, registers, shared and
@@ -38,9 +38,9 @@ from typing import Any, Callable
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from gdbbridge.recorder import FORMAT, VERSION  # noqa: E402
-from kernels.lessons import LESSONS, Lesson, get_lesson  # noqa: E402
-from tui.commands.demo import RECORDINGS_DIR, DemoPlan, live_config, probe_live  # noqa: E402
+from cudatui.gdbbridge.record.recorder import FORMAT, VERSION  # noqa: E402
+from cudatui.kernels.lessons import LESSONS, Lesson, get_lesson  # noqa: E402
+from cudatui.tui.commands.demo import RECORDINGS_DIR, DemoPlan, live_config, probe_live  # noqa: E402
 
 SIZE = (160, 48)
 WATCH = "threadIdx.x * 2"
@@ -138,8 +138,8 @@ async def wait_until(pilot: Any, done: Callable[[], bool], timeout: float) -> bo
 
 async def drive(lesson: Lesson, raw: Path, debugger: str, timer: Timer, start_timeout: float) -> str:
     """Run the scripted path through the UI; returns how the program ended."""
-    from tui.demo_app import DemoApp
-    from tui.panes.warps import WarpsPane
+    from cudatui.tui.demo_app import DemoApp
+    from cudatui.tui.panes.warps import WarpsPane
 
     plan = DemoPlan(lesson, "live", f"recording with {debugger}", live_config(lesson, debugger, str(raw)), build=True)
     app = DemoApp(plan)
@@ -210,7 +210,7 @@ async def add_shared_array(app: Any, pilot: Any, array: str) -> None:
     """Type ``array`` into the shared-memory pane's add field (its ``a`` key), as a user does."""
     from textual.widgets import Input
 
-    from tui.panes.shared_memory import SharedMemoryPane
+    from cudatui.tui.panes.shared_memory import SharedMemoryPane
 
     pane = app.show_pane("shared")
     assert isinstance(pane, SharedMemoryPane)

@@ -15,15 +15,15 @@ python=${PYTHON:-python3}
 cd "$(dirname "$0")/.."
 mkdir -p "$out"
 
-"$python" -m kernels.build --all
-"$python" -m kernels.lessons --tsv | while IFS=$'\t' read -r name tool demo options; do
+"$python" -m cudatui.kernels.build --all
+"$python" -m cudatui.kernels.lessons --tsv | while IFS=$'\t' read -r name tool demo options; do
   for variant in buggy fixed; do
     flags=()
     [ "$variant" = fixed ] && flags=(--fixed)
     base="$out/${name}_${tool}_${variant}"
     echo "recording $base.txt and $base.xml"
     rc=0
-    # shellcheck disable=SC2086  # options is a word list from kernels.lessons
+    # shellcheck disable=SC2086  # options is a word list from cudatui.kernels.lessons
     compute-sanitizer $options --print-limit 20 "$python" "$demo" "${flags[@]}" \
       </dev/null >"$base.txt" 2>&1 || rc=$?
     echo "rc=$rc" >>"$base.txt"

@@ -19,13 +19,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from gdbbridge import cuda  # noqa: E402
-from gdbbridge.breakpoints import Breakpoints  # noqa: E402
-from gdbbridge.events import Stopped  # noqa: E402
-from gdbbridge.models import StopState  # noqa: E402
-from gdbbridge.session import GdbSession, MIError  # noqa: E402
-from gdbbridge.state import StateBuilder  # noqa: E402
-from kernels.lessons import get_lesson  # noqa: E402
+from cudatui.gdbbridge.cuda import queries as cuda  # noqa: E402
+from cudatui.gdbbridge.debugger.breakpoints import Breakpoints  # noqa: E402
+from cudatui.gdbbridge.session.events import Stopped  # noqa: E402
+from cudatui.gdbbridge.models import StopState  # noqa: E402
+from cudatui.gdbbridge.session.gdb import GdbSession, MIError  # noqa: E402
+from cudatui.gdbbridge.debugger.state import StateBuilder  # noqa: E402
+from cudatui.kernels.lessons import get_lesson  # noqa: E402
 
 
 def say(t0: float, what: str) -> None:

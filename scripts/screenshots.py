@@ -25,10 +25,10 @@ from typing import Any, Awaitable, Callable
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from gdbbridge.nvml import ReplaySource, Sampler  # noqa: E402
-from gdbbridge.sanitizer_report import read_report  # noqa: E402
-from kernels.lessons import LESSONS  # noqa: E402
-from tui.commands.demo import RECORDINGS_DIR, plan_demo  # noqa: E402
+from cudatui.gdbbridge.nvml.sampler import ReplaySource, Sampler  # noqa: E402
+from cudatui.gdbbridge.sanitizer.report import read_report  # noqa: E402
+from cudatui.kernels.lessons import LESSONS  # noqa: E402
+from cudatui.tui.commands.demo import RECORDINGS_DIR, plan_demo  # noqa: E402
 
 FIXTURES = ROOT / "tests" / "fixtures"
 SIZES = ((160, 48), (80, 24))
@@ -47,7 +47,7 @@ async def replay(lesson: str, out: Path, size: tuple[int, int], until: Callable[
                  pane: str | None = None, guide: bool = True, prepare: Callable[[Any], None] | None = None,
                  shared: str | None = None) -> None:
     """Replay ``lesson`` to its first stop, then along its recorded path until ``until(app)``."""
-    from tui.demo_app import DemoApp
+    from cudatui.tui.demo_app import DemoApp
 
     plan = plan_demo(lesson, "replay")
     assert plan.recording is not None
@@ -110,7 +110,7 @@ def after_focus_switch(app: Any) -> bool:
 
 
 def show_report(app: Any) -> None:
-    from tui.panes.sanitizer import SanitizerPane
+    from cudatui.tui.panes.sanitizer import SanitizerPane
 
     report = read_report(str(FIXTURES / "sanitizer" / "lessons" / "race_racecheck_buggy.xml"), "racecheck")
     app.query_one(SanitizerPane).show_report(report)
@@ -139,7 +139,7 @@ async def shot_sanitizer(out: Path, size: tuple[int, int]) -> None:
 
 
 async def shot_gpu(out: Path, size: tuple[int, int]) -> None:
-    from tui.stats_app import StatsApp
+    from cudatui.tui.stats_app import StatsApp
 
     sampler = Sampler(ReplaySource(FIXTURES / "nvml" / "h200_samples.jsonl"), interval_s=0.05)
     app = StatsApp(sampler)
@@ -149,7 +149,7 @@ async def shot_gpu(out: Path, size: tuple[int, int]) -> None:
 
 
 async def shot_picker(out: Path, size: tuple[int, int]) -> None:
-    from tui.lesson_picker import PickerApp
+    from cudatui.tui.lesson_picker import PickerApp
 
     app = PickerApp()
     async with app.run_test(size=size) as pilot:
@@ -165,13 +165,13 @@ async def shot_postmortem(out: Path, size: tuple[int, int]) -> None:
     import json
     import re
 
-    from tui.app import DebuggerApp
-    from tui.cli import LaunchConfig
+    from cudatui.tui.app import DebuggerApp
+    from cudatui.tui.cli import LaunchConfig
 
     recording = FIXTURES / "recorded" / "findings" / "finding_native_core.jsonl.gz"
     with gzip.open(recording, "rt") as lines:
         core = next(m[1] for line in lines if (m := re.search(r'target cudacore (\S+)"$', json.loads(line).get("line", ""))))
-    app = DebuggerApp(LaunchConfig(debugger=(sys.executable, "-m", "gdbbridge.replay", str(recording)), core=core,
+    app = DebuggerApp(LaunchConfig(debugger=(sys.executable, "-m", "cudatui.gdbbridge.record.replay", str(recording)), core=core,
                                    cwd=str(ROOT), source_dirs=(str(FIXTURES / "c" / "findings"),)))
     async with app.run_test(size=size) as pilot:
         await wait_until(pilot, lambda: app.controller.status.phase == "stopped")

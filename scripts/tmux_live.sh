@@ -23,7 +23,7 @@ wait_for() {  # wait_for TEXT SECONDS
 }
 start_ms=$(( $(date +%s%N) / 1000000 ))
 tmux new-session -d -s "$name" -x "$cols" -y "$rows" \
-  "python3 -m tui --record $out/$name.jsonl -b '$bp' kernels/demos/$lesson.py; echo EXITED rc=\$?; sleep 5"
+  "python3 -m cudatui --record $out/$name.jsonl -b '$bp' kernels/demos/$lesson.py; echo EXITED rc=\$?; sleep 5"
 sleep 1; snap "startup (1 s)"
 sleep 4; snap "startup (5 s)"
 if wait_for "stopped" 90; then snap "first stop"; else snap "no stop after 90 s"; fi

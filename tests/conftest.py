@@ -61,10 +61,10 @@ def built_lessons() -> None:
     for tool in ("nvcc", "compute-sanitizer", "cuda-gdb"):
         if shutil.which(tool) is None:
             pytest.skip(f"{tool} is not on PATH")
-    done = subprocess.run([sys.executable, "-m", "kernels.build", "--all"], cwd=ROOT, capture_output=True, text=True)
+    done = subprocess.run([sys.executable, "-m", "cudatui.kernels.build", "--all"], cwd=ROOT, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
 
 
 def replay_debugger(name: str) -> list[str]:
     """The debugger command that serves ``tests/fixtures/transcripts/<name>`` as a stand-in gdb."""
-    return [sys.executable, "-m", "gdbbridge.replay", str(TRANSCRIPTS / name)]
+    return [sys.executable, "-m", "cudatui.gdbbridge.record.replay", str(TRANSCRIPTS / name)]

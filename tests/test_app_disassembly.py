@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from conftest import TRANSCRIPTS
 from test_app_replay import replay_config, stopped_at, wait_for
-from tui.app import SIDE_PANES, DebuggerApp
-from tui.panes.disassembly import DisassemblyPane
+from cudatui.tui.app import SIDE_PANES, DebuggerApp
+from cudatui.tui.panes.disassembly import DisassemblyPane
 
 
 async def test_sass_tab_fetches_only_once_shown() -> None:

@@ -16,15 +16,15 @@ from textual.pilot import Pilot
 from textual.widgets import DataTable, Input
 
 from conftest import FIXTURES
-from tui.app import DebuggerApp
-from tui.help import HelpScreen
-from tui.panes.base import FrameSelected
-from tui.cli import LaunchConfig
-from tui.panes.breakpoints import BreakpointsPane
-from tui.panes.locals import CHANGED, LocalsPane
-from tui.panes.output import OutputPane
-from tui.panes.source import SourcePane
-from tui.panes.stack import StackPane
+from cudatui.tui.app import DebuggerApp
+from cudatui.tui.help import HelpScreen
+from cudatui.tui.panes.base import FrameSelected
+from cudatui.tui.cli import LaunchConfig
+from cudatui.tui.panes.breakpoints import BreakpointsPane
+from cudatui.tui.panes.locals import CHANGED, LocalsPane
+from cudatui.tui.panes.output import OutputPane
+from cudatui.tui.panes.source import SourcePane
+from cudatui.tui.panes.stack import StackPane
 
 pytestmark = pytest.mark.skipif(not (shutil.which("gdb") and shutil.which("gcc")), reason="needs gdb and gcc")
 

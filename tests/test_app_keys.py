@@ -6,9 +6,9 @@ from textual.binding import Binding
 
 from conftest import TRANSCRIPTS
 from test_app_replay import replay_config
-from tui.app import SIDE_PANES, DebuggerApp
-from tui.help import HelpScreen
-from tui.panes.source import SourcePane, SourceView
+from cudatui.tui.app import SIDE_PANES, DebuggerApp
+from cudatui.tui.help import HelpScreen
+from cudatui.tui.panes.source import SourcePane, SourceView
 
 CONTRACT = {"r", "c", "f5", "n", "f10", "s", "f11", "f", "shift+f11", "b", "f9", "ctrl+c", "g", "colon",
             "tab", "shift+tab", "question_mark", "q", "ctrl+q"}

@@ -18,15 +18,15 @@ from textual.pilot import Pilot
 from textual.widgets import DataTable, Input
 
 from conftest import FIXTURES, ROOT, TRANSCRIPTS
-from tui.app import DebuggerApp
-from tui.cli import LaunchConfig
-from tui.panes.breakpoints import BreakpointsPane
-from tui.panes.console import ConsolePane
-from tui.panes.exception import ExceptionBanner
-from tui.panes.locals import CHANGED, LocalsPane
-from tui.panes.output import OutputPane
-from tui.panes.source import SourcePane, resolve_source
-from tui.panes.stack import StackPane
+from cudatui.tui.app import DebuggerApp
+from cudatui.tui.cli import LaunchConfig
+from cudatui.tui.panes.breakpoints import BreakpointsPane
+from cudatui.tui.panes.console import ConsolePane
+from cudatui.tui.panes.exception import ExceptionBanner
+from cudatui.tui.panes.locals import CHANGED, LocalsPane
+from cudatui.tui.panes.output import OutputPane
+from cudatui.tui.panes.source import SourcePane, resolve_source
+from cudatui.tui.panes.stack import StackPane
 
 TOURS = FIXTURES / "recorded" / "tours"
 
@@ -59,7 +59,7 @@ def sequential(path: Path, tmp_path: Path) -> Path:
 
 
 def replay_config(path, *breakpoints: str, source_dirs: tuple[str, ...] = ()) -> LaunchConfig:
-    return LaunchConfig(debugger=(sys.executable, "-m", "gdbbridge.replay", str(path)), breakpoints=breakpoints,
+    return LaunchConfig(debugger=(sys.executable, "-m", "cudatui.gdbbridge.record.replay", str(path)), breakpoints=breakpoints,
                         cwd=str(ROOT), source_dirs=source_dirs)
 
 
@@ -230,7 +230,7 @@ async def test_cuda_exception_stop_is_announced() -> None:
 
 
 async def test_cuda_exception_offers_the_explanation_and_shift_e_shows_it() -> None:
-    from tui.explain_view import ExplainScreen
+    from cudatui.tui.explain_view import ExplainScreen
 
     app = DebuggerApp(replay_config(TRANSCRIPTS / "oob.jsonl", source_dirs=(str(TRANSCRIPTS),)))
     async with app.run_test(size=(80, 24)) as pilot:

@@ -18,11 +18,11 @@ from pathlib import Path
 
 import pytest
 
-from gdbbridge import events as ev
-from gdbbridge.breakpoints import Breakpoints, _needs_kernel, split_condition
-from gdbbridge.mi import parse_line
-from gdbbridge.models import Breakpoint
-from gdbbridge.session import GdbSession, MIError
+from cudatui.gdbbridge.session import events as ev
+from cudatui.gdbbridge.debugger.breakpoints import Breakpoints, _needs_kernel, split_condition
+from cudatui.gdbbridge.session.mi import parse_line
+from cudatui.gdbbridge.models import Breakpoint
+from cudatui.gdbbridge.session.gdb import GdbSession, MIError
 
 DERIVED = Path(__file__).parent / "fixtures" / "c" / "bridge" / "derived_deferred_condition.jsonl"
 LAUNCH = Path(__file__).parent / "fixtures" / "c" / "bridge" / "derived_launch_condition.jsonl"
@@ -41,7 +41,7 @@ async def stopped_after(session: GdbSession, q, operation: str):
 
 @pytest.fixture
 async def derived_session():
-    session = GdbSession([sys.executable, "-m", "gdbbridge.replay", str(DERIVED)], ["./t"], inferior_tty=False)
+    session = GdbSession([sys.executable, "-m", "cudatui.gdbbridge.record.replay", str(DERIVED)], ["./t"], inferior_tty=False)
     q = session.queue()
     await asyncio.wait_for(session.start(), 20)
     yield session, q
@@ -49,7 +49,7 @@ async def derived_session():
 
 
 async def test_condition_deferred_to_the_kernel_launch_stop_then_holds_from_the_first_hit():
-    session = GdbSession([sys.executable, "-m", "gdbbridge.replay", str(LAUNCH)], ["./t"], inferior_tty=False)
+    session = GdbSession([sys.executable, "-m", "cudatui.gdbbridge.record.replay", str(LAUNCH)], ["./t"], inferior_tty=False)
     q = session.queue()
     await asyncio.wait_for(session.start(), 20)
     try:
@@ -72,7 +72,7 @@ async def test_condition_deferred_to_the_kernel_launch_stop_then_holds_from_the_
 async def test_recorded_h200_session_condition_applied_at_launch_holds_from_the_first_hit():
     """tests/gpu/test_bridge_gpu.py recorded on an H200 (batch 6): breakpoint 1 has no condition,
     breakpoint 2's condition is refused before the kernel loads."""
-    session = GdbSession([sys.executable, "-m", "gdbbridge.replay", str(RECORDED_LAUNCH)], ["./bridge_kernel"],
+    session = GdbSession([sys.executable, "-m", "cudatui.gdbbridge.record.replay", str(RECORDED_LAUNCH)], ["./bridge_kernel"],
                          inferior_tty=False)
     q = session.queue()
     await asyncio.wait_for(session.start(), 20)
@@ -128,7 +128,7 @@ async def test_condition_still_refused_stays_deferred(tmp_path):
     ]
     path = tmp_path / "derived_refused.jsonl"
     path.write_text("".join(json.dumps(e) + "\n" for e in entries))
-    session = GdbSession([sys.executable, "-m", "gdbbridge.replay", str(path)], inferior_tty=False)
+    session = GdbSession([sys.executable, "-m", "cudatui.gdbbridge.record.replay", str(path)], inferior_tty=False)
     await asyncio.wait_for(session.start(), 20)
     try:
         bps = Breakpoints(session)
@@ -274,7 +274,7 @@ def _insert_transcript(tmp_path: Path, lines: list[str]) -> Path:
 )
 async def test_insert_accepts_each_answer_shape(tmp_path, shape, number, locations):
     lines = [line.lstrip("0123456789") for line in ANSWERS[shape]["lines"]]
-    session = GdbSession([sys.executable, "-m", "gdbbridge.replay", str(_insert_transcript(tmp_path, lines))], inferior_tty=False)
+    session = GdbSession([sys.executable, "-m", "cudatui.gdbbridge.record.replay", str(_insert_transcript(tmp_path, lines))], inferior_tty=False)
     await asyncio.wait_for(session.start(), 20)
     try:
         bp = await asyncio.wait_for(Breakpoints(session).insert("x.cu:4"), 20)
@@ -285,7 +285,7 @@ async def test_insert_accepts_each_answer_shape(tmp_path, shape, number, locatio
 
 @pytest.mark.parametrize("answer", ["^done", '^done,bkpt={type="breakpoint",disp="keep",enabled="y"}'])
 async def test_insert_without_a_number_raises_with_the_raw_answer(tmp_path, answer):
-    session = GdbSession([sys.executable, "-m", "gdbbridge.replay", str(_insert_transcript(tmp_path, [answer]))],
+    session = GdbSession([sys.executable, "-m", "cudatui.gdbbridge.record.replay", str(_insert_transcript(tmp_path, [answer]))],
                          inferior_tty=False)
     await asyncio.wait_for(session.start(), 20)
     try:
@@ -303,7 +303,7 @@ async def test_condition_answered_without_breakpoint_falls_back_to_pending_and_d
     "No symbol threadIdx", auto-answers its pending question with N and says ^done with NO
     breakpoint. The insert must fall back to an unconditional pending one and defer the condition."""
     transcript = Path(__file__).parent / "fixtures" / "c" / "bridge" / "derived_pending_question.jsonl"
-    session = GdbSession([sys.executable, "-m", "gdbbridge.replay", str(transcript)], ["./bridge_kernel"],
+    session = GdbSession([sys.executable, "-m", "cudatui.gdbbridge.record.replay", str(transcript)], ["./bridge_kernel"],
                          inferior_tty=False)
     await asyncio.wait_for(session.start(), 20)
     try:

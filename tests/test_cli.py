@@ -10,9 +10,9 @@ import sys
 
 import pytest
 
-from gdbbridge.text import TerminalFilter, sanitize
-from tui.cli import check_program, debug_parser, first_positional, main
-from tui.cli import LaunchConfig
+from cudatui.gdbbridge.text import TerminalFilter, sanitize
+from cudatui.tui.cli import check_program, debug_parser, first_positional, main
+from cudatui.tui.cli import LaunchConfig
 
 from conftest import ROOT, TRANSCRIPTS
 
@@ -107,7 +107,7 @@ def test_python_program_runs_under_this_python(tmp_path) -> None:
 
 
 def test_python_m_tui_errors_before_any_ui() -> None:
-    proc = subprocess.run([sys.executable, "-m", "tui", "--debugger", "gdb", "/nonexistent"], cwd=ROOT,
+    proc = subprocess.run([sys.executable, "-m", "cudatui", "--debugger", "gdb", "/nonexistent"], cwd=ROOT,
                           capture_output=True, text=True, timeout=60, env={**os.environ, "TERM": "dumb"})
     assert proc.returncode == 2 and proc.stdout == ""
     assert proc.stderr == "cudatui: program /nonexistent not found\n"

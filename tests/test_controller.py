@@ -1,4 +1,4 @@
-"""tui.controller.Controller against a real GNU gdb, seen through a View that keeps what it is told.
+"""cudatui.tui.controller.Controller against a real GNU gdb, seen through a View that keeps what it is told.
 
 The MI log gets the real lines in both directions (commands as written, records as printed),
 and a program's exit code (octal in MI) reaches the status bar as the decimal number.
@@ -14,12 +14,12 @@ from typing import Any, Coroutine
 
 import pytest
 
-from gdbbridge import events as ev
-from gdbbridge.models import StopState, Variable
-from gdbbridge.session import GdbSession
-from tui.cli import LaunchConfig
-from tui.controller import Controller
-from tui.panes.status import Status
+from cudatui.gdbbridge.session import events as ev
+from cudatui.gdbbridge.models import StopState, Variable
+from cudatui.gdbbridge.session.gdb import GdbSession
+from cudatui.tui.cli import LaunchConfig
+from cudatui.tui.controller import Controller
+from cudatui.tui.panes.status import Status
 
 BRIDGE = Path(__file__).parent / "fixtures" / "c" / "bridge"
 WAIT = 20.0
@@ -28,7 +28,7 @@ pytestmark = pytest.mark.skipif(not (shutil.which("gdb") and shutil.which("gcc")
 
 
 class KeepingView:
-    """A View (tui.controller.View) that runs spawned work as tasks and keeps everything shown."""
+    """A View (cudatui.tui.controller.View) that runs spawned work as tasks and keeps everything shown."""
 
     def __init__(self) -> None:
         self.tasks: list[asyncio.Task[None]] = []

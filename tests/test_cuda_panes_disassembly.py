@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from textual.widgets import DataTable
 
-from gdbbridge.cuda import switch_focus
+from cudatui.gdbbridge.cuda.queries import switch_focus
 from test_cuda_panes_support import PaneApp, Replay, first_stop, wait_for
-from tui.panes.disassembly import DisassemblyPane
+from cudatui.tui.panes.disassembly import DisassemblyPane
 
 
 def rows(pane: DisassemblyPane) -> list[tuple[str, str, str]]:
@@ -72,8 +72,8 @@ async def test_errorpc_of_a_real_illegal_address_stop_is_reported():
     from dataclasses import replace
     from pathlib import Path
 
-    from gdbbridge import cuda
-    from gdbbridge.mi import parse_line
+    from cudatui.gdbbridge.cuda import queries as cuda
+    from cudatui.gdbbridge.session.mi import parse_line
 
     mi = (Path(__file__).parent / "fixtures" / "cuda_panes" / "native_oob_mi.txt").read_text().splitlines()
     regs_line = next(x for x in mi if x.startswith("^done,register-values="))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from test_cuda_panes_support import PaneApp, Replay, first_stop, wait_for
-from tui.panes.exception import ExceptionBanner
+from cudatui.tui.panes.exception import ExceptionBanner
 
 
 async def oob_script(app: PaneApp, replay: Replay) -> None:

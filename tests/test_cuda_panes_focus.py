@@ -6,9 +6,9 @@ from dataclasses import replace
 
 from textual.widgets import Tree
 
-from gdbbridge.cuda import switch_focus
+from cudatui.gdbbridge.cuda.queries import switch_focus
 from test_cuda_panes_support import PaneApp, Replay, first_stop, wait_for
-from tui.panes.focus import FocusNavigator
+from cudatui.tui.panes.focus import FocusNavigator
 
 
 def labels(pane: FocusNavigator) -> list[str]:

@@ -21,15 +21,17 @@ from pathlib import Path
 
 import pytest
 
-from gdbbridge import cuda, events as ev
-from gdbbridge.breakpoints import Breakpoints
-from gdbbridge.session import GdbSession
-from gdbbridge.state import StateBuilder
+from cudatui.gdbbridge.cuda import queries as cuda
+
+from cudatui.gdbbridge.session import events as ev
+from cudatui.gdbbridge.debugger.breakpoints import Breakpoints
+from cudatui.gdbbridge.session.gdb import GdbSession
+from cudatui.gdbbridge.debugger.state import StateBuilder
 from test_cuda_panes_support import PaneApp, Replay, wait_for
-from tui.panes.disassembly import DisassemblyPane
-from tui.panes.shared_memory import SharedMemoryPane, from_variable_type
-from tui.panes.warps import WarpsPane
-from tui.port import SessionPort
+from cudatui.tui.panes.disassembly import DisassemblyPane
+from cudatui.tui.panes.shared_memory import SharedMemoryPane, from_variable_type
+from cudatui.tui.panes.warps import WarpsPane
+from cudatui.tui.port import SessionPort
 
 ROOT = Path(__file__).resolve().parent.parent
 RECORDED = Path(__file__).parent / "fixtures" / "recorded" / "panes_tile.jsonl"
@@ -51,9 +53,9 @@ def _linear(block: tuple[int, int, int], grid: tuple[int, int, int]) -> int:
 async def test_pane_queries_on_real_cuda_gdb(tmp_path):
     if shutil.which("cuda-gdb") is None:
         pytest.skip("cuda-gdb is not on PATH")
-    from kernels.lessons import get_lesson
+    from cudatui.kernels.lessons import get_lesson
 
-    subprocess.run([sys.executable, "-m", "kernels.build", "--all"], cwd=ROOT, check=True, capture_output=True)
+    subprocess.run([sys.executable, "-m", "cudatui.kernels.build", "--all"], cwd=ROOT, check=True, capture_output=True)
     lesson = get_lesson("tile")
     out_dir = Path(os.environ.get("CUDATUI_RECORD_PANES", tmp_path))
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -104,7 +106,7 @@ async def test_pane_queries_on_real_cuda_gdb(tmp_path):
 
 @pytest.mark.skipif(not RECORDED.exists(), reason="record tests/fixtures/recorded/panes_tile.jsonl on a GPU box first")
 async def test_tile_is_shown_as_an_18_by_18_grid():
-    from kernels.lessons import get_lesson
+    from cudatui.kernels.lessons import get_lesson
 
     pane = SharedMemoryPane()
 
@@ -131,7 +133,7 @@ async def test_tile_is_shown_as_an_18_by_18_grid():
 
 @pytest.mark.skipif(not RECORDED.exists(), reason="record tests/fixtures/recorded/panes_tile.jsonl on a GPU box first")
 async def test_warp_watch_shows_one_value_per_lane():
-    from kernels.lessons import get_lesson
+    from cudatui.kernels.lessons import get_lesson
 
     pane = WarpsPane()
 

@@ -7,10 +7,10 @@ from pathlib import Path
 
 from textual.widgets import DataTable
 
-from gdbbridge import cuda
-from gdbbridge.mi import parse_line
+from cudatui.gdbbridge.cuda import queries as cuda
+from cudatui.gdbbridge.session.mi import parse_line
 from test_cuda_panes_support import PaneApp, first_stop, wait_for
-from tui.panes.registers import RegistersPane, decimal
+from cudatui.tui.panes.registers import RegistersPane, decimal
 
 NATIVE = Path(__file__).parent / "fixtures" / "cuda_panes" / "native_oob_mi.txt"
 

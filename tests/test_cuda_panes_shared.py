@@ -6,9 +6,9 @@ import pytest
 from textual.widgets import DataTable
 
 from conftest import TRANSCRIPTS
-from gdbbridge.shared_decls import SharedDecl
+from cudatui.gdbbridge.cuda.shared_decls import SharedDecl
 from test_cuda_panes_support import PaneApp, first_stop, wait_for
-from tui.panes.shared_memory import (SharedArray, SharedMemoryPane, bank, from_declaration, from_variable_type,
+from cudatui.tui.panes.shared_memory import (SharedArray, SharedMemoryPane, bank, from_declaration, from_variable_type,
                                      parse_added, shown)
 
 

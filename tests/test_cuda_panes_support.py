@@ -16,13 +16,13 @@ from textual.pilot import Pilot
 from textual.widget import Widget
 
 from conftest import replay_debugger
-from gdbbridge import cuda
-from gdbbridge import events as ev
-from gdbbridge.models import StopEvent, StopState
-from gdbbridge.session import GdbSession
-from gdbbridge.state import StateBuilder
-from tui.panes.base import FocusRequested, StatePane
-from tui.port import SessionPort
+from cudatui.gdbbridge.cuda import queries as cuda
+from cudatui.gdbbridge.session import events as ev
+from cudatui.gdbbridge.models import StopEvent, StopState
+from cudatui.gdbbridge.session.gdb import GdbSession
+from cudatui.gdbbridge.debugger.state import StateBuilder
+from cudatui.tui.panes.base import FocusRequested, StatePane
+from cudatui.tui.port import SessionPort
 
 
 class Replay:

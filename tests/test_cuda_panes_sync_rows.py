@@ -6,7 +6,7 @@ from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.widgets import DataTable
 
-from tui.panes.base import sync_rows
+from cudatui.tui.panes.base import sync_rows
 
 COLUMNS = ("reg", "hex")
 

@@ -8,7 +8,7 @@ from dataclasses import replace
 from textual.widgets import DataTable
 
 from test_cuda_panes_support import PaneApp, Replay, first_stop, wait_for
-from tui.panes.warps import WarpsPane, lane_kinds
+from cudatui.tui.panes.warps import WarpsPane, lane_kinds
 
 
 def strip_text(pane: WarpsPane, warp: int) -> str:

@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from gdbbridge import cuda
-from gdbbridge.mi import parse_line
-from gdbbridge.models import CUDA_EXCEPTIONS, CudaFocus, Frame, StopEvent, Variable, to_exit_code
+from cudatui.gdbbridge.cuda import queries as cuda
+from cudatui.gdbbridge.session.mi import parse_line
+from cudatui.gdbbridge.models import CUDA_EXCEPTIONS, CudaFocus, Frame, StopEvent, Variable, to_exit_code
 
 TRANSCRIPTS = Path(__file__).parent / "fixtures" / "transcripts"
 

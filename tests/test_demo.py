@@ -16,21 +16,21 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Input
 
-from gdbbridge.doctor import DoctorConfig
-from gdbbridge.mi import parse_line
-from gdbbridge.replay import load
-from kernels.build import build_source
-from kernels.lessons import LESSONS, get_lesson
-from tui.cli import main
-from tui.commands.demo import (
+from cudatui.gdbbridge.doctor.run import DoctorConfig
+from cudatui.gdbbridge.session.mi import parse_line
+from cudatui.gdbbridge.record.replay import load
+from cudatui.kernels.build import build_source
+from cudatui.kernels.lessons import LESSONS, get_lesson
+from cudatui.tui.cli import main
+from cudatui.tui.commands.demo import (
     RECORDINGS_DIR, DemoError, DemoPlan, live_config, packaged_recording, plan_demo, probe_live, read_meta,
     read_recording,
 )
-from tui.demo_app import DemoApp, DemoStatusBar
-from tui.lesson_picker import LessonPicker, PickerApp
-from tui.panes.console import ConsolePane
-from tui.panes.guide import GuidePane
-from tui.panes.source import SourcePane
+from cudatui.tui.demo_app import DemoApp, DemoStatusBar
+from cudatui.tui.lesson_picker import LessonPicker, PickerApp
+from cudatui.tui.panes.console import ConsolePane
+from cudatui.tui.panes.guide import GuidePane
+from cudatui.tui.panes.source import SourcePane
 
 RECORDED = sorted(p.name.removesuffix(".jsonl.gz") for p in RECORDINGS_DIR.glob("*.jsonl.gz"))
 
@@ -96,7 +96,7 @@ def test_without_cuda_gdb_the_default_is_replay_and_says_why() -> None:
     meta = read_meta(RECORDINGS_DIR / "race.jsonl.gz")
     assert plan.mode == "replay"
     assert plan.banner == f"REPLAY — recorded on {meta['recorded_on']}, {meta['debugger']}: no cuda-gdb on PATH"
-    assert plan.config.debugger[1:3] == ("-m", "gdbbridge.replay") and plan.recording is not None
+    assert plan.config.debugger[1:3] == ("-m", "cudatui.gdbbridge.record.replay") and plan.recording is not None
     with pytest.raises(DemoError, match=r"cannot run lesson race live: no cuda-gdb on PATH \(try --replay\)"):
         plan_demo("race", "live")
 

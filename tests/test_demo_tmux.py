@@ -18,10 +18,10 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT
-from gdbbridge.mi import parse_line
-from gdbbridge.replay import load
+from cudatui.gdbbridge.session.mi import parse_line
+from cudatui.gdbbridge.record.replay import load
 from tmux_server import TmuxServer
-from tui.commands.demo import RECORDINGS_DIR, read_recording
+from cudatui.tui.commands.demo import RECORDINGS_DIR, read_recording
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux")
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from gdbbridge.doctor import (
+from cudatui.gdbbridge.doctor.run import (
     SYMBOLS,
     Check,
     DoctorConfig,
@@ -25,7 +25,7 @@ from gdbbridge.doctor import (
     run_checks,
     run_tool,
 )
-from gdbbridge.doctor_checks import (
+from cudatui.gdbbridge.doctor.checks import (
     Gpu,
     NvmlInfo,
     TorchInfo,
@@ -36,7 +36,7 @@ from gdbbridge.doctor_checks import (
     nvml_checks,
     probe_nvml,
 )
-from gdbbridge.doctor_toolchain import (
+from cudatui.gdbbridge.doctor.toolchain import (
     arch_supports,
     check_debug_build,
     check_nvcc,
@@ -44,7 +44,7 @@ from gdbbridge.doctor_toolchain import (
     probe_torch,
     torch_checks,
 )
-from tui.commands import doctor as doctor_command
+from cudatui.tui.commands import doctor as doctor_command
 
 NO_DRIVER = not Path("/dev/nvidiactl").exists()
 needs_no_driver = pytest.mark.skipif(not NO_DRIVER, reason="this machine has an NVIDIA driver")
@@ -337,7 +337,7 @@ def test_json_round_trip() -> None:
 
 def test_gdbbridge_doctor_imports_without_ui_libraries() -> None:
     probe = (
-        "import sys, gdbbridge.doctor, gdbbridge.doctor_checks, gdbbridge.doctor_toolchain; "
+        "import sys, cudatui.gdbbridge.doctor.run, cudatui.gdbbridge.doctor.checks, cudatui.gdbbridge.doctor.toolchain; "
         "print(sorted(m for m in sys.modules if m.split('.')[0] in {'textual', 'rich'}))"
     )
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,

@@ -1,4 +1,4 @@
-"""End to end in a real terminal: ``python -m tui`` in tmux with plain GNU gdb on a C program."""
+"""End to end in a real terminal: ``python -m cudatui`` in tmux with plain GNU gdb on a C program."""
 
 from __future__ import annotations
 
@@ -42,7 +42,7 @@ def test_break_next_continue_quit_in_tmux(tmp_path: Path) -> None:
     program = tmp_path / "steps"
     subprocess.run(["gcc", "-g", "-O0", "-o", str(program), str(SOURCE)], check=True)
     tmux = Tmux(tmp_path / "tmux.sock")
-    command = (f"cd {tmp_path} && PYTHONPATH={ROOT} exec {sys.executable} -m tui "
+    command = (f"cd {tmp_path} && PYTHONPATH={ROOT} exec {sys.executable} -m cudatui "
                f"-b steps.c:{BREAK_LINE} --debugger gdb ./steps")
     env_args = ["-e", "TERM=xterm-256color"]
     tmux("new-session", "-d", "-s", "t", "-x", "100", "-y", "30", *env_args, command)

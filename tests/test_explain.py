@@ -11,17 +11,17 @@ from pathlib import Path
 
 import pytest
 
-from gdbbridge.explain import (
+from cudatui.gdbbridge.explain.diagnose import (
     ACTION_KINDS,
     UNKNOWN_MESSAGE,
     explain,
     explain_all,
     format_diagnosis,
 )
-from gdbbridge.explain_facts import breakpoint_condition, normalize, to_bytes
-from gdbbridge.explain_kb import RULES
-from gdbbridge.models import CUDA_EXCEPTIONS
-from tui.commands import explain as explain_command
+from cudatui.gdbbridge.explain.facts import breakpoint_condition, normalize, to_bytes
+from cudatui.gdbbridge.explain.kb import RULES
+from cudatui.gdbbridge.models import CUDA_EXCEPTIONS
+from cudatui.tui.commands import explain as explain_command
 
 FIXTURES = Path(__file__).parent / "fixtures" / "explain"
 MESSAGES = FIXTURES / "messages"
@@ -264,7 +264,7 @@ def test_cli_unknown_text_exits_1_with_one_line_and_advice() -> None:
 
 def test_gdbbridge_explain_imports_without_ui_libraries() -> None:
     probe = (
-        "import sys, gdbbridge.explain; "
+        "import sys, cudatui.gdbbridge.explain.diagnose; "
         "print(sorted(m for m in sys.modules if m.split('.')[0] in {'textual', 'rich'}))"
     )
     done = subprocess.run(

@@ -8,8 +8,8 @@ import pytest
 from textual.app import App, ComposeResult
 from textual.widgets import Button, Static
 
-from gdbbridge.explain import ActionSuggestion, Diagnosis, explain
-from tui.explain_view import ExplainPanel, ExplainScreen
+from cudatui.gdbbridge.explain.diagnose import ActionSuggestion, Diagnosis, explain
+from cudatui.tui.explain_view import ExplainPanel, ExplainScreen
 
 FIXTURES = Path(__file__).parent / "fixtures" / "explain"
 

@@ -23,9 +23,9 @@ from textual.widgets import DataTable
 
 from conftest import FIXTURES, ROOT
 from test_app_replay import wait_for
-from tui.app import DebuggerApp
-from tui.cli import LaunchConfig
-from tui.panes.source import SourcePane
+from cudatui.tui.app import DebuggerApp
+from cudatui.tui.cli import LaunchConfig
+from cudatui.tui.panes.source import SourcePane
 
 FINDINGS = FIXTURES / "recorded" / "findings"
 NATIVE_SOURCE = FIXTURES / "c" / "findings"
@@ -43,7 +43,7 @@ def sent(name: str, pattern: str) -> re.Match[str]:
 
 
 def replay(name: str, **config: object) -> LaunchConfig:
-    return LaunchConfig(debugger=(sys.executable, "-m", "gdbbridge.replay", str(FINDINGS / name)),
+    return LaunchConfig(debugger=(sys.executable, "-m", "cudatui.gdbbridge.record.replay", str(FINDINGS / name)),
                         cwd=str(ROOT), **config)  # type: ignore[arg-type]
 
 

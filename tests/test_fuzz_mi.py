@@ -15,10 +15,10 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gdbbridge import events as ev
-from gdbbridge.mi import Record, parse_line, quote
-from gdbbridge.replay import canonical
-from gdbbridge.session import GdbSession
+from cudatui.gdbbridge.session import events as ev
+from cudatui.gdbbridge.session.mi import Record, parse_line, quote
+from cudatui.gdbbridge.record.replay import canonical
+from cudatui.gdbbridge.session.gdb import GdbSession
 
 TRANSCRIPTS = Path(__file__).parent / "fixtures" / "transcripts"
 REAL = [

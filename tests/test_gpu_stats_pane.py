@@ -17,12 +17,12 @@ from pygdbmi import gdbmiparser
 from textual.app import App, ComposeResult
 from textual.widgets import DataTable, Input, Select, Sparkline, Static
 
-from gdbbridge import nvml
-from gdbbridge.nvml import NvmlSource, NvmlUnavailable, ReplaySource, Sampler
-from gdbbridge.nvml_models import Snapshot, iter_snapshots_jsonl, snapshot_from_dict
-from gdbbridge.nvml_models import mark_debuggee, snapshot_to_dict
-from tui.commands import stats as stats_command
-from tui.panes.gpu_stats import (
+from cudatui.gdbbridge.nvml import sampler as nvml
+from cudatui.gdbbridge.nvml.sampler import NvmlSource, NvmlUnavailable, ReplaySource, Sampler
+from cudatui.gdbbridge.nvml.models import Snapshot, iter_snapshots_jsonl, snapshot_from_dict
+from cudatui.gdbbridge.nvml.models import mark_debuggee, snapshot_to_dict
+from cudatui.tui.commands import stats as stats_command
+from cudatui.tui.panes.gpu_stats import (
     GpuStatsPane,
     format_details,
     format_memory,
@@ -32,7 +32,7 @@ from tui.panes.gpu_stats import (
     history_series,
     level,
 )
-from tui.stats_app import StatsApp
+from cudatui.tui.stats_app import StatsApp
 
 FIXTURES = Path(__file__).parent / "fixtures" / "nvml"
 SAMPLES = FIXTURES / "h200_samples.jsonl"

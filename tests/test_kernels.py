@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from kernels import build, lessons, ops
-from kernels.lessons import LESSONS, TOOLS, LessonError, format_lesson_list, get_lesson
+from cudatui.kernels import build, lessons, ops
+from cudatui.kernels.lessons import LESSONS, TOOLS, LessonError, format_lesson_list, get_lesson
 
 ROOT = Path(__file__).resolve().parents[1]
 NVCC = shutil.which("nvcc")
@@ -141,7 +141,7 @@ def test_detect_arch_prefers_env_then_falls_back(monkeypatch):
 def test_build_command_line_errors_are_one_line():
     for argv, pattern in ((["nope"], "unknown lesson 'nope'; valid lessons: oob"), (["--arch", "x"], "not a GPU")):
         done = subprocess.run(
-            [sys.executable, "-m", "kernels.build", *argv], cwd=ROOT, capture_output=True, text=True, timeout=60
+            [sys.executable, "-m", "cudatui.kernels.build", *argv], cwd=ROOT, capture_output=True, text=True, timeout=60
         )
         assert done.returncode == 2
         assert done.stderr.count("\n") == 1 and pattern in done.stderr
@@ -219,7 +219,7 @@ def test_format_lesson_list_has_one_line_per_lesson():
 
 def test_tsv_lists_each_sanitizer_outcome():
     done = subprocess.run(
-        [sys.executable, "-m", "kernels.lessons", "--tsv"], cwd=ROOT, capture_output=True, text=True, timeout=60
+        [sys.executable, "-m", "cudatui.kernels.lessons", "--tsv"], cwd=ROOT, capture_output=True, text=True, timeout=60
     )
     rows = [line.split("\t") for line in done.stdout.splitlines()]
     expected = [(l.name, o.tool) for l in LESSONS for o in l.outcomes if o.tool != "cuda-gdb"]
@@ -234,8 +234,8 @@ def test_tsv_lists_each_sanitizer_outcome():
 def test_kernels_imports_without_torch():
     code = (
         "import sys; sys.modules['torch'] = None\n"
-        "import kernels, kernels.build, kernels.ops, kernels.demos\n"
-        "try:\n    kernels.ops.add(None, None, None)\n"
+        "import cudatui.kernels, cudatui.kernels.build, cudatui.kernels.ops, cudatui.kernels.demos\n"
+        "try:\n    cudatui.kernels.ops.add(None, None, None)\n"
         "except RuntimeError as e:\n    print(e)\n"
     )
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
@@ -272,7 +272,7 @@ def test_demo_without_gpu_exits_2_with_one_line(tmp_path):
     ],
 )
 def test_demo_reports_build_and_launch_errors_in_one_line(capsys, error, expected):
-    from kernels.demos import Demo
+    from cudatui.kernels.demos import Demo
 
     def body(_args):
         raise error
@@ -285,7 +285,7 @@ def test_demo_reports_build_and_launch_errors_in_one_line(capsys, error, expecte
 
 
 def test_demo_check_and_surfaced_lines(capsys):
-    from kernels.demos import Demo
+    from cudatui.kernels.demos import Demo
 
     demo = Demo("assert")
     assert demo.check("sum", True, "3 == 3") == 0 and demo.check("sum", False, "2 != 3") == 1

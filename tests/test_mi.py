@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from gdbbridge.mi import Flag, MIBuildError, build, console, parse_line, quote, well_formed
+from cudatui.gdbbridge.session.mi import Flag, MIBuildError, build, console, parse_line, quote, well_formed
 
 TRANSCRIPTS = Path(__file__).parent / "fixtures" / "transcripts"
 

@@ -1,4 +1,4 @@
-"""gdbbridge.nvml / nvml_models: N/A handling, the no-driver path, PCI ids, history, JSON.
+"""cudatui.gdbbridge.nvml.sampler / nvml_models: N/A handling, the no-driver path, PCI ids, history, JSON.
 
 Tests marked "no driver" exercise the real pynvml on a machine without an NVIDIA driver (this
 development machine, CI); they are skipped where NVML works. Tests on recorded H200 samples
@@ -21,9 +21,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 from pygdbmi import gdbmiparser
 
-from gdbbridge import nvml
-from gdbbridge.nvml import NA, NvmlUnavailable, ReplaySource, Sampler, nvml_query
-from gdbbridge.nvml_models import (
+from cudatui.gdbbridge.nvml import sampler as nvml
+from cudatui.gdbbridge.nvml.sampler import NA, NvmlUnavailable, ReplaySource, Sampler, nvml_query
+from cudatui.gdbbridge.nvml.models import (
     GpuProcess,
     GpuSample,
     HostInfo,
@@ -186,7 +186,7 @@ def test_read_device_without_driver_is_all_none():
 
 def test_gdbbridge_nvml_imports_without_textual_or_rich():
     code = (
-        "import sys, gdbbridge.nvml, gdbbridge.nvml_models;"
+        "import sys, cudatui.gdbbridge.nvml.sampler, cudatui.gdbbridge.nvml.models;"
         "print(sorted(m for m in sys.modules if m.split('.')[0] in ('textual', 'rich')))"
     )
     root = Path(__file__).parent.parent

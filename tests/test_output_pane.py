@@ -11,8 +11,8 @@ import asyncio
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 
-from tui.panes.base import InfoLine
-from tui.panes.output import OutputPane
+from cudatui.tui.panes.base import InfoLine
+from cudatui.tui.panes.output import OutputPane
 
 FLOOD_LINES = 200_000
 

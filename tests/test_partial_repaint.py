@@ -9,8 +9,8 @@ from textual.pilot import Pilot
 from conftest import ROOT
 from test_app_replay import (TILE_BREAKS, TOURS, goto_focus, replay_config, rows, sequential, status, stopped_at,
                              wait_for)
-from tui.app import DebuggerApp
-from tui.panes.locals import LocalsPane
+from cudatui.tui.app import DebuggerApp
+from cudatui.tui.panes.locals import LocalsPane
 
 
 async def painted(app: DebuggerApp, pilot: Pilot) -> str:

@@ -26,15 +26,15 @@ from typing import Callable
 import pytest
 from textual.pilot import Pilot
 
-import gdbbridge.session
+import cudatui.gdbbridge.session.gdb
 from conftest import FIXTURES, ROOT, TRANSCRIPTS
 from test_cli import run_main
-from tui.app import DebuggerApp
-from tui.cli import LaunchConfig
-from tui.panes.locals import LocalsPane
-from tui.panes.output import OutputPane
-from tui.panes.source import SourcePane
-from tui.panes.status import StatusBar
+from cudatui.tui.app import DebuggerApp
+from cudatui.tui.cli import LaunchConfig
+from cudatui.tui.panes.locals import LocalsPane
+from cudatui.tui.panes.output import OutputPane
+from cudatui.tui.panes.source import SourcePane
+from cudatui.tui.panes.status import StatusBar
 
 needs_gdb = pytest.mark.skipif(not (shutil.which("gdb") and shutil.which("gcc")), reason="needs gdb and gcc")
 STEPS = FIXTURES / "c" / "app" / "steps.c"
@@ -113,7 +113,7 @@ ANSI = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[()
 
 
 class TerminalApp:
-    """``python -m tui ARGS`` in a 100x30 pseudo-terminal, as a user runs it (own session).
+    """``python -m cudatui ARGS`` in a 100x30 pseudo-terminal, as a user runs it (own session).
 
     Everything it writes (the UI goes to stderr, like the final error line) is read in a thread
     into ``output``; :meth:`after_exit` is what stays on the terminal once the UI has closed.
@@ -123,7 +123,7 @@ class TerminalApp:
         master, slave = os.openpty()
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 30, 100, 0, 0))
         full_env = {**os.environ, "TERM": "xterm-256color", "PYTHONPATH": str(ROOT), **(env or {})}
-        self.proc = subprocess.Popen([sys.executable, "-m", "tui", *args], stdin=slave, stdout=slave, stderr=slave,
+        self.proc = subprocess.Popen([sys.executable, "-m", "cudatui", *args], stdin=slave, stdout=slave, stderr=slave,
                                      cwd=cwd, env=full_env, start_new_session=True)
         os.close(slave)
         self._master = master
@@ -256,7 +256,7 @@ def test_the_installed_entry_point_prints_no_traceback(tmp_path: Path, argv: lis
     corrupt = tmp_path / "c.jsonl.gz"
     _gzip_corrupt(corrupt)
     argv = [str(corrupt) if a == "CORRUPT" else a for a in argv]
-    proc = subprocess.run([sys.executable, "-m", "tui", *argv], cwd=ROOT, capture_output=True, text=True, timeout=60,
+    proc = subprocess.run([sys.executable, "-m", "cudatui", *argv], cwd=ROOT, capture_output=True, text=True, timeout=60,
                           env={**os.environ, "TERM": "dumb"})
     one_line(proc.returncode, proc.stdout, proc.stderr)
 
@@ -288,7 +288,7 @@ async def test_a_debugger_that_never_answers_times_out_at_startup(tmp_path: Path
     echo = tmp_path / "echo-gdb"
     echo.write_text("#!/bin/sh\nexec cat\n")
     echo.chmod(0o755)
-    monkeypatch.setattr(gdbbridge.session, "STARTUP_TIMEOUT", 1.5)
+    monkeypatch.setattr(cudatui.gdbbridge.session.gdb, "STARTUP_TIMEOUT", 1.5)
     app = DebuggerApp(LaunchConfig(debugger=(str(echo),), target=("/bin/ls",), cwd=str(tmp_path)))
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: app.controller.session is not None and app.controller.session.pid)

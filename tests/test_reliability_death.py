@@ -17,10 +17,10 @@ import pytest
 
 from conftest import FIXTURES
 from test_reliability_cli import descendants, gone, messages, needs_gdb, no_internal_errors, phase, wait_for
-from tui.app import DebuggerApp
-from tui.cli import LaunchConfig
-from tui.panes.output import OutputPane
-from tui.panes.status import StatusBar
+from cudatui.tui.app import DebuggerApp
+from cudatui.tui.cli import LaunchConfig
+from cudatui.tui.panes.output import OutputPane
+from cudatui.tui.panes.status import StatusBar
 
 pytestmark = needs_gdb
 

@@ -16,12 +16,12 @@ import pytest
 from textual.widgets import Log, RichLog
 
 from conftest import FIXTURES
-from gdbbridge.text import TerminalFilter
+from cudatui.gdbbridge.text import TerminalFilter
 from test_reliability_cli import messages, phase, wait_for
-from tui.app import DebuggerApp
-from tui.cli import LaunchConfig
-from tui.panes.console import ConsolePane
-from tui.panes.output import MAX_LINE, OutputPane
+from cudatui.tui.app import DebuggerApp
+from cudatui.tui.cli import LaunchConfig
+from cudatui.tui.panes.console import ConsolePane
+from cudatui.tui.panes.output import MAX_LINE, OutputPane
 
 
 @pytest.mark.parametrize("run", ["\x9d", "\x9dA", "\x1b]", "\x1bP", "\x9b1", "\x1b[1", "\x9d\x1b]"])

@@ -1,6 +1,6 @@
 """Quit at any moment: within 2 s of ``q`` every process cudatui started is gone.
 
-The app runs as a user runs it (``python -m tui`` in a pseudo-terminal); the processes are
+The app runs as a user runs it (``python -m cudatui`` in a pseudo-terminal); the processes are
 found by walking parent pids from /proc before quitting, and each must be gone after: during
 startup (a debugger that has not answered yet), while the program runs an endless loop, and
 during a sanitizer run (the stand-in compute-sanitizer of tests/fixtures/sanitizer/, which

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from gdbbridge import events as ev
-from gdbbridge.mi import Flag, parse_line
-from gdbbridge.replay import Replayer, TranscriptError, canonical, load
-from gdbbridge.session import GdbSession, MIError
+from cudatui.gdbbridge.session import events as ev
+from cudatui.gdbbridge.session.mi import Flag, parse_line
+from cudatui.gdbbridge.record.replay import Replayer, TranscriptError, canonical, load
+from cudatui.gdbbridge.session.gdb import GdbSession, MIError
 
 TRANSCRIPTS = Path(__file__).parent / "fixtures" / "transcripts"
 INSPECT = str(TRANSCRIPTS / "inspect.jsonl")
@@ -130,7 +130,7 @@ def test_garbage_in_the_middle_is_an_error(tmp_path):
 
 
 def run_replay(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "gdbbridge.replay", *args], input=stdin,
+    return subprocess.run([sys.executable, "-m", "cudatui.gdbbridge.record.replay", *args], input=stdin,
                           capture_output=True, text=True, timeout=30)
 
 
@@ -172,7 +172,7 @@ def test_gdb_flags_and_program_args_are_accepted():
 
 
 async def test_session_over_replay_gets_rewritten_tokens_and_events():
-    session = GdbSession([sys.executable, "-m", "gdbbridge.replay", INSPECT], ["python3", "bugs.py", "1"])
+    session = GdbSession([sys.executable, "-m", "cudatui.gdbbridge.record.replay", INSPECT], ["python3", "bugs.py", "1"])
     q = session.queue()
     await asyncio.wait_for(session.start(), 20)
     try:

@@ -19,13 +19,13 @@ from pathlib import Path
 
 import pytest
 
-from gdbbridge.findings import (
+from cudatui.gdbbridge.sanitizer.findings import (
     LEAK, OTHER, RACE, UNINITIALIZED_READ, Dim3, Dim3Range, FindingGroup, SanitizerReport,
     group_key,
 )
-from gdbbridge.sanitizer import SanitizerRequest, run_sanitizer
-from gdbbridge.sanitizer_report import TextReportParser, classify, parse_text, parse_xml, read_report
-from kernels.lessons import LESSONS, get_lesson, source_markers
+from cudatui.gdbbridge.sanitizer.run import SanitizerRequest, run_sanitizer
+from cudatui.gdbbridge.sanitizer.report import TextReportParser, classify, parse_text, parse_xml, read_report
+from cudatui.kernels.lessons import LESSONS, get_lesson, source_markers
 
 FIXTURES = Path(__file__).parent / "fixtures" / "sanitizer"
 LESSON_DIR = FIXTURES / "lessons"

@@ -16,13 +16,13 @@ from pathlib import Path
 import pytest
 from textual.widgets import DataTable, Log, Static
 
-from gdbbridge.explain_kb import RULES
-from gdbbridge.sanitizer import SanitizerRequest
-from gdbbridge.sanitizer_report import read_report
-from tui.cli import main as cudatui
-from tui.commands import sanitize
-from tui.panes.sanitizer import SanitizerPane
-from tui.sanitize_app import SanitizeApp
+from cudatui.gdbbridge.explain.kb import RULES
+from cudatui.gdbbridge.sanitizer.run import SanitizerRequest
+from cudatui.gdbbridge.sanitizer.report import read_report
+from cudatui.tui.cli import main as cudatui
+from cudatui.tui.commands import sanitize
+from cudatui.tui.panes.sanitizer import SanitizerPane
+from cudatui.tui.sanitize_app import SanitizeApp
 
 FIXTURES = Path(__file__).parent / "fixtures" / "sanitizer"
 LESSON_DIR = FIXTURES / "lessons"
@@ -213,7 +213,7 @@ def test_json_into_a_closed_pipe_is_silent():
     """`cudatui sanitize --read REPORT --json | head -1`: no BrokenPipeError traceback."""
     read_end, write_end = os.pipe()
     os.close(read_end)
-    code = "import sys; from tui.cli import main; sys.exit(main())"
+    code = "import sys; from cudatui.tui.cli import main; sys.exit(main())"
     with open(os.devnull, "rb") as stdin:
         done = subprocess.run(
             [sys.executable, "-c", code, "sanitize", "--read", str(LESSON_DIR / "leak_leak_buggy.txt"), "--json"],

@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from gdbbridge.findings import (
+from cudatui.gdbbridge.sanitizer.findings import (
     API_ERROR, ASSERT, HAZARD, INVALID_ACCESS, LEAK, RACE, UNINITIALIZED_READ, Dim3, Finding,
     debug_breakpoint_for, group_findings,
 )
-from gdbbridge.sanitizer_report import ReportError, TextReportParser, XmlReport, read_report
+from cudatui.gdbbridge.sanitizer.report import ReportError, TextReportParser, XmlReport, read_report
 
 FIXTURES = Path(__file__).parent / "fixtures" / "sanitizer"
 
@@ -191,7 +191,7 @@ def test_breakpoint_condition_uses_nonzero_y_and_z():
 
 
 def test_gdbbridge_sanitizer_modules_do_not_import_textual():
-    code = ("import sys, gdbbridge.sanitizer, gdbbridge.sanitizer_report, gdbbridge.findings;"
+    code = ("import sys, cudatui.gdbbridge.sanitizer.run, cudatui.gdbbridge.sanitizer.report, cudatui.gdbbridge.sanitizer.findings;"
             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('textual', 'rich')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          cwd=Path(__file__).parent.parent)

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from gdbbridge.sanitizer import (
+from cudatui.gdbbridge.sanitizer.run import (
     SanitizerNotFound, SanitizerRequest, SanitizerRun, build_command, program_argv, run_sanitizer,
 )
 

@@ -16,11 +16,11 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gdbbridge import events as ev
-from gdbbridge.errors import DebuggerGone
-from gdbbridge.mi import BIG_LINE, Record, _parse_mi, _plain_result, parse_line
-from gdbbridge.pipes import LineReader
-from gdbbridge.session import GdbSession
+from cudatui.gdbbridge.session import events as ev
+from cudatui.gdbbridge.session.errors import DebuggerGone
+from cudatui.gdbbridge.session.mi import BIG_LINE, Record, _parse_mi, _plain_result, parse_line
+from cudatui.gdbbridge.session.pipes import LineReader
+from cudatui.gdbbridge.session.gdb import GdbSession
 from test_fuzz_mi import REAL, no_hang
 
 RECORDED = Path(__file__).parent / "fixtures" / "recorded"

@@ -19,12 +19,12 @@ from typing import Callable
 
 import pytest
 
-from gdbbridge import events as ev
-from gdbbridge.breakpoints import Breakpoints
-from gdbbridge.mi import Flag, parse_line
-from gdbbridge.models import Breakpoint, StopEvent
-from gdbbridge.session import DebuggerGone, GdbSession, MIError
-from gdbbridge.state import StateBuilder
+from cudatui.gdbbridge.session import events as ev
+from cudatui.gdbbridge.debugger.breakpoints import Breakpoints
+from cudatui.gdbbridge.session.mi import Flag, parse_line
+from cudatui.gdbbridge.models import Breakpoint, StopEvent
+from cudatui.gdbbridge.session.gdb import DebuggerGone, GdbSession, MIError
+from cudatui.gdbbridge.debugger.state import StateBuilder
 
 SOURCES = Path(__file__).parent / "fixtures" / "c" / "bridge"
 WAIT = 20.0
@@ -477,7 +477,7 @@ async def test_record_then_replay_gives_same_states(bins, open_session, tmp_path
     await session.close()
     assert json.loads(transcript.read_text().splitlines()[-1])["dir"] in ("out", "mark", "program")
 
-    replay = [sys.executable, "-m", "gdbbridge.replay", str(transcript)]
+    replay = [sys.executable, "-m", "cudatui.gdbbridge.record.replay", str(transcript)]
     session2, q2 = await open_session([str(bins["steps"])], debugger=replay)
     replayed = await _steps_session_states(session2, q2)
     assert replayed == live
@@ -490,7 +490,7 @@ async def test_replay_of_recording_with_shifted_tokens(bins, open_session, tmp_p
     live = await _steps_session_states(session, q)
     await session.close()
 
-    replay = [sys.executable, "-m", "gdbbridge.replay", str(transcript)]
+    replay = [sys.executable, "-m", "cudatui.gdbbridge.record.replay", str(transcript)]
     session2, q2 = await open_session([str(bins["steps"])], debugger=replay)
     with pytest.raises(MIError, match="not in this recording"):
         await session2.command("-gdb-version")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from conftest import ROOT, TRANSCRIPTS
-from gdbbridge.shared_decls import SharedDecl, blank_comments, constants, evaluate, function_body, shared_arrays
+from cudatui.gdbbridge.cuda.shared_decls import SharedDecl, blank_comments, constants, evaluate, function_body, shared_arrays
 
 RACE = (ROOT / "kernels" / "race.cu").read_text()
 TILE = (ROOT / "kernels" / "tile.cu").read_text()

@@ -10,7 +10,7 @@ from textual.widgets import Input
 
 from conftest import ROOT
 from test_app_replay import TILE_BREAKS, TOURS, replay_config, sequential, stopped_at, wait_for
-from tui.app import DebuggerApp
+from cudatui.tui.app import DebuggerApp
 
 PANES = ("source", "stack", "breakpoints", "locals", "console", "output", "status")
 SIZES = {"80x24": (80, 24), "160x48": (160, 48)}

@@ -7,12 +7,12 @@ from textual.pilot import Pilot
 from textual.widgets import DataTable, Tree
 
 from test_cuda_panes_support import PaneApp, Replay, first_stop, wait_for
-from tui.panes.disassembly import DisassemblyPane
-from tui.panes.exception import ExceptionBanner
-from tui.panes.focus import FocusNavigator
-from tui.panes.registers import RegistersPane
-from tui.panes.shared_memory import SharedMemoryPane
-from tui.panes.warps import WarpsPane
+from cudatui.tui.panes.disassembly import DisassemblyPane
+from cudatui.tui.panes.exception import ExceptionBanner
+from cudatui.tui.panes.focus import FocusNavigator
+from cudatui.tui.panes.registers import RegistersPane
+from cudatui.tui.panes.shared_memory import SharedMemoryPane
+from cudatui.tui.panes.warps import WarpsPane
 
 SIZES = [(80, 24), (160, 48)]
 

@@ -8,18 +8,18 @@ from pathlib import Path
 
 import pytest
 
-from gdbbridge import cuda
-from gdbbridge import events as ev
-from gdbbridge.mi import Flag
-from gdbbridge.models import CudaFocus, StopEvent
-from gdbbridge.session import DebuggerGone, GdbSession
-from gdbbridge.state import StateBuilder, focus_from_tables
+from cudatui.gdbbridge.cuda import queries as cuda
+from cudatui.gdbbridge.session import events as ev
+from cudatui.gdbbridge.session.mi import Flag
+from cudatui.gdbbridge.models import CudaFocus, StopEvent
+from cudatui.gdbbridge.session.gdb import DebuggerGone, GdbSession
+from cudatui.gdbbridge.debugger.state import StateBuilder, focus_from_tables
 
 TRANSCRIPTS = Path(__file__).parent / "fixtures" / "transcripts"
 
 
 async def replay_session(name: str):
-    session = GdbSession([sys.executable, "-m", "gdbbridge.replay", str(TRANSCRIPTS / name)], ["python3", "x.py"])
+    session = GdbSession([sys.executable, "-m", "cudatui.gdbbridge.record.replay", str(TRANSCRIPTS / name)], ["python3", "x.py"])
     q = session.queue()
     await asyncio.wait_for(session.start(), 20)
     return session, q

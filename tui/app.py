@@ -1,4 +1,4 @@
-"""The debugger app: layout, keys and wiring. Routing to gdb lives in :mod:`tui.controller`.
+"""The debugger app: layout, keys and wiring. Routing to gdb lives in :mod:`cudatui.tui.controller`.
 
 At 160x48 and larger every pane is visible (source on the left, the others in a grid); on
 smaller terminals the source is on top and the other panes share one tabbed area below.
@@ -20,33 +20,33 @@ from textual.widget import Widget
 from textual.widgets import Footer, Input, Label, Tab, Tabs
 from textual.worker import Worker, WorkerState
 
-from gdbbridge.events import RawLine
-from gdbbridge.explain import explain_all
-from gdbbridge.findings import debug_breakpoint_for
-from gdbbridge.models import StopState, Variable
-from gdbbridge.sanitizer import SanitizerRequest
-from gdbbridge.session import GdbSession
-from tui.cli import LaunchConfig
-from tui.controller import Controller
-from tui.explain_view import ExplainScreen
-from tui.help import HelpScreen
-from tui.panes.base import BreakpointToggled, FocusRequested, FrameSelected, OpenSource, StatePane
-from tui.panes.breakpoints import BreakpointsPane
-from tui.panes.console import ConsolePane
-from tui.panes.disassembly import DisassemblyPane
-from tui.panes.exception import ExceptionBanner
-from tui.panes.focus import FocusNavigator
-from tui.panes.gpu_stats import GpuStatsPane
-from tui.panes.locals import LocalsPane
-from tui.panes.output import OutputPane
-from tui.panes.registers import RegistersPane
-from tui.panes.sanitizer import SanitizerPane
-from tui.panes.shared_memory import SharedMemoryPane
-from tui.panes.source import SourcePane
-from tui.panes.stack import StackPane
-from tui.panes.status import Status, StatusBar
-from tui.panes.warps import WarpsPane
-from tui.port import SessionPort
+from cudatui.gdbbridge.session.events import RawLine
+from cudatui.gdbbridge.explain.diagnose import explain_all
+from cudatui.gdbbridge.sanitizer.findings import debug_breakpoint_for
+from cudatui.gdbbridge.models import StopState, Variable
+from cudatui.gdbbridge.sanitizer.run import SanitizerRequest
+from cudatui.gdbbridge.session.gdb import GdbSession
+from cudatui.tui.cli import LaunchConfig
+from cudatui.tui.controller import Controller
+from cudatui.tui.explain_view import ExplainScreen
+from cudatui.tui.help import HelpScreen
+from cudatui.tui.panes.base import BreakpointToggled, FocusRequested, FrameSelected, OpenSource, StatePane
+from cudatui.tui.panes.breakpoints import BreakpointsPane
+from cudatui.tui.panes.console import ConsolePane
+from cudatui.tui.panes.disassembly import DisassemblyPane
+from cudatui.tui.panes.exception import ExceptionBanner
+from cudatui.tui.panes.focus import FocusNavigator
+from cudatui.tui.panes.gpu_stats import GpuStatsPane
+from cudatui.tui.panes.locals import LocalsPane
+from cudatui.tui.panes.output import OutputPane
+from cudatui.tui.panes.registers import RegistersPane
+from cudatui.tui.panes.sanitizer import SanitizerPane
+from cudatui.tui.panes.shared_memory import SharedMemoryPane
+from cudatui.tui.panes.source import SourcePane
+from cudatui.tui.panes.stack import StackPane
+from cudatui.tui.panes.status import Status, StatusBar
+from cudatui.tui.panes.warps import WarpsPane
+from cudatui.tui.port import SessionPort
 
 WIDE = (160, 48)
 """From this terminal size (columns, rows) on, every pane is shown at once."""
@@ -287,7 +287,7 @@ class DebuggerApp(App[int]):
         self._sanitize("memcheck")
 
     def _diagnoses(self) -> tuple[Any, ...]:
-        """What gdbbridge.explain finds in the program output and the current stop."""
+        """What cudatui.gdbbridge.explain.diagnose finds in the program output and the current stop."""
         stop = self.last_state.stop if self.last_state else None
         text = self.query_one(OutputPane).text
         if stop is not None and stop.exception is not None:

@@ -8,6 +8,8 @@ the PROGRAM makes a program named like a sub-command reachable.
 
 from __future__ import annotations
 
+import cudatui
+
 import argparse
 import os
 import shutil
@@ -18,8 +20,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import NoReturn, Sequence
 
-from gdbbridge.replay import TranscriptError, load
-from tui.commands import demo, doctor, explain, sanitize, stats
+from cudatui.gdbbridge.record.replay import TranscriptError, load
+from cudatui.tui.commands import demo, doctor, explain, sanitize, stats
 
 COMMAND_MODULES: tuple[ModuleType, ...] = (sanitize, stats, doctor, explain, demo)
 """Sub-command modules, each with ``add_parser(subparsers)`` and ``run(args) -> int``; a new
@@ -57,7 +59,7 @@ class LaunchConfig:
     @property
     def replayed(self) -> bool:
         """True for a recording replayed: its file paths are the recording machine's."""
-        return "gdbbridge.replay" in self.debugger
+        return "cudatui.gdbbridge.record.replay" in self.debugger
 
     @property
     def program_argv(self) -> tuple[str, ...]:
@@ -69,7 +71,7 @@ class LaunchConfig:
     @property
     def debugger_name(self) -> str:
         name = os.path.basename(self.debugger[0]) if self.debugger else "debugger"
-        return "replay" if "gdbbridge.replay" in self.debugger else name
+        return "replay" if "cudatui.gdbbridge.record.replay" in self.debugger else name
 
 
 def version() -> str:
@@ -225,10 +227,10 @@ def run_replay(args: argparse.Namespace) -> int:
     if args.speed < 0:
         return _fail("--speed must not be negative")
     recording_dir = str(Path(args.file).resolve().parent)
-    root = str(Path(__file__).resolve().parent.parent)
+    root = str(Path(cudatui.__file__).resolve().parent.parent)
     pythonpath = os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH", "")) if p)
     config = LaunchConfig(
-        debugger=(sys.executable, "-m", "gdbbridge.replay", str(Path(args.file).resolve()), "--speed", str(args.speed)),
+        debugger=(sys.executable, "-m", "cudatui.gdbbridge.record.replay", str(Path(args.file).resolve()), "--speed", str(args.speed)),
         breakpoints=tuple(args.breakpoints),
         cwd=os.getcwd(),
         env=(("PYTHONPATH", pythonpath),),
@@ -239,7 +241,7 @@ def run_replay(args: argparse.Namespace) -> int:
 
 def run_app(config: LaunchConfig) -> int:
     """The debugger UI on ``config``; its exit code (a one-line error when it could not start)."""
-    from tui.app import DebuggerApp
+    from cudatui.tui.app import DebuggerApp
 
     app = DebuggerApp(config)
     code = app.run() or 0

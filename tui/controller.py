@@ -13,16 +13,16 @@ import time
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Awaitable, Callable, Coroutine, Protocol
 
-from gdbbridge import cuda
-from gdbbridge import events as ev
-from gdbbridge.breakpoints import Breakpoints, split_condition
-from gdbbridge.models import Breakpoint, CudaFocus, StopEvent, StopState, Variable, to_int
-from gdbbridge.session import DebuggerGone, DebuggerNotFound, GdbSession, MIError
-from gdbbridge.state import StateBuilder, evaluate_watch
-from tui.panes.status import Status, kernel_name, stop_detail
+from cudatui.gdbbridge.cuda import queries as cuda
+from cudatui.gdbbridge.session import events as ev
+from cudatui.gdbbridge.debugger.breakpoints import Breakpoints, split_condition
+from cudatui.gdbbridge.models import Breakpoint, CudaFocus, StopEvent, StopState, Variable, to_int
+from cudatui.gdbbridge.session.gdb import DebuggerGone, DebuggerNotFound, GdbSession, MIError
+from cudatui.gdbbridge.debugger.state import StateBuilder, evaluate_watch
+from cudatui.tui.panes.status import Status, kernel_name, stop_detail
 
 if TYPE_CHECKING:
-    from tui.cli import LaunchConfig
+    from cudatui.tui.cli import LaunchConfig
 
 STEPS = {"continue": "-exec-continue", "next": "-exec-next", "step": "-exec-step", "finish": "-exec-finish"}
 

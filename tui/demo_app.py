@@ -1,7 +1,7 @@
 """The debugger app for ``cudatui demo``: the mode in the status bar, the lesson guide, the build.
 
-:class:`DemoApp` is the :class:`~tui.app.DebuggerApp` with three additions: the status bar
-starts with LIVE or REPLAY and ends with why; a :class:`~tui.panes.guide.GuidePane` above it
+:class:`DemoApp` is the :class:`~cudatui.tui.app.DebuggerApp` with three additions: the status bar
+starts with LIVE or REPLAY and ends with why; a :class:`~cudatui.tui.panes.guide.GuidePane` above it
 (``h`` toggles it); a live lesson's kernels are built (nvcc, in a thread) before cuda-gdb starts,
 with nvcc's error in the console pane when the build fails. In a replay, gdb's answer to a
 step the recording lacks (``not in this recording: ...``) is shown as the recorded path instead,
@@ -22,12 +22,12 @@ from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
 
-from kernels.build import BuildError, build_lesson
-from tui.app import DebuggerApp
-from tui.commands.demo import DemoPlan
-from tui.panes.base import StatePane
-from tui.panes.guide import MODE_STYLES, Guide, GuidePane
-from tui.panes.status import Status, StatusBar, status_text
+from cudatui.kernels.build import BuildError, build_lesson
+from cudatui.tui.app import DebuggerApp
+from cudatui.tui.commands.demo import DemoPlan
+from cudatui.tui.panes.base import StatePane
+from cudatui.tui.panes.guide import MODE_STYLES, Guide, GuidePane
+from cudatui.tui.panes.status import Status, StatusBar, status_text
 
 NOT_RECORDED = "not in this recording"
 """What the replay stand-in answers to a command the recording lacks."""

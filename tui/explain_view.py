@@ -2,7 +2,7 @@
 
 The app shows it (usually inside :class:`ExplainScreen`) when the debuggee dies with a CUDA
 error; the panel posts :class:`ExplainPanel.ActionChosen` with the chosen
-:class:`~gdbbridge.explain.ActionSuggestion` and leaves running it to the app.
+:class:`~cudatui.gdbbridge.explain.diagnose.ActionSuggestion` and leaves running it to the app.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from textual.screen import ModalScreen
 from textual.widget import Widget
 from textual.widgets import Button, Static
 
-from gdbbridge.explain import ActionSuggestion, Diagnosis
+from cudatui.gdbbridge.explain.diagnose import ActionSuggestion, Diagnosis
 
 SHOWN_FACTS = (
     ("source", "Source"),

@@ -9,8 +9,8 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
-from kernels.lessons import LESSONS, Lesson
-from tui.commands.demo import packaged_recording
+from cudatui.kernels.lessons import LESSONS, Lesson
+from cudatui.tui.commands.demo import packaged_recording
 
 
 def lesson_row(lesson: Lesson) -> tuple[str, Text, str, Text]:

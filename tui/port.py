@@ -1,6 +1,6 @@
 """The panes' on-demand queries, answered by a live (or replayed) :class:`GdbSession`.
 
-:class:`SessionPort` implements :class:`tui.panes.base.DebuggerPort` plus the CUDA tables the
+:class:`SessionPort` implements :class:`cudatui.tui.panes.base.DebuggerPort` plus the CUDA tables the
 focus navigator expands lazily (:class:`CudaPort`). Every call is one or a few MI requests
 through gdbbridge; nothing here builds MI text. While the program runs nothing is sent: the
 call raises :class:`MIError` (a pane re-renders a state of the last stop when a breakpoint
@@ -11,10 +11,12 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from gdbbridge import cuda, warp_watch
-from gdbbridge.models import BlockRange, Instruction, ThreadRange
-from gdbbridge.session import GdbSession, MIError
-from tui.panes.base import DebuggerPort
+from cudatui.gdbbridge.cuda import queries as cuda
+
+from cudatui.gdbbridge.cuda import warp_watch
+from cudatui.gdbbridge.models import BlockRange, Instruction, ThreadRange
+from cudatui.gdbbridge.session.gdb import GdbSession, MIError
+from cudatui.tui.panes.base import DebuggerPort
 
 
 _NOT_STOPPED = {"running": "the program is running", "exited": "the program has exited",

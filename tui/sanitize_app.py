@@ -11,10 +11,10 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.widgets import Footer
 
-from gdbbridge.findings import SanitizerReport, debug_breakpoint_for
-from gdbbridge.sanitizer import SanitizerRequest, SanitizerResult
-from tui.cli import LaunchConfig, debug_config
-from tui.panes.sanitizer import SanitizerPane
+from cudatui.gdbbridge.sanitizer.findings import SanitizerReport, debug_breakpoint_for
+from cudatui.gdbbridge.sanitizer.run import SanitizerRequest, SanitizerResult
+from cudatui.tui.cli import LaunchConfig, debug_config
+from cudatui.tui.panes.sanitizer import SanitizerPane
 
 
 class SanitizeApp(App[int]):

@@ -6,8 +6,8 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.widgets import Footer
 
-from gdbbridge.nvml import Sampler
-from tui.panes.gpu_stats import GpuStatsPane
+from cudatui.gdbbridge.nvml.sampler import Sampler
+from cudatui.tui.panes.gpu_stats import GpuStatsPane
 
 
 class StatsApp(App[None]):

@@ -1,4 +1,4 @@
-"""Runnable demos, one per lesson: ``python -m kernels.demos.<lesson> [--fixed]``.
+"""Runnable demos, one per lesson: ``python -m cudatui.kernels.demos.<lesson> [--fixed]``.
 
 Each demo also runs by file path (``python3 kernels/demos/oob.py``), which is
 how cuda-gdb and compute-sanitizer start it. Demos print what they do,
@@ -14,9 +14,9 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from kernels.build import BuildError
-from kernels.lessons import get_lesson
-from kernels.ops import KernelLaunchError
+from cudatui.kernels.build import BuildError
+from cudatui.kernels.lessons import get_lesson
+from cudatui.kernels.ops import KernelLaunchError
 
 EXIT_OK = 0
 EXIT_BUG = 1
@@ -82,7 +82,7 @@ class Demo:
         try:
             code = body(args)
         except BuildError as exc:
-            self.say(f"cannot build {self.lesson.source.name}: {exc} (details: python -m kernels.build {self.lesson.name})")
+            self.say(f"cannot build {self.lesson.source.name}: {exc} (details: python -m cudatui.kernels.build {self.lesson.name})")
             code = EXIT_BUG
         except KernelLaunchError as exc:
             self.say(str(exc))

@@ -1,6 +1,6 @@
 """Lesson assert: a device-side assert from an index out of range.
 
-``python -m kernels.demos.assert [--fixed] [--torch]``. The bundled kernel
+``python -m cudatui.kernels.demos.assert [--fixed] [--torch]``. The bundled kernel
 asserts on a 1-based class label used as a 0-based column; ``--torch`` makes
 PyTorch's own indexing (``x[idx]``) fail the same way. Under cuda-gdb both
 stop with CUDA_EXCEPTION_12 (Warp Assert) on the asserting thread.
@@ -15,8 +15,8 @@ from pathlib import Path
 if __package__ in (None, ""):  # run by file path (cuda-gdb, compute-sanitizer)
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from kernels import ops  # noqa: E402
-from kernels.demos import Demo  # noqa: E402
+from cudatui.kernels import ops  # noqa: E402
+from cudatui.kernels.demos import Demo  # noqa: E402
 
 DEMO = Demo("assert")
 N = 256

@@ -1,6 +1,6 @@
 """Lesson divergence: an even/odd branch splits every warp in two.
 
-``python -m kernels.demos.divergence [--fixed]``. Both versions compute the
+``python -m cudatui.kernels.demos.divergence [--fixed]``. Both versions compute the
 same numbers; the lesson is in stepping through the branchy kernel under
 cuda-gdb and watching which lanes of a warp are active on each side.
 """
@@ -14,8 +14,8 @@ from pathlib import Path
 if __package__ in (None, ""):  # run by file path (cuda-gdb, compute-sanitizer)
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from kernels import ops  # noqa: E402
-from kernels.demos import Demo  # noqa: E402
+from cudatui.kernels import ops  # noqa: E402
+from cudatui.kernels.demos import Demo  # noqa: E402
 
 DEMO = Demo("divergence")
 N = 64

@@ -1,6 +1,6 @@
 """Lesson leak: a workspace allocated on every call and never freed.
 
-``python -m kernels.demos.leak [--fixed]``. Results are right; device memory
+``python -m cudatui.kernels.demos.leak [--fixed]``. Results are right; device memory
 in use grows by 4 MiB per call. ``compute-sanitizer --tool memcheck
 --leak-check full`` lists each leaked block with the line that allocated it.
 """
@@ -14,8 +14,8 @@ from pathlib import Path
 if __package__ in (None, ""):  # run by file path (cuda-gdb, compute-sanitizer)
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from kernels import ops  # noqa: E402
-from kernels.demos import Demo  # noqa: E402
+from cudatui.kernels import ops  # noqa: E402
+from cudatui.kernels.demos import Demo  # noqa: E402
 
 DEMO = Demo("leak")
 N = 1 << 20

@@ -1,6 +1,6 @@
 """Lesson oob: an add kernel without a bounds check.
 
-``python -m kernels.demos.oob [--fixed]`` (or this file's path under cuda-gdb).
+``python -m cudatui.kernels.demos.oob [--fixed]`` (or this file's path under cuda-gdb).
 The buggy launch runs threads up to a gigabyte past the arrays; the launch itself
 returns no error, and PyTorch reports the illegal access at the next call
 that waits for the GPU.
@@ -15,8 +15,8 @@ from pathlib import Path
 if __package__ in (None, ""):  # run by file path (cuda-gdb, compute-sanitizer)
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from kernels import ops  # noqa: E402
-from kernels.demos import Demo  # noqa: E402
+from cudatui.kernels import ops  # noqa: E402
+from cudatui.kernels.demos import Demo  # noqa: E402
 
 DEMO = Demo("oob")
 N = 1000

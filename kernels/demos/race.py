@@ -1,6 +1,6 @@
 """Lesson race: a shared-memory tree reduction without a barrier in its loop.
 
-``python -m kernels.demos.race [--fixed]``. The racy sum is wrong only
+``python -m cudatui.kernels.demos.race [--fixed]``. The racy sum is wrong only
 sometimes; run it under ``compute-sanitizer --tool racecheck`` to see the
 hazard every time.
 """
@@ -14,8 +14,8 @@ from pathlib import Path
 if __package__ in (None, ""):  # run by file path (cuda-gdb, compute-sanitizer)
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from kernels import ops  # noqa: E402
-from kernels.demos import Demo  # noqa: E402
+from cudatui.kernels import ops  # noqa: E402
+from cudatui.kernels.demos import Demo  # noqa: E402
 
 DEMO = Demo("race")
 N = 1000

@@ -1,6 +1,6 @@
 """Lesson tile: a 3x3 blur that reads its 2-D shared tile too early.
 
-``python -m kernels.demos.tile [--fixed]``. Each 16x16 block loads an 18x18
+``python -m cudatui.kernels.demos.tile [--fixed]``. Each 16x16 block loads an 18x18
 tile (``float tile[18][18]``) with a halo; the racy kernel reads it before the
 block finished loading. ``compute-sanitizer --tool racecheck`` reports it.
 """
@@ -14,8 +14,8 @@ from pathlib import Path
 if __package__ in (None, ""):  # run by file path (cuda-gdb, compute-sanitizer)
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from kernels import ops  # noqa: E402
-from kernels.demos import Demo  # noqa: E402
+from cudatui.kernels import ops  # noqa: E402
+from cudatui.kernels.demos import Demo  # noqa: E402
 
 DEMO = Demo("tile")
 HEIGHT, WIDTH = 40, 50

@@ -1,6 +1,6 @@
 """Lesson uninit: a forgotten else-branch leaves global memory unwritten.
 
-``python -m kernels.demos.uninit [--fixed]``. The total may come out right
+``python -m cudatui.kernels.demos.uninit [--fixed]``. The total may come out right
 by luck (fresh device memory is often zero); ``compute-sanitizer --tool
 initcheck`` reports every read of an unwritten slot.
 """
@@ -14,8 +14,8 @@ from pathlib import Path
 if __package__ in (None, ""):  # run by file path (cuda-gdb, compute-sanitizer)
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from kernels import ops  # noqa: E402
-from kernels.demos import Demo  # noqa: E402
+from cudatui.kernels import ops  # noqa: E402
+from cudatui.kernels.demos import Demo  # noqa: E402
 
 DEMO = Demo("uninit")
 N = 1024

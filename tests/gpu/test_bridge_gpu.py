@@ -23,12 +23,12 @@ from pathlib import Path
 
 import pytest
 
-from gdbbridge import cuda
-from gdbbridge import events as ev
-from gdbbridge.breakpoints import Breakpoints
-from gdbbridge.mi import Flag
-from gdbbridge.session import GdbSession
-from gdbbridge.state import StateBuilder
+from cudatui.gdbbridge.cuda import queries as cuda
+from cudatui.gdbbridge.session import events as ev
+from cudatui.gdbbridge.debugger.breakpoints import Breakpoints
+from cudatui.gdbbridge.session.mi import Flag
+from cudatui.gdbbridge.session.gdb import GdbSession
+from cudatui.gdbbridge.debugger.state import StateBuilder
 
 pytestmark = pytest.mark.gpu
 

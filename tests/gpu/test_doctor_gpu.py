@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from gdbbridge.doctor import DoctorConfig, checks_to_json, exit_code, format_table, run_checks
-from gdbbridge.explain import explain_all
+from cudatui.gdbbridge.doctor.run import DoctorConfig, checks_to_json, exit_code, format_table, run_checks
+from cudatui.gdbbridge.explain.diagnose import explain_all
 
 pytestmark = pytest.mark.gpu
 

@@ -22,12 +22,12 @@ from typing import Callable
 
 import pytest
 
-from gdbbridge.findings import Dim3, FindingGroup, debug_breakpoint_for
-from gdbbridge.sanitizer import SanitizerRequest, run_sanitizer
-from kernels.lessons import get_lesson
-from tui.app import DebuggerApp
-from tui.cli import debug_config
-from tui.panes.sanitizer import SanitizerPane
+from cudatui.gdbbridge.sanitizer.findings import Dim3, FindingGroup, debug_breakpoint_for
+from cudatui.gdbbridge.sanitizer.run import SanitizerRequest, run_sanitizer
+from cudatui.kernels.lessons import get_lesson
+from cudatui.tui.app import DebuggerApp
+from cudatui.tui.cli import debug_config
+from cudatui.tui.panes.sanitizer import SanitizerPane
 
 pytestmark = pytest.mark.gpu
 

@@ -1,6 +1,6 @@
 """Every lesson on a real GPU: the buggy demo fails the way its metadata says, the fixed one is clean.
 
-For each outcome in ``kernels.lessons`` the buggy demo runs under that tool
+For each outcome in ``cudatui.kernels.lessons`` the buggy demo runs under that tool
 (compute-sanitizer, or cuda-gdb in batch mode) and the test asserts the exact
 finding text and the ``file:line`` resolved from the lesson's marker. The
 fixed demo runs under the same tool: no finding points into the lesson's
@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from kernels.lessons import LESSONS, Lesson, Outcome, sanitizer_options
+from cudatui.kernels.lessons import LESSONS, Lesson, Outcome, sanitizer_options
 
 pytestmark = [pytest.mark.gpu, pytest.mark.usefixtures("built_lessons")]
 

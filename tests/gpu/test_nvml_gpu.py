@@ -9,9 +9,9 @@ import time
 
 import pytest
 
-from gdbbridge.nvml import NvmlSource, Sampler, ensure_initialised
-from gdbbridge.nvml_models import find_device, parse_pci_bus_id, snapshot_from_dict, snapshot_to_dict
-from tui.commands import stats as stats_command
+from cudatui.gdbbridge.nvml.sampler import NvmlSource, Sampler, ensure_initialised
+from cudatui.gdbbridge.nvml.models import find_device, parse_pci_bus_id, snapshot_from_dict, snapshot_to_dict
+from cudatui.tui.commands import stats as stats_command
 
 pytestmark = pytest.mark.gpu
 

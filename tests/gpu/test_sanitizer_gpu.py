@@ -16,12 +16,12 @@ from pathlib import Path
 
 import pytest
 
-from gdbbridge.findings import (
+from cudatui.gdbbridge.sanitizer.findings import (
     BARRIER, HAZARD, INVALID_ACCESS, LEAK, OTHER, RACE, UNINITIALIZED_READ, Dim3, debug_breakpoint_for,
 )
-from gdbbridge.sanitizer import SanitizerRequest, SanitizerResult, SanitizerRun
-from gdbbridge.sanitizer_report import classify
-from tui.commands.sanitize import report_to_dict
+from cudatui.gdbbridge.sanitizer.run import SanitizerRequest, SanitizerResult, SanitizerRun
+from cudatui.gdbbridge.sanitizer.report import classify
+from cudatui.tui.commands.sanitize import report_to_dict
 
 pytestmark = pytest.mark.gpu
 
@@ -161,7 +161,7 @@ def test_coredump_opens_on_the_faulting_thread(built, tmp_path):
 
 def lesson_cases() -> list[tuple[str, str]]:
     try:
-        from kernels.lessons import LESSONS
+        from cudatui.kernels.lessons import LESSONS
     except ImportError:
         return []
     tools = {"memcheck", "racecheck", "initcheck", "synccheck", "leak"}
@@ -170,7 +170,7 @@ def lesson_cases() -> list[tuple[str, str]]:
 
 @pytest.mark.parametrize(("name", "tool"), lesson_cases())
 def test_bundled_lesson_is_caught_at_its_marked_line(name, tool):
-    from kernels.lessons import get_lesson
+    from cudatui.kernels.lessons import get_lesson
 
     lesson = get_lesson(name)
     outcome = next(o for o in lesson.outcomes if o.tool == tool)

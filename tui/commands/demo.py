@@ -9,6 +9,8 @@ doctor checks as ``cudatui doctor``), otherwise it replays the recording package
 
 from __future__ import annotations
 
+import cudatui
+
 import argparse
 import gzip
 import json
@@ -19,12 +21,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
-from gdbbridge.doctor import DoctorConfig
-from gdbbridge.replay import Exchange, Transcript, TranscriptError, canonical, load
-from kernels.lessons import KERNELS_DIR, LESSONS, Lesson, LessonError, get_lesson
+from cudatui.gdbbridge.doctor.run import DoctorConfig
+from cudatui.gdbbridge.record.replay import Exchange, Transcript, TranscriptError, canonical, load
+from cudatui.kernels.lessons import KERNELS_DIR, LESSONS, Lesson, LessonError, get_lesson
 
 if TYPE_CHECKING:
-    from tui.cli import LaunchConfig
+    from cudatui.tui.cli import LaunchConfig
 
 RECORDINGS_DIR = KERNELS_DIR / "recordings"
 """Where the packaged recordings live (``<lesson>.jsonl.gz``)."""
@@ -160,7 +162,7 @@ class LiveProbe:
 
 def probe_live(config: DoctorConfig | None = None) -> LiveProbe:
     """cuda-gdb runs and NVML sees a GPU (the doctor's own checks, the quick ones only)."""
-    from gdbbridge import doctor_checks as probes
+    from cudatui.gdbbridge.doctor import checks as probes
 
     config = config or DoctorConfig()
     path, _ = probes.find_tool("cuda-gdb", config)
@@ -200,7 +202,7 @@ class DemoPlan:
 
 def live_config(lesson: Lesson, debugger: str = "cuda-gdb", record: str | None = None) -> LaunchConfig:
     """The lesson's demo script under ``debugger`` with the lesson's breakpoints."""
-    from tui.cli import LaunchConfig
+    from cudatui.tui.cli import LaunchConfig
 
     specs = tuple(f"{loc} if {cond}" if cond else loc for loc, cond in lesson.breakpoint_specs())
     return LaunchConfig(debugger=(debugger,), target=(str(lesson.demo_path),), breakpoints=specs, record=record,
@@ -209,12 +211,12 @@ def live_config(lesson: Lesson, debugger: str = "cuda-gdb", record: str | None =
 
 def replay_config(info: RecordingInfo, speed: float = 0.0) -> LaunchConfig:
     """The replay stand-in serving ``info``'s recording, with its recorded breakpoints."""
-    from tui.cli import LaunchConfig
+    from cudatui.tui.cli import LaunchConfig
 
-    root = str(Path(__file__).resolve().parents[2])
+    root = str(Path(cudatui.__file__).resolve().parent.parent)
     pythonpath = os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH", "")) if p)
     return LaunchConfig(
-        debugger=(sys.executable, "-m", "gdbbridge.replay", str(info.path.resolve()), "--speed", str(speed)),
+        debugger=(sys.executable, "-m", "cudatui.gdbbridge.record.replay", str(info.path.resolve()), "--speed", str(speed)),
         breakpoints=info.breakpoints, cwd=os.getcwd(), env=(("PYTHONPATH", pythonpath),),
         source_dirs=tuple(dict.fromkeys((str(KERNELS_DIR), str(info.path.resolve().parent), os.getcwd()))),
     )
@@ -284,7 +286,7 @@ def run(args: argparse.Namespace) -> int:
         return _fail("--speed must not be negative")
     name = args.lesson
     if name is None:
-        from tui.lesson_picker import PickerApp
+        from cudatui.tui.lesson_picker import PickerApp
 
         name = PickerApp().run()
         if name is None:
@@ -293,6 +295,6 @@ def run(args: argparse.Namespace) -> int:
         plan = plan_demo(name, args.mode, recording=args.recording, record=args.record, speed=args.speed)
     except DemoError as exc:
         return _fail(str(exc))
-    from tui.demo_app import DemoApp
+    from cudatui.tui.demo_app import DemoApp
 
     return DemoApp(plan).run() or 0

@@ -7,7 +7,7 @@ import json
 import sys
 from typing import Any
 
-from gdbbridge.explain import (
+from cudatui.gdbbridge.explain.diagnose import (
     UNKNOWN_MESSAGE,
     diagnosis_to_dict,
     explain_all,

@@ -15,9 +15,9 @@ import os
 import sys
 from typing import Any
 
-from gdbbridge.findings import TOOLS, SanitizerReport
-from gdbbridge.sanitizer import SanitizerError, SanitizerRequest, run_sanitizer
-from gdbbridge.sanitizer_report import ReportError, read_report
+from cudatui.gdbbridge.sanitizer.findings import TOOLS, SanitizerReport
+from cudatui.gdbbridge.sanitizer.run import SanitizerError, SanitizerRequest, run_sanitizer
+from cudatui.gdbbridge.sanitizer.report import ReportError, read_report
 
 
 def add_parser(subparsers: Any) -> None:
@@ -122,8 +122,8 @@ def run(args: argparse.Namespace) -> int:
         if not _print_json(report_to_dict(report)):
             return 141
         return 1 if report.groups else 0
-    from tui.cli import check_debugger, run_app
-    from tui.sanitize_app import SanitizeApp
+    from cudatui.tui.cli import check_debugger, run_app
+    from cudatui.tui.sanitize_app import SanitizeApp
 
     app = SanitizeApp(report=report, request=request)
     code = app.run() or 0

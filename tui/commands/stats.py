@@ -8,8 +8,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from gdbbridge.nvml import NvmlSource, NvmlUnavailable, ReplaySource, Sampler
-from gdbbridge.nvml_models import Snapshot, mark_debuggee, parse_pci_bus_id, snapshot_to_dict
+from cudatui.gdbbridge.nvml.sampler import NvmlSource, NvmlUnavailable, ReplaySource, Sampler
+from cudatui.gdbbridge.nvml.models import Snapshot, mark_debuggee, parse_pci_bus_id, snapshot_to_dict
 
 
 def add_parser(subparsers: Any) -> None:
@@ -73,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
         else:
             print(format_text(snapshot))
         return 0
-    from tui.stats_app import StatsApp
+    from cudatui.tui.stats_app import StatsApp
 
     sampler = Sampler(source, interval_s=args.interval, debuggee_pid=args.pid)
     StatsApp(sampler, pci_bus_id=args.pci_bus_id, debuggee_pid=args.pid).run()

@@ -20,7 +20,7 @@ from textual.widget import Widget
 from textual.widgets import DataTable, Static
 from textual.widgets.data_table import CellType, ColumnKey, RowKey
 
-from gdbbridge.models import Instruction, StopState
+from cudatui.gdbbridge.models import Instruction, StopState
 
 
 class DebuggerPort(Protocol):

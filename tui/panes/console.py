@@ -11,8 +11,8 @@ from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import ContentSwitcher, Input, RichLog
 
-from gdbbridge import events as ev
-from gdbbridge.text import sanitize
+from cudatui.gdbbridge.session import events as ev
+from cudatui.gdbbridge.text import sanitize
 
 from .base import InfoLine
 

@@ -14,8 +14,8 @@ from textual import events, work
 from textual.app import ComposeResult
 from textual.widgets import DataTable
 
-from gdbbridge.models import Instruction, StopState
-from gdbbridge.session import MIError
+from cudatui.gdbbridge.models import Instruction, StopState
+from cudatui.gdbbridge.session.gdb import MIError
 
 from .base import DebuggerPort, InfoLine, PaneTable, StatePane, sync_rows
 

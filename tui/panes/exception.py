@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from gdbbridge.explain import EXCEPTION_MEANINGS
-from gdbbridge.models import CudaException, Frame, StopState, fmt_dim3
+from cudatui.gdbbridge.explain.diagnose import EXCEPTION_MEANINGS
+from cudatui.gdbbridge.models import CudaException, Frame, StopState, fmt_dim3
 
 from .base import StatePane
 

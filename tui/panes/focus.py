@@ -18,9 +18,9 @@ from textual.binding import Binding
 from textual.widgets import Input, Tree
 from textual.widgets.tree import TreeNode
 
-from gdbbridge.cuda import FocusSyntaxError, normalize_focus
-from gdbbridge.models import BlockRange, Device, Kernel, StopState, ThreadRange, fmt_dim3
-from gdbbridge.session import MIError
+from cudatui.gdbbridge.cuda.queries import FocusSyntaxError, normalize_focus
+from cudatui.gdbbridge.models import BlockRange, Device, Kernel, StopState, ThreadRange, fmt_dim3
+from cudatui.gdbbridge.session.gdb import MIError
 
 from .base import DebuggerPort, FocusRequested, InfoLine, StatePane
 

@@ -11,7 +11,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import Static
 
-from kernels.lessons import Lesson
+from cudatui.kernels.lessons import Lesson
 
 MODE_STYLES = {"live": "bold black on green", "replay": "bold white on magenta"}
 """How the mode label (LIVE / REPLAY) is drawn, here and in the status bar."""

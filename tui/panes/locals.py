@@ -10,8 +10,8 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widgets import DataTable, Input
 
-from gdbbridge.models import StopState, Variable
-from gdbbridge.text import sanitize
+from cudatui.gdbbridge.models import StopState, Variable
+from cudatui.gdbbridge.text import sanitize
 
 from .base import Cell, InfoLine, PaneTable, StatePane, sync_rows
 

@@ -16,11 +16,11 @@ from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import ContentSwitcher, DataTable, Log, Static
 
-from gdbbridge.findings import (
+from cudatui.gdbbridge.sanitizer.findings import (
     API_ERROR, ASSERT, HAZARD, INVALID_ACCESS, LEAK, RACE, UNINITIALIZED_READ, Finding, FindingGroup,
     SanitizerReport,
 )
-from gdbbridge.sanitizer import SanitizerError, SanitizerRequest, SanitizerResult, SanitizerRun
+from cudatui.gdbbridge.sanitizer.run import SanitizerError, SanitizerRequest, SanitizerResult, SanitizerRun
 
 _COLUMNS = (("count", "Count"), ("what", "What"), ("where", "Where"), ("kernel", "Kernel"),
             ("blocks", "Blocks"), ("threads", "Threads"), ("tool", "Tool"))

@@ -23,9 +23,9 @@ from textual.binding import Binding
 from textual.reactive import reactive
 from textual.widgets import DataTable, Input
 
-from gdbbridge.models import StopState
-from gdbbridge.session import MIError
-from gdbbridge.shared_decls import SharedDecl, shared_arrays
+from cudatui.gdbbridge.models import StopState
+from cudatui.gdbbridge.session.gdb import MIError
+from cudatui.gdbbridge.cuda.shared_decls import SharedDecl, shared_arrays
 
 from .source import resolve_source
 

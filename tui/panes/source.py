@@ -19,8 +19,8 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from gdbbridge.models import Breakpoint, StopState
-from gdbbridge.text import sanitize
+from cudatui.gdbbridge.models import Breakpoint, StopState
+from cudatui.gdbbridge.text import sanitize
 
 from .base import BreakpointToggled, InfoLine, StatePane
 

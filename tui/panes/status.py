@@ -11,7 +11,7 @@ from textual.reactive import reactive
 from textual.timer import Timer
 from textual.widget import Widget
 
-from gdbbridge.models import StopEvent, StopState
+from cudatui.gdbbridge.models import StopEvent, StopState
 
 
 @dataclass(frozen=True)

@@ -18,9 +18,9 @@ from textual.binding import Binding
 from textual.reactive import reactive
 from textual.widgets import DataTable, Input
 
-from gdbbridge.models import Lane, StopState, ThreadRange, Warp, fmt_dim3
-from gdbbridge.session import MIError
-from gdbbridge.warp_watch import WarpWatchError
+from cudatui.gdbbridge.models import Lane, StopState, ThreadRange, Warp, fmt_dim3
+from cudatui.gdbbridge.session.gdb import MIError
+from cudatui.gdbbridge.cuda.warp_watch import WarpWatchError
 
 from .base import DebuggerPort, FocusRequested, InfoLine, PaneTable, StatePane, sync_rows
 

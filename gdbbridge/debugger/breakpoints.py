@@ -1,0 +1,153 @@
+"""Breakpoints, including CUDA-thread conditions that cuda-gdb can only take after the kernel
+module is loaded (before that, ``-break-insert -c "threadIdx.x == 5"`` fails with
+"No symbol threadIdx in current context", or answers ``^done`` with no breakpoint).
+
+Such a condition is kept here as *deferred*: the breakpoint is inserted pending without it and
+cuda-gdb is asked to stop at the next kernel launch (``set cuda break_on_launch application``).
+At that stop (``reason="breakpoint-hit"`` with no ``bkptno``, "CUDA thread hit application
+kernel entry function breakpoint") every deferred condition is applied, the launch stop is
+switched off again and the caller resumes: no thread has reached the breakpoint yet, so the
+condition holds from its first hit. A gdb without ``cuda`` settings applies the condition at
+the breakpoint's first stop instead and resumes when the stopping thread fails it.
+``should_skip`` tells the caller when to resume.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from cudatui.gdbbridge.session import events as ev
+from cudatui.gdbbridge.session.mi import Flag
+from cudatui.gdbbridge.models import Breakpoint, StopEvent
+from cudatui.gdbbridge.session.gdb import GdbSession, MIError
+
+
+def split_condition(spec: str) -> tuple[str, str | None]:
+    """``"bugs.cu:13 if threadIdx.x == 5"`` -> (``"bugs.cu:13"``, ``"threadIdx.x == 5"``)."""
+    location, sep, condition = spec.partition(" if ")
+    return location.strip(), (condition.strip() or None) if sep else None
+
+
+def _answer(sent: str, lines: list[ev.RawLine]) -> str:
+    """gdb's raw result line for the command ``sent`` (matched by token), cut to 2000 characters."""
+    token = sent[: len(sent) - len(sent.lstrip("0123456789"))]
+    answer = next((line.text for line in lines if line.direction == "out" and line.text.startswith(f"{token}^")), "")
+    return (answer or "(no result line seen)")[:2000]
+
+
+_BREAK_ON_LAUNCH = (Flag("cuda"), Flag("break_on_launch"))
+"""Bare words: quoted, cuda-gdb reads ``-gdb-set "cuda" ...`` as an expression and sets nothing."""
+
+
+def _needs_kernel(message: str) -> bool:
+    return "No symbol" in message and ("threadIdx" in message or "blockIdx" in message or "blockDim" in message)
+
+
+@dataclass
+class Breakpoints:
+    """Inserts breakpoints and carries deferred CUDA conditions until they can be applied."""
+
+    session: GdbSession
+    deferred: dict[int, str] = field(default_factory=dict)
+    launch_armed: bool = False
+    """True while cuda-gdb was asked (by this object) to stop at the next kernel launch."""
+
+    async def insert(self, location: str, condition: str | None = None, *, temporary: bool = False) -> Breakpoint:
+        """Insert a breakpoint (pending if need be); a CUDA condition refused before the kernel
+        is loaded is kept in :attr:`deferred`. MIError when gdb refuses it or its answer holds
+        no breakpoint number."""
+        flags = [Flag("-f")] + ([Flag("-t")] if temporary else [])
+        if condition:
+            try:
+                return await self._insert(*flags, Flag("-c"), condition, location)
+            except MIError as exc:
+                if not _needs_kernel(exc.message):
+                    raise
+        bp = await self._insert(*flags, location)
+        if condition:
+            await self._defer(bp.number, condition)
+        return bp
+
+    async def _insert(self, *args: str | Flag) -> Breakpoint:
+        """``-break-insert ARGS``: the breakpoint from its answer, else from the
+        ``=breakpoint-created`` that came before it; MIError quoting gdb's raw answer if neither."""
+        created: list[Breakpoint] = []
+        lines: list[ev.RawLine] = []
+        said: list[str] = []
+
+        def on_event(event: ev.Event) -> None:
+            if isinstance(event, ev.Notify) and event.name == "breakpoint-created":
+                bp = Breakpoint.from_answer(event.payload)
+                if bp is not None:
+                    created.append(bp)
+            elif isinstance(event, ev.Stream) and event.kind in ("log", "console"):
+                said.append(event.text.strip())
+
+        unsubscribe = (self.session.subscribe(on_event), self.session.subscribe_raw(lines.append))
+        try:
+            payload = await self.session.command("-break-insert", *args)
+        finally:
+            for stop in unsubscribe:
+                stop()
+        bp = Breakpoint.from_answer(payload) or (created[-1] if created else None)
+        if bp is None:
+            sent = next((line.text for line in lines if line.direction == "in"), "-break-insert")
+            # cuda-gdb answers ^done without a breakpoint when a condition names threadIdx before
+            # the kernel is loaded ("No symbol ... Make conditional breakpoint pending ...?
+            # [answered N; input not from terminal]"): its own words make the error message.
+            reason = " ".join(text for text in said if text)
+            raise MIError(
+                f"-break-insert gave no breakpoint number: {reason + ' ' if reason else ''}"
+                f"(gdb answered: {_answer(sent, lines)})",
+                sent,
+            )
+        return bp
+
+    async def set_condition(self, number: int, condition: str) -> None:
+        try:
+            await self.session.command("-break-condition", number, condition)
+            self.deferred.pop(number, None)
+        except MIError as exc:
+            if not _needs_kernel(exc.message):
+                raise
+            await self._defer(number, condition)
+
+    async def _defer(self, number: int, condition: str) -> None:
+        self.deferred[number] = condition
+        if not self.launch_armed:
+            try:
+                await self.session.command("-gdb-set", *_BREAK_ON_LAUNCH, Flag("application"))
+                self.launch_armed = True
+            except MIError:
+                pass  # not cuda-gdb: the condition is applied at the breakpoint's first hit
+
+    async def delete(self, number: int) -> None:
+        await self.session.command("-break-delete", number)
+        self.deferred.pop(number, None)
+
+    async def enable(self, number: int, enabled: bool) -> None:
+        await self.session.command("-break-enable" if enabled else "-break-disable", number)
+
+    async def should_skip(self, stop: StopEvent) -> bool:
+        """At a stop while conditions are deferred: apply them if the stop is in device code.
+        True when the caller should resume: the stop is the launch stop armed for this, or a
+        breakpoint hit whose stopping thread fails the condition just applied."""
+        if not self.deferred or stop.exited:
+            return False
+        armed = self.launch_armed
+        condition = self.deferred.get(stop.breakpoint) if stop.breakpoint is not None else None
+        if stop.focus is not None:
+            for number, deferred in list(self.deferred.items()):
+                await self.set_condition(number, deferred)
+        if armed and not self.deferred:
+            await self.session.command("-gdb-set", *_BREAK_ON_LAUNCH, Flag("none"))
+            self.launch_armed = False
+        if armed and stop.focus is not None and stop.reason == "breakpoint-hit" and stop.breakpoint is None:
+            return True
+        if condition is None:
+            return False
+        try:
+            payload = await self.session.command("-data-evaluate-expression", f"({condition}) != 0")
+        except MIError:
+            return False
+        return str(payload.get("value", "1")).strip() in ("0", "false")

@@ -1,0 +1,157 @@
+"""The refresh batch: one set of MI requests per stop, assembled into one immutable StopState.
+
+The requests are pipelined (gdb answers them in order); a request that fails is recorded in
+``StopState.errors`` and the rest of the state is still shown.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import replace
+from typing import Any, Awaitable
+
+from cudatui.gdbbridge.cuda import queries as cuda
+from cudatui.gdbbridge.session.mi import Flag
+from cudatui.gdbbridge.models import Breakpoint, CudaFocus, Frame, StopEvent, StopState, Variable, to_int
+from cudatui.gdbbridge.session.gdb import DebuggerGone, GdbSession, MIError
+
+
+def focus_from_tables(
+    devices: tuple[Any, ...], sms: tuple[Any, ...], kernels: tuple[Any, ...], warps: tuple[Any, ...], lanes: tuple[Any, ...]
+) -> CudaFocus | None:
+    """The current CUDA focus, from the ``current`` marks of the info tables (a GPU coredump
+    marks no warp current: a lone warp is the current one)."""
+    warp = next((w for w in warps if w.current), warps[0] if len(warps) == 1 else None)
+    lane = next((x for x in lanes if x.current), None)
+    if warp is None or lane is None:
+        return None
+    device = next((d for d in devices if d.current), None)
+    sm = next((s for s in sms if s.current), None)
+    kernel = next((k for k in kernels if k.current), None)
+    return CudaFocus(
+        device=device.number if device else None,
+        sm=sm.number if sm else None,
+        warp=warp.number,
+        lane=lane.number,
+        kernel=kernel.number if kernel else warp.kernel,
+        grid=kernel.grid if kernel else None,
+        block=warp.block,
+        thread=lane.thread,
+    )
+
+
+class StateBuilder:
+    """Builds StopStates for one session; generations only grow."""
+
+    def __init__(self, session: GdbSession) -> None:
+        self.session = session
+        self.generation = 0
+        self._register_names: dict[bool, dict[int, str]] = {}
+
+    async def refresh(
+        self, stop: StopEvent, *, selected_frame: int = 0, focus: CudaFocus | None = None, requery_focus: bool = False
+    ) -> StopState:
+        """Run the batch for ``stop``. ``focus`` overrides the stop's (after a focus switch);
+        ``requery_focus`` derives it from the tables (after a console command)."""
+        self.generation += 1
+        generation = self.generation
+        if stop.exited:
+            return StopState(generation, stop, breakpoints=await self._breakpoints([]))
+        errors: list[str] = []
+        focus = focus or stop.focus
+        in_kernel = focus is not None or requery_focus
+        if selected_frame:
+            await self._try(self.session.command("-stack-select-frame", selected_frame), errors, "select frame")
+        frames_p = self._try(self.session.command("-stack-list-frames"), errors, "stack")
+        vars_p = self._try(self.session.command("-stack-list-variables", Flag("--simple-values")), errors, "locals")
+        regs_p = self._try(
+            self.session.command("-data-list-register-values", Flag("--skip-unavailable"), Flag("x")), errors, "registers"
+        )
+        tables: dict[str, Awaitable[dict[str, Any]]] = {}
+        if in_kernel:
+            for what in ("devices", "sms", "kernels", "warps", "lanes"):
+                tables[what] = self._try(cuda.info(self.session, what), errors, f"cuda {what}")
+        results = await asyncio.gather(
+            frames_p, vars_p, self._names(in_kernel, errors), regs_p, self._breakpoints(errors), *tables.values()
+        )
+        frames_r, vars_r, names, regs_r, breakpoints, *table_r = results
+        t = dict(zip(tables, table_r))
+        devices = cuda.parse_devices(t.get("devices", {}))
+        sms = cuda.parse_sms(t.get("sms", {}))
+        kernels = cuda.parse_kernels(t.get("kernels", {}))
+        warps = cuda.parse_warps(t.get("warps", {}))
+        lanes = cuda.parse_lanes(t.get("lanes", {}))
+        if requery_focus or focus is None:
+            focus = focus_from_tables(devices, sms, kernels, warps, lanes) or focus
+        frames = tuple(
+            Frame.from_mi(f, i) for i, f in enumerate(frames_r.get("stack", []) or []) if isinstance(f, dict)
+        )
+        return StopState(
+            generation=generation,
+            stop=stop,
+            frames=frames,
+            selected_frame=selected_frame,
+            variables=tuple(Variable.from_mi(v) for v in vars_r.get("variables", []) or [] if isinstance(v, dict)),
+            registers=cuda.parse_register_values(regs_r, names),
+            focus=focus,
+            devices=devices,
+            kernels=kernels,
+            warps=warps,
+            lanes=lanes,
+            breakpoints=breakpoints,
+            errors=tuple(errors),
+        )
+
+    def bump(self, state: StopState, **changes: Any) -> StopState:
+        """A copy of ``state`` with a new generation (for partial updates such as breakpoints)."""
+        self.generation += 1
+        return replace(state, generation=self.generation, **changes)
+
+    async def _names(self, in_kernel: bool, errors: list[str]) -> dict[int, str]:
+        if in_kernel not in self._register_names:
+            payload = await self._try(self.session.command("-data-list-register-names"), errors, "register names")
+            names = cuda.usable_register_names(str(n) for n in payload.get("register-names", []) or [])
+            if not names:
+                return {}
+            self._register_names[in_kernel] = names
+        return self._register_names[in_kernel]
+
+    async def _breakpoints(self, errors: list[str]) -> tuple[Breakpoint, ...]:
+        payload = await self._try(self.session.command("-break-list"), errors, "breakpoints")
+        table = payload.get("BreakpointTable") or {}
+        return Breakpoint.from_records(table.get("body", []) or [])
+
+    @staticmethod
+    async def _try(request: Awaitable[dict[str, Any]], errors: list[str], what: str) -> dict[str, Any]:
+        try:
+            return await request
+        except DebuggerGone:
+            raise
+        except MIError as exc:
+            errors.append(f"{what}: {exc.message}")
+            return {}
+
+
+async def evaluate_watch(session: GdbSession, expression: str) -> Variable:
+    """A watch expression's value and type (a varobj in the selected frame, deleted after)."""
+    try:
+        payload = await session.command("-var-create", Flag("-"), "*", expression)
+    except DebuggerGone:
+        raise
+    except MIError as exc:
+        return Variable(expression, f"<{exc.message}>")
+    value = str(payload.get("value", ""))
+    if (to_int(payload.get("numchild"), 0) or 0) > 0:
+        try:
+            value = str((await session.command("-data-evaluate-expression", expression)).get("value", value))
+        except DebuggerGone:
+            raise
+        except MIError:
+            pass
+    try:
+        await session.command("-var-delete", str(payload.get("name", "")))
+    except DebuggerGone:
+        raise
+    except MIError:
+        pass
+    return Variable(expression, value, str(payload.get("type", "")))

@@ -1,0 +1,34 @@
+"""Read compute-sanitizer reports: the text it prints and the XML of ``--xml --save FILE``.
+
+Both parsers produce :class:`~cudatui.gdbbridge.sanitizer.findings.Finding` objects with the same fields for the
+same record: :mod:`cudatui.gdbbridge.sanitizer.text_report` (incremental, for live output) and
+:mod:`cudatui.gdbbridge.sanitizer.xml_report`. :func:`read_report` turns a saved report of either format into a
+grouped :class:`~cudatui.gdbbridge.sanitizer.findings.SanitizerReport`; this module is the parsers' public face.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from cudatui.gdbbridge.sanitizer.findings import SanitizerReport
+from cudatui.gdbbridge.sanitizer.text_report import ReportError, TextReportParser, classify, parse_text
+from cudatui.gdbbridge.sanitizer.xml_report import XmlReport, parse_xml, xml_record_to_finding
+
+__all__ = ["ReportError", "TextReportParser", "XmlReport", "classify", "parse_text", "parse_xml",
+           "read_report", "xml_record_to_finding"]
+
+
+def read_report(path: str, tool: Optional[str] = None) -> SanitizerReport:
+    """Read a saved report, XML or text, into a grouped report; :class:`ReportError` if unusable."""
+    try:
+        with open(path, "rb") as stream:
+            head = stream.read(256).lstrip(b"\xef\xbb\xbf \t\r\n")
+        if head.startswith(b"<"):
+            return parse_xml(path, tool)
+        with open(path, encoding="utf-8", errors="replace") as text:
+            return parse_text(text, tool)
+    except OSError as exc:
+        raise ReportError(f"{path}: {exc.strerror or exc}") from None
+    except ReportError as exc:
+        message = str(exc)
+        raise ReportError(message if message.startswith(path) else f"{path}: {message}") from None
