@@ -44,6 +44,18 @@ def venv(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return env_dir
 
 
+def test_install_adds_only_the_cudatui_package(venv: Path) -> None:
+    """The wheel installs one import package, ``cudatui`` (the Hub's ``kernels`` keeps its name)."""
+    site = next((venv / "lib").glob("python3*/site-packages"))
+    dist = next(site.glob("cudatui-*.dist-info"))
+    tops = {Path(row.split(",")[0]).parts[0] for row in (dist / "RECORD").read_text().splitlines() if row}
+    assert tops - {".."} == {"cudatui", dist.name}
+    assert not any((site / name).exists() for name in ("tui", "gdbbridge", "kernels"))
+    done = subprocess.run([str(venv / "bin" / "python"), "-m", "cudatui", "--version"], cwd=venv,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and done.stdout.strip(), done.stderr
+
+
 def first_stop_facts() -> tuple[str, str, str]:
     """The first stop's file:line, its source text, and one local as ``name value``."""
     transcript = load(str(RECORDING))
@@ -107,7 +119,7 @@ def test_installed_demo_replays_race_in_a_real_terminal(venv: Path, tmp_path: Pa
     info = read_recording(RECORDING)
     where, line_text, local = first_stop_facts()
     site = next((venv / "lib").glob("python3*/site-packages"))
-    assert (site / "kernels" / "recordings" / "race.jsonl.gz").is_file()
+    assert (site / "cudatui" / "kernels" / "recordings" / "race.jsonl.gz").is_file()
     tmux = Tmux(tmp_path / "tmux.sock")
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     env["PATH"] = f"{venv / 'bin'}:/usr/bin:/bin"
