@@ -74,11 +74,16 @@ def main(argv: list[str]) -> int:
 
     signal.signal(signal.SIGALRM, alarm)
     started = time.monotonic()
+    slowest = (0.0, "")
     for _ in range(total):
         line = mutate(rng, rng.choice(corpus))
         signal.alarm(2)
         try:
+            t0 = time.perf_counter()
             kinds[parse_line(line).kind] += 1
+            spent = time.perf_counter() - t0
+            if spent > slowest[0]:
+                slowest = (spent, line)
         except Hang:
             failures.append(("hang", line))
         except Exception as exc:  # the point of the fuzzer: report, do not stop
@@ -87,6 +92,7 @@ def main(argv: list[str]) -> int:
             signal.alarm(0)
     elapsed = time.monotonic() - started
     print(f"{total} lines in {elapsed:.1f} s ({total / elapsed:.0f}/s) from {len(corpus)} real records")
+    print(f"  slowest line {slowest[0] * 1000:.2f} ms ({len(slowest[1])} chars): {slowest[1][:80]!r}")
     for kind, count in sorted(kinds.items()):
         print(f"  {kind:8} {count}")
     print(f"  failures {len(failures)}")

@@ -26,7 +26,8 @@ from textual.widget import Widget
 
 from cudatui.gdbbridge.session import events as ev
 from cudatui.gdbbridge.models import StopState
-from cudatui.gdbbridge.record.replay import Exchange, load
+from cudatui.gdbbridge.record.replay import kind_of
+from cudatui.gdbbridge.record.transcript import Exchange, load
 from cudatui.gdbbridge.session.gdb import GdbSession
 from cudatui.tui import app as app_module
 from cudatui.tui.app import DebuggerApp
@@ -59,7 +60,7 @@ def synthesize(tour: Path, steps: int, out: Path) -> Path:
     outputs = _outputs_by_token(exchanges)
     blocks = []
     for i in nexts:
-        end = next((j for j in range(i + 1, len(exchanges)) if exchanges[j].state_changing), len(exchanges))
+        end = next((j for j in range(i + 1, len(exchanges)) if kind_of(exchanges[j].key) != "query"), len(exchanges))
         blocks.append(exchanges[i:end])
     entries = [(e.dir, e.line) for e in transcript.prologue]
     chosen = list(exchanges[: nexts[0]]) + [x for k in range(steps) for x in blocks[k % len(blocks)]]

@@ -187,15 +187,7 @@ async def test_inspect_locals_watch_console_and_mi_log() -> None:
         # the reference recording has no -stack-list-frames / -break-list: said, not hidden
         assert any("not in this recording" in n.message for n in app._notifications)
         assert rows(app, BreakpointsPane)["1"][2] == "1"
-        await goto_focus(pilot, app, "block (3,0,0) thread (200,0,0)")
-        await wait_for(pilot, lambda: "tid" in rows(app, LocalsPane, "#locals-table"))
-        assert rows(app, LocalsPane, "#locals-table")["tid"][1:] == ["<optimized out>", "@register int", "@register"]
-        for _ in range(3):
-            await pilot.press("n")
-        await stopped_at(pilot, app, 12)
-        local = rows(app, LocalsPane, "#locals-table")
-        assert local["tid"][1] == "200" and local["idx"][1] == "968"
-
+        # the recording took the watch and the console command at this first stop
         locals_pane = app.query_one(LocalsPane)
         locals_pane.query_one("#watch-input", Input).focus()
         await pilot.pause()
@@ -216,6 +208,20 @@ async def test_inspect_locals_watch_console_and_mi_log() -> None:
         await pilot.press("ctrl+t")
         mi = console.query_one("#mi-log")
         assert any(line.text.startswith("*stopped") for line in mi.lines)
+        await pilot.press("ctrl+t")
+
+        app.query_one(SourcePane).view.focus()
+        await goto_focus(pilot, app, "block (3,0,0) thread (200,0,0)")
+        await wait_for(pilot, lambda: "tid" in rows(app, LocalsPane, "#locals-table"))
+        assert rows(app, LocalsPane, "#locals-table")["tid"][1:] == ["<optimized out>", "@register int", "@register"]
+        for _ in range(3):
+            await pilot.press("n")
+        await stopped_at(pilot, app, 12)
+        local = rows(app, LocalsPane, "#locals-table")
+        assert local["tid"][1] == "200" and local["idx"][1] == "968"
+        # a watch value of another stop is never shown as this stop's
+        await wait_for(pilot, lambda: rows(app, LocalsPane, "#watch-table")["sdata[0]@8"][1] != "[8]")
+        assert "not in this recording" in rows(app, LocalsPane, "#watch-table")["sdata[0]@8"][1]
 
 
 async def test_cuda_exception_stop_is_announced() -> None:

@@ -85,7 +85,7 @@ async def test_a_step_updates_the_tree_in_place():
         app.show(await replay.state(await replay.resume()))
         app.stepped = await replay.state(await replay.resume("-exec-next"))  # type: ignore[attr-defined]
 
-    app = PaneApp(pane, "inspect.jsonl", script)
+    app = PaneApp(pane, "../recorded/tours/race.jsonl", script)
     async with app.run_test(size=(100, 24)) as pilot:
         await wait_for(pilot, lambda: app.ready)
         tree = pane.query_one(Tree)

@@ -18,7 +18,7 @@ from textual.widgets import DataTable, Input
 
 from cudatui.gdbbridge.doctor.run import DoctorConfig
 from cudatui.gdbbridge.session.mi import parse_line
-from cudatui.gdbbridge.record.replay import load
+from cudatui.gdbbridge.record.transcript import load
 from cudatui.kernels.build import build_source
 from cudatui.kernels.lessons import LESSONS, get_lesson
 from cudatui.tui.cli import main

@@ -19,7 +19,7 @@ import pytest
 
 from conftest import ROOT
 from cudatui.gdbbridge.session.mi import parse_line
-from cudatui.gdbbridge.record.replay import load
+from cudatui.gdbbridge.record.transcript import load
 from tmux_server import TmuxServer
 from cudatui.tui.commands.demo import RECORDINGS_DIR, read_recording
 

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from cudatui.gdbbridge.session import events as ev
 from cudatui.gdbbridge.session.mi import Record, parse_line, quote
-from cudatui.gdbbridge.record.replay import canonical
+from cudatui.gdbbridge.record.transcript import canonical
 from cudatui.gdbbridge.session.gdb import GdbSession
 
 TRANSCRIPTS = Path(__file__).parent / "fixtures" / "transcripts"

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from conftest import FIXTURES
-from cudatui.gdbbridge.record.replay import load
+from cudatui.gdbbridge.record.transcript import load
 from test_reliability_cli import (
     BREAK_LINE, STEPS, TerminalApp, descendants, kill_all, needs_gdb, phase, wait_for, wait_gone,
 )

@@ -13,7 +13,8 @@ import pytest
 
 from cudatui.gdbbridge.session import events as ev
 from cudatui.gdbbridge.session.mi import Flag, parse_line
-from cudatui.gdbbridge.record.replay import Replayer, TranscriptError, canonical, load
+from cudatui.gdbbridge.record.replay import Replayer
+from cudatui.gdbbridge.record.transcript import TranscriptError, canonical, load
 from cudatui.gdbbridge.session.gdb import GdbSession, MIError
 
 TRANSCRIPTS = Path(__file__).parent / "fixtures" / "transcripts"

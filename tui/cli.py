@@ -20,7 +20,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import NoReturn, Sequence
 
-from cudatui.gdbbridge.record.replay import TranscriptError, load
+from cudatui.gdbbridge.record.recorder import RecordingError, prepare
+from cudatui.gdbbridge.record.transcript import TranscriptError, load
 from cudatui.tui.commands import demo, doctor, explain, sanitize, stats
 
 COMMAND_MODULES: tuple[ModuleType, ...] = (sanitize, stats, doctor, explain, demo)
@@ -118,7 +119,9 @@ def debug_parser(commands: Sequence[str]) -> ArgumentParser:
                         help="breakpoint: function or file:line, optionally 'LOCATION if CONDITION' (repeatable)")
     parser.add_argument("--debugger", default="cuda-gdb", metavar="PATH",
                         help="debugger to drive (default cuda-gdb; plain gdb works for CPU-only programs)")
-    parser.add_argument("--record", metavar="FILE", help="record the MI session to FILE (for `cudatui replay`)")
+    parser.add_argument("--record", metavar="FILE", help="record the MI session to FILE (for `cudatui replay`); "
+                        "a restart appends its session to the same file")
+    parser.add_argument("--force", action="store_true", help="let --record replace an existing FILE")
     parser.add_argument("--no-run", action="store_true", help="load the program but do not start it (r runs it)")
     parser.add_argument("--core", metavar="FILE",
                         help="post-mortem: open this GPU coredump (from `cudatui sanitize`, p) instead of running; "
@@ -184,6 +187,17 @@ def check_record(record: str | None) -> str | None:
     return f"cannot record to {record}: it is a directory" if Path(record).is_dir() else None
 
 
+def prepare_record(record: str | None, force: bool) -> str | None:
+    """Create the --record file (after every other check passed); why it cannot be, or None."""
+    if record is None:
+        return None
+    try:
+        prepare(record, force=force)
+    except RecordingError as exc:
+        return str(exc)
+    return None
+
+
 def _fail(message: str) -> int:
     print(f"cudatui: {message}", file=sys.stderr)
     return 2
@@ -195,7 +209,7 @@ def run_debugger(args: argparse.Namespace) -> int:
         return _fail("error: no PROGRAM given (see cudatui --help)")
     checks = (check_program(args.program) if args.program is not None else None, check_core(args.core),
               check_debugger(args.debugger), check_record(args.record))
-    for problem in checks:
+    for problem in (*checks, prepare_record(args.record, args.force)):
         if problem:
             return _fail(problem)
     config = debug_config(args.program, tuple(args.args), breakpoints=tuple(args.breakpoints), core=args.core,

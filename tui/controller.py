@@ -275,6 +275,8 @@ class Controller:
                 self.view.console_output(event.text, event.kind)
         elif isinstance(event, (ev.ProgramOutput, ev.NonMI)):
             self.view.program_output(event.text if isinstance(event, ev.ProgramOutput) else event.line + "\n")
+        elif isinstance(event, ev.RecordingStopped):
+            self.view.notify_user(event.message, "error")
         elif isinstance(event, ev.DebuggerExited) and not event.expected:
             self._set_status("dead", event.description)
             self.view.notify_user(f"{self.config.debugger_name}: {event.description}. Press r to restart.", "error")

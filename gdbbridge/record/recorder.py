@@ -8,37 +8,117 @@ Format (version 1, the one of shared/reference/transcripts plus a header)::
     {"t": 0.18, "dir": "mark", "line": "rtt -break-insert result=0.0012"}
     {"t": 2.50, "dir": "program", "line": "text the debuggee wrote to its tty"}
 
-A transcript cut off by a crash is still valid up to its last complete line.
+A recording is user data. :func:`prepare` creates the file once (refusing an existing one
+unless forced); each debugger session (a restart starts a new one) then appends its own
+header and lines, so nothing recorded is ever lost. The file is a regular file, opened
+without following a symlink, and private (0600) whatever mode it had. Every line is pure
+ASCII-safe JSON for line ends: U+2028, U+2029 and U+0085 are written as escapes, so a reader
+that splits on ``\\n`` reads exactly what was written. A transcript cut off by a crash is
+still valid up to its last complete line. A write error stops the recording (once, with a
+message to ``on_error``); the session goes on.
 """
 
 from __future__ import annotations
 
+import errno
 import json
 import os
+import stat
 import time
-from typing import Sequence
+from typing import Callable, Sequence
 
 FORMAT = "cudatui-transcript"
 VERSION = 1
 
+_LINE_ENDS = {"\u0085": "\\u0085", "\u2028": "\\u2028", "\u2029": "\\u2029"}
+
+
+class RecordingError(Exception):
+    """The recording file cannot be created or written (message is one line)."""
+
+
+def _open(path: str | os.PathLike[str], flags: int) -> int:
+    """A descriptor on ``path``: a regular file, no symlink followed, mode 0600."""
+    name = os.fspath(path)
+    try:
+        fd = os.open(name, flags | os.O_WRONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, 0o600)
+    except FileExistsError:
+        if os.path.islink(name):
+            raise RecordingError(f"{name} is a symbolic link: not followed (record to the file itself)") from None
+        raise RecordingError(f"{name} exists: a recording is never replaced (--force replaces it)") from None
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise RecordingError(f"{name} is a symbolic link: not followed (record to the file itself)") from None
+        if exc.errno == errno.ENXIO:
+            raise RecordingError(f"{name} is a FIFO without a reader: record to a regular file") from None
+        raise RecordingError(f"cannot record to {name}: {exc.strerror or exc}") from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise RecordingError(f"cannot record to {name}: not a regular file")
+        os.fchmod(fd, 0o600)
+        os.set_blocking(fd, True)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def prepare(path: str | os.PathLike[str], *, force: bool = False) -> None:
+    """Create the recording file empty and private; an existing file only with ``force``."""
+    os.close(_open(path, os.O_CREAT | (os.O_TRUNC if force else os.O_EXCL)))
+
+
+def encode(obj: dict[str, object]) -> str:
+    """One transcript line (without its ``\\n``): JSON with no raw line-end character."""
+    text = json.dumps(obj, ensure_ascii=False)
+    for char, escape in _LINE_ENDS.items():
+        text = text.replace(char, escape)
+    return text
+
 
 class Recorder:
-    """Writes a transcript incrementally; the file is created private (0600)."""
+    """Appends one session to a transcript file, opened at the first line written."""
 
-    def __init__(self, path: str | os.PathLike[str], argv: Sequence[str]) -> None:
-        fd = os.open(os.fspath(path), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        self._file = os.fdopen(fd, "w", encoding="utf-8")
+    def __init__(self, path: str | os.PathLike[str], argv: Sequence[str],
+                 on_error: Callable[[str], None] | None = None) -> None:
+        self.path = path
+        self._argv = list(argv)
+        self._on_error = on_error
+        self._fd: int | None = None
         self._t0 = time.monotonic()
-        self._write({"t": 0.0, "dir": "meta", "format": FORMAT, "version": VERSION, "argv": list(argv)})
+        self.failure: str | None = None
+        """Why recording stopped, once it has."""
 
     def write(self, direction: str, line: str) -> None:
         self._write({"t": round(time.monotonic() - self._t0, 4), "dir": direction, "line": line})
 
     def _write(self, obj: dict[str, object]) -> None:
-        if self._file.closed:
+        if self.failure is not None:
             return
-        self._file.write(json.dumps(obj, ensure_ascii=False) + "\n")
-        self._file.flush()
+        try:
+            if self._fd is None:
+                self._fd = _open(self.path, os.O_CREAT | os.O_APPEND)
+                header = {"t": 0.0, "dir": "meta", "format": FORMAT, "version": VERSION, "argv": self._argv}
+                self._put(encode(header) + "\n")
+            self._put(encode(obj) + "\n")
+        except RecordingError as exc:
+            self._fail(str(exc))
+        except OSError as exc:
+            self._fail(f"recording to {os.fspath(self.path)} stopped: {exc.strerror or exc}")
+
+    def _put(self, text: str) -> None:
+        assert self._fd is not None
+        data = text.encode("utf-8", errors="surrogateescape")
+        while data:
+            data = data[os.write(self._fd, data):]
+
+    def _fail(self, message: str) -> None:
+        self.failure = message
+        self.close()
+        if self._on_error is not None:
+            self._on_error(message)
 
     def close(self) -> None:
-        self._file.close()
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None

@@ -1,189 +1,111 @@
 """A stand-in debugger that serves a recorded transcript over MI on stdin/stdout.
 
-``python -m cudatui.gdbbridge.record.replay FILE [gdb flags...]`` answers each incoming command with the
-recorded answer of the matching recorded command (tokens rewritten), emits the recorded async
-records after it, writes the recorded program output to the tty given by
-``-inferior-tty-set``, and answers ``^error,msg="not in this recording: ..."`` otherwise.
+``python -m cudatui.gdbbridge.record.replay FILE [--session N] [gdb flags...]`` answers each
+incoming command with the recorded answer of the matching recorded command (tokens
+rewritten), emits the recorded async records after it, writes the recorded program output to
+the tty given by ``-inferior-tty-set``, and answers ``^error,msg="not in this recording: ..."``
+otherwise.
 
-Matching: commands that move the target or the focus (``-exec-*``, ``-cuda-focus-switch``)
-are matched forward only (skipping what the front end did not ask for). Other commands are
-answered from the current stop (forward, up to the next state-changing command) or else from
-their latest earlier occurrence: a pane opened later still gets the data of this stop.
+The recording is read as a sequence of stops: a command that sets the target moving
+(``-exec-*``, ``-target-select``, a console ``run``/``continue``/``target ...``, anything
+answered ``^running``) starts the next stop, and within a stop a focus or frame change
+(``-cuda-focus-switch``, ``-stack-select-frame``, a console ``up``/``frame``/``cuda ...``)
+moves to another *place* (the focus and frame it lands on). A query is answered only from the
+exchanges recorded at the same stop and place, in recorded order (asked more often than
+recorded, it gets the last answer again, without the async records); never from another stop.
+A few answers that no stop changes (devices, register names, settings) are also served from
+an earlier stop. Moving commands match forward only (skipping what the front end
+did not ask for); a place change matches within the stop. The answers depend only on the
+commands received, never on timing.
 """
 
 from __future__ import annotations
 
 import argparse
-import gzip
 import json
 import os
 import re
 import sys
 import time
-import zlib
 from dataclasses import dataclass
 from typing import IO, Iterator
 
-from cudatui.gdbbridge.session.mi import quote
-from cudatui.gdbbridge.record.recorder import FORMAT, VERSION
+from cudatui.gdbbridge.record.transcript import MOVERS, Entry, Exchange, Transcript, TranscriptError, load, match_key
+from cudatui.gdbbridge.session.mi import parse_line, quote
 
 _COMMAND = re.compile(r"^(\d*)(-\S+.*)$")
 _RESULT_TOKEN = re.compile(r"^(\d+)(\^.*)$")
-_STATE_CHANGING = ("-exec-", "-cuda-focus-switch", "-target-")
+_CONSOLE_MOVERS = {"run", "r", "start", "continue", "c", "next", "n", "step", "s", "finish", "until", "advance",
+                   "jump", "target", "kill", "signal", "nexti", "stepi", "ni", "si"}
+_CONSOLE_PLACES = {"up", "down", "frame", "f", "cuda", "thread", "select-frame"}
+STOP_INDEPENDENT = {"-cuda-info-devices", "-data-list-register-names", "-list-features", "-gdb-show", "-gdb-version",
+                    "-file-list-exec-source-files", "-gdb-set", "-environment-cd", "-enable-pretty-printing"}
+"""Commands whose answer no later stop changes: served from an earlier stop too."""
+
+Place = tuple[int, str, str]
+"""(stop number, focus, frame): where the debugger is when a command is asked."""
 
 
-def canonical(command: str) -> tuple[str, ...]:
-    """Split a command into words with c-strings unquoted, so ``-f "main"`` matches ``-f main``."""
-    words: list[str] = []
-    i, n = 0, len(command)
-    while i < n:
-        if command[i].isspace():
-            i += 1
-        elif command[i] == '"':
-            j, buf = i + 1, []
-            while j < n and command[j] != '"':
-                if command[j] == "\\" and j + 1 < n:
-                    j += 1
-                buf.append(command[j])
-                j += 1
-            words.append("".join(buf))
-            i = j + 1
-        else:
-            j = i
-            while j < n and not command[j].isspace():
-                j += 1
-            words.append(command[i:j])
-            i = j
-    return tuple(words)
+def kind_of(key: tuple[str, ...]) -> str:
+    """"mover", "place" (focus or frame change) or "query" for a command's canonical words."""
+    if not key:
+        return "query"
+    if key[0].startswith(MOVERS):
+        return "mover"
+    if key[0] in ("-cuda-focus-switch", "-stack-select-frame", "-thread-select"):
+        return "place"
+    if key[0] == "-interpreter-exec" and len(key) > 2:
+        verb = key[2].split(None, 1)[0] if key[2].strip() else ""
+        return "mover" if verb in _CONSOLE_MOVERS else "place" if verb in _CONSOLE_PLACES else "query"
+    return "query"
 
 
-def match_key(command: str) -> tuple[str, ...]:
-    """What two commands must share to match: their canonical words, except that
-    ``-inferior-tty-set`` matches whatever terminal the front end has this time."""
-    words = canonical(command)
-    return words[:1] if words[:1] == ("-inferior-tty-set",) else words
-
-
-class TranscriptError(Exception):
-    """The file is not a transcript this version can replay (message is one line)."""
-
-
-@dataclass(frozen=True)
-class Entry:
-    t: float
-    dir: str
-    line: str
-
-
-@dataclass(frozen=True)
-class Exchange:
-    """One recorded command and everything the debugger printed until the next command."""
-
-    index: int
-    token: str
-    command: str
-    t: float
-    output: tuple[Entry, ...]
-
-    @property
-    def state_changing(self) -> bool:
-        return self.command.startswith(_STATE_CHANGING)
-
-    @property
-    def key(self) -> tuple[str, ...]:
-        return match_key(self.command)
-
-
-@dataclass(frozen=True)
-class Transcript:
-    prologue: tuple[Entry, ...]
-    exchanges: tuple[Exchange, ...]
-    truncated: bool
-
-
-def _open(path: str) -> IO[str]:
-    with open(path, "rb") as probe:
-        magic = probe.read(2)
-    if magic == b"\x1f\x8b":
-        return gzip.open(path, "rt", encoding="utf-8", errors="replace")
-    return open(path, encoding="utf-8", errors="replace")
-
-
-def load(path: str) -> Transcript:
-    """Read a transcript; a line cut off by a crash ends it (``truncated``), garbage is an error."""
-    try:
-        handle = _open(path)
-    except OSError as exc:
-        raise TranscriptError(f"cannot read recording {path}: {exc.strerror or exc}") from None
-    entries: list[Entry] = []
-    truncated = False
-    with handle:
-        try:
-            lines = handle.read().splitlines()
-        except (OSError, EOFError, zlib.error) as exc:
-            raise TranscriptError(f"cannot read recording {path}: {exc}") from None
-    for number, text in enumerate(lines, 1):
-        if not text.strip():
+def _focus_of(output: tuple[Entry, ...], token: str) -> str | None:
+    """The focus a stop or a focus switch lands on (its CudaFocus, else its thread), or None."""
+    for entry in output:
+        if entry.dir != "out" or not (entry.line.startswith("*stopped") or entry.line.startswith(f"{token}^done")):
             continue
-        try:
-            obj = json.loads(text)
-            if not isinstance(obj, dict) or "dir" not in obj:
-                raise ValueError("not a transcript entry")
-            t = float(obj.get("t", 0.0))
-        except (ValueError, TypeError, RecursionError):
-            if number == len(lines) and entries:
-                truncated = True
-                break
-            raise TranscriptError(f"{path}:{number}: not a cudatui transcript line") from None
-        if obj["dir"] == "meta":
-            if obj.get("format") != FORMAT or obj.get("version") != VERSION:
-                raise TranscriptError(
-                    f"{path}: recording format {obj.get('format')!r} version {obj.get('version')!r} "
-                    f"is not supported (this cudatui reads {FORMAT} version {VERSION})"
-                )
-            continue
-        entries.append(Entry(t, str(obj["dir"]), str(obj.get("line", ""))))
-    if not any(e.dir == "in" for e in entries):
-        raise TranscriptError(f"{path}: the recording holds no commands")
-    return _split(entries, truncated)
+        payload = parse_line(entry.line).payload or {}
+        focus = payload.get("CudaFocus")
+        if isinstance(focus, dict):
+            return json.dumps({k: focus[k] for k in ("blockIdx", "threadIdx", "kernel", "device") if k in focus},
+                              sort_keys=True)
+        if payload.get("thread-id"):
+            return f"thread {payload['thread-id']}"
+    return None
 
 
-def _split(entries: list[Entry], truncated: bool) -> Transcript:
-    """Group output by command. A result record goes to the command with its token (pipelined
-    commands are answered after several were sent); an exec record (``*running``,
-    ``*stopped``) to the latest command that set the target moving (``-exec-*``, or any
-    command answered ``^running``), so a stop is replayed even when a front end does not ask
-    the queries that were in flight when it was recorded; everything else to the latest command."""
-    prologue: list[Entry] = []
-    heads: list[tuple[str, str, float]] = []
-    outputs: list[list[Entry]] = []
-    by_token: dict[str, int] = {}
-    mover: int | None = None
-    for entry in entries:
-        if entry.dir == "in":
-            m = _COMMAND.match(entry.line)
-            heads.append((m.group(1), m.group(2), entry.t) if m else ("", entry.line, entry.t))
-            outputs.append([])
-            if heads[-1][0]:
-                by_token[heads[-1][0]] = len(heads) - 1
-            if heads[-1][1].startswith("-exec-"):
-                mover = len(heads) - 1
-        elif entry.dir in ("out", "program"):
-            if not outputs:
-                prologue.append(entry)
-                continue
-            m = _RESULT_TOKEN.match(entry.line) if entry.dir == "out" else None
-            if m:
-                index = by_token.get(m.group(1), len(outputs) - 1)
-                if m.group(2).startswith("^running"):
-                    mover = max(mover if mover is not None else -1, index)
-            elif entry.dir == "out" and entry.line.startswith("*") and mover is not None:
-                index = mover
+@dataclass(frozen=True)
+class Step:
+    """Where a recorded exchange was asked (``before``) and where it left the debugger (``after``)."""
+
+    kind: str
+    before: Place
+    after: Place
+
+
+def places(transcript: Transcript) -> tuple[Step, ...]:
+    """The place of every exchange, walking the recording in order."""
+    here: Place = (0, "", "0")
+    steps = []
+    for x in transcript.exchanges:
+        kind = kind_of(x.key)
+        before = here
+        result = x.result
+        moved = any(e.dir == "out" and e.line.startswith(("*running", "*stopped")) for e in x.output)
+        if kind == "mover" or result.startswith("^running"):
+            kind = "mover"
+            if moved or result.startswith(("^done", "^connected", "^running")):
+                here = (here[0] + 1, _focus_of(x.output, x.token) or "", "0")
+        elif kind == "place" and result.startswith("^done"):
+            if x.key[0] == "-stack-select-frame":
+                here = (here[0], here[1], x.key[1] if len(x.key) > 1 else "0")
+            elif x.key[0] == "-cuda-focus-switch":
+                here = (here[0], _focus_of(x.output, x.token) or " ".join(x.key[1:]), "0")
             else:
-                index = len(outputs) - 1
-            outputs[index].append(entry)
-    exchanges = tuple(Exchange(i, *head, tuple(out)) for i, (head, out) in enumerate(zip(heads, outputs)))
-    return Transcript(tuple(prologue), exchanges, truncated)
+                here = (here[0], f"{here[1]}|{x.index}", "0")
+        steps.append(Step(kind, before, here))
+    return tuple(steps)
 
 
 class Replayer:
@@ -191,29 +113,58 @@ class Replayer:
 
     def __init__(self, transcript: Transcript, out: IO[str], speed: float = 0.0) -> None:
         self.transcript = transcript
+        self.steps = places(transcript)
         self.cursor = 0
+        """Where the forward search for a moving command starts."""
+        self.here: Place = (0, "", "0")
         self.out = out
         self.speed = speed
         self.tty: IO[str] | None = None
+        self._used: set[int] = set()
+        self._asked: dict[tuple[Place, tuple[str, ...]], list[int]] = {}
+        for x, step in zip(transcript.exchanges, self.steps):
+            if step.kind == "query":
+                self._asked.setdefault((step.before, x.key), []).append(x.index)
 
     def start(self) -> None:
         self._emit(self.transcript.prologue, None, self.transcript.prologue[0].t if self.transcript.prologue else 0.0)
         self._print("(gdb) ")
 
     def find(self, command: str) -> Exchange | None:
-        exchanges = self.transcript.exchanges
+        """The recorded exchange that answers ``command`` here, or None; moves ``here``."""
         key = match_key(command)
-        state_changing = command.startswith(_STATE_CHANGING)
-        for x in exchanges[self.cursor :]:
-            if x.key == key:
-                return x
-            if not state_changing and x.state_changing:
-                break
-        if state_changing:
+        kind = kind_of(key)
+        exchanges = self.transcript.exchanges
+        if kind == "mover":
+            found = next((x for x in exchanges[self.cursor:] if x.key == key and self.steps[x.index].kind == "mover"), None)
+        elif kind == "place":
+            found = self._place_change(key)
+        else:
+            found = self._query(key)
+        if found is not None and self.steps[found.index].kind != "query":
+            self.here = self.steps[found.index].after
+            self.cursor = max(self.cursor, found.index + 1)
+        return found
+
+    def _place_change(self, key: tuple[str, ...]) -> Exchange | None:
+        stop = self.here[0]
+        same = [x for x in self.transcript.exchanges
+                if x.key == key and self.steps[x.index].before[0] == stop and self.steps[x.index].kind == "place"]
+        if not same:
             return None
-        for x in reversed(exchanges[: self.cursor]):
-            if x.key == key:
-                return x
+        from_here = [x for x in same if self.steps[x.index].before == self.here]
+        absolute = key[0] == "-cuda-focus-switch" and len(key) > 1 and "block" in key[1] and "thread" in key[1]
+        pool = from_here or (same if absolute else [])
+        return next((x for x in pool if x.index >= self.cursor), pool[0] if pool else None)
+
+    def _query(self, key: tuple[str, ...]) -> Exchange | None:
+        exchanges = self.transcript.exchanges
+        asked = self._asked.get((self.here, key), [])
+        fresh = [i for i in asked if i not in self._used]
+        if fresh or asked:
+            return exchanges[(fresh or asked)[-1 if not fresh else 0]]
+        if key[0] in STOP_INDEPENDENT:
+            return next((x for x in reversed(exchanges[: self.cursor]) if x.key == key), None)
         return None
 
     def handle(self, line: str) -> bool:
@@ -235,13 +186,23 @@ class Replayer:
                 self._print("(gdb) ")
                 return True
         if exchange is None:
-            self._print(f'{token}^error,msg={quote("not in this recording: " + command[:300])}')
+            self._print(f'{token}^error,msg={quote("not in this recording: " + command[:300] + self._cut_note())}')
             self._print("(gdb) ")
             return True
-        if exchange.index >= self.cursor:
-            self.cursor = exchange.index + 1
-        self._emit(exchange.output, (exchange.token, token), exchange.t)
+        again = exchange.index in self._used
+        self._used.add(exchange.index)
+        output = exchange.output
+        if again:
+            output = tuple(e for e in output if e.dir == "out" and not e.line.startswith(("*", "=")))
+        self._emit(output, (exchange.token, token), exchange.t)
+        if self.transcript.truncated and exchange.index == len(self.transcript.exchanges) - 1:
+            self._print(f'=replay-cut,line="{self.transcript.cut_at}"')
         return True
+
+    def _cut_note(self) -> str:
+        if not self.transcript.truncated:
+            return ""
+        return f" (the recording was cut off at line {self.transcript.cut_at}: it replays up to there)"
 
     def _open_tty(self, command: str) -> None:
         path = command.split(None, 1)[1] if " " in command else ""
@@ -275,8 +236,8 @@ class Replayer:
         self.out.flush()
 
 
-def serve(path: str, speed: float, stdin: IO[str], stdout: IO[str]) -> int:
-    transcript = load(path)
+def serve(path: str, speed: float, stdin: IO[str], stdout: IO[str], session: int = 1) -> int:
+    transcript = load(path, session)
     replayer = Replayer(transcript, stdout, speed)
     replayer.start()
     for line in _lines(stdin):
@@ -292,16 +253,18 @@ def _lines(stream: IO[str]) -> Iterator[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m cudatui.gdbbridge.record.replay", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m cudatui.gdbbridge.record.replay",
+                                     description=__doc__.splitlines()[0])
     parser.add_argument("transcript")
     parser.add_argument("--speed", type=float, default=float(os.environ.get("CUDATUI_REPLAY_SPEED", "0")),
                         help="replay recorded delays divided by this factor (0: no delays)")
+    parser.add_argument("--session", type=int, default=1, help="which session of the file to serve (default 1)")
     argv = list(sys.argv[1:] if argv is None else argv)
     if "--args" in argv:
         argv = argv[: argv.index("--args")]
     args, _gdb_flags = parser.parse_known_args(argv)
     try:
-        return serve(args.transcript, args.speed, sys.stdin, sys.stdout)
+        return serve(args.transcript, args.speed, sys.stdin, sys.stdout, args.session)
     except TranscriptError as exc:
         print(f"cudatui replay: {exc}", file=sys.stderr)
         return 2

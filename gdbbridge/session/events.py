@@ -47,6 +47,13 @@ class ProgramOutput:
 
 
 @dataclass(frozen=True)
+class RecordingStopped:
+    """Writing the ``--record`` file failed; the recording stopped, the session goes on."""
+
+    message: str
+
+
+@dataclass(frozen=True)
 class NonMI:
     """A line on gdb's stdout that is not MI: a parse error, reported, never interpreted."""
 
@@ -97,4 +104,4 @@ class DebuggerExited:
         return f"debugger exited with code {rc}"
 
 
-Event = Running | Stopped | Notify | Stream | ProgramOutput | NonMI | UnmatchedResult | DebuggerExited
+Event = Running | Stopped | Notify | Stream | ProgramOutput | RecordingStopped | NonMI | UnmatchedResult | DebuggerExited

@@ -72,7 +72,7 @@ class GdbSession:
         self.argv = [*debugger, *MI_FLAGS, *(["--args", *program] if program else [])]
         self._cwd = cwd
         self._env = env
-        self._recorder = Recorder(record, self.argv) if record else None
+        self._recorder = Recorder(record, self.argv, self._recording_stopped) if record else None
         self._want_tty = inferior_tty
         self._tty: ProgramTty | None = None
         self._transport: asyncio.SubprocessTransport | None = None
@@ -109,6 +109,9 @@ class GdbSession:
         self.first_stderr = ""
         """The debugger's first non-empty stderr line (shown when it dies at startup)."""
         self._decoder = codecs.getincrementaldecoder("utf-8")("replace")
+
+    def _recording_stopped(self, message: str) -> None:
+        self._events.emit(ev.RecordingStopped(message))
 
     # -- lifecycle -------------------------------------------------------------------------
 

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from pygdbmi import gdbmiparser
+from cudatui.gdbbridge.session.mi_values import MISyntaxError, parse_response
 
 _OPERATION = re.compile(r"^-[a-z][a-z0-9-]*$")
 _FLAG = re.compile(r"^[A-Za-z0-9_$.+-]+$")
@@ -164,7 +164,7 @@ def _plain_result(text: str) -> Record | None:
 
 
 def _parse_mi(text: str) -> Record:
-    """Parse one MI line (without its line break) with pygdbmi."""
+    """Parse one MI line (without its line break) with the total parser of :mod:`.mi_values`."""
     m = _TOKEN.match(text)
     if not m:
         return Record("other", None, None, text, text)
@@ -173,8 +173,8 @@ def _parse_mi(text: str) -> Record:
     if not well_formed(text):
         return Record("other", None, None, text, text)
     try:
-        parsed = gdbmiparser.parse_response(text)
-    except Exception:  # pygdbmi raises assorted errors on malformed input
+        parsed = parse_response(text)
+    except (MISyntaxError, RecursionError):
         return Record("other", None, None, text, text)
     ptype = parsed.get("type")
     if sigil == "^" and ptype == "result" and parsed.get("message") in _RESULT_CLASSES:

@@ -22,7 +22,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
 from cudatui.gdbbridge.doctor.run import DoctorConfig
-from cudatui.gdbbridge.record.replay import Exchange, Transcript, TranscriptError, canonical, load
+from cudatui.gdbbridge.record.recorder import RecordingError, prepare
+from cudatui.gdbbridge.record.transcript import Exchange, Transcript, TranscriptError, canonical, load
 from cudatui.kernels.lessons import KERNELS_DIR, LESSONS, Lesson, LessonError, get_lesson
 
 if TYPE_CHECKING:
@@ -267,6 +268,7 @@ def add_parser(subparsers: Any) -> None:
     how.add_argument("--replay", dest="mode", action="store_const", const="replay", help="replay its recording")
     parser.add_argument("--recording", type=Path, metavar="FILE", help="replay this recording instead of the packaged one")
     parser.add_argument("--record", metavar="FILE", help="live: record the session to FILE (share it with --recording)")
+    parser.add_argument("--force", action="store_true", help="let --record replace an existing FILE")
     parser.add_argument("--speed", type=float, default=0.0,
                         help="replay: the recorded delays divided by this factor (default 0: no delays)")
     parser.set_defaults(func=run)
@@ -295,6 +297,11 @@ def run(args: argparse.Namespace) -> int:
         plan = plan_demo(name, args.mode, recording=args.recording, record=args.record, speed=args.speed)
     except DemoError as exc:
         return _fail(str(exc))
+    if plan.config.record is not None:
+        try:
+            prepare(plan.config.record, force=args.force)
+        except RecordingError as exc:
+            return _fail(str(exc))
     from cudatui.tui.demo_app import DemoApp
 
     return DemoApp(plan).run() or 0
