@@ -1,7 +1,8 @@
-"""Seventh GPU-box batch: facts for "your own program" (PyTorch's kernels, Triton, a cpp_extension,
+"""Seventh and eighth GPU-box batches: facts for "your own program" (PyTorch's kernels, Triton, a cpp_extension,
 attach, one torchrun rank), each session recorded with cudatui's recorder into $OUT.
 
-``python3 scripts/gpu_batch7.py`` on the GPU box (pystack from .whl on PYTHONPATH). Prints one
+``python3 scripts/gpu_batch7.py [SCENARIO ...]`` on the GPU box (pystack from .whl on PYTHONPATH;
+no SCENARIO: batch 7's). Batch 8 runs ``attach_startup attach_console triton ext torchrun``. Prints one
 block per scenario: timings, the stop (function, file, line), what pystack read and how long it took.
 """
 
@@ -161,9 +162,86 @@ def torchrun() -> None:
             stdout=done.stdout[-2500:], stderr=done.stderr[-1500:])
 
 
+async def guarded(name: str, work) -> None:
+    try:
+        await work
+    except Exception as exc:  # a fact to report; the other scenarios go on
+        say(name, error=f"{type(exc).__name__}: {exc}")
+
+
+async def mi_lines(proc: asyncio.subprocess.Process, until: str, timeout: float) -> list[str]:
+    """stdout lines of a bare MI cuda-gdb until one contains ``until`` (or the timeout)."""
+    lines: list[str] = []
+    deadline = time.monotonic() + timeout
+    while (left := deadline - time.monotonic()) > 0:
+        try:
+            raw = await asyncio.wait_for(proc.stdout.readline(), left)
+        except asyncio.TimeoutError:
+            break
+        if not raw:
+            break
+        lines.append(raw.decode(errors="replace").rstrip())
+        if until in lines[-1]:
+            break
+    return lines
+
+
+async def attach_variant(how: str) -> None:
+    """Attach to a spinning -G kernel without ``-target-attach`` under mi-async (it crashed)."""
+    spin = subprocess.Popen(["/tmp/spin"], stdout=subprocess.PIPE, text=True)
+    spin.stdout.readline()
+    time.sleep(2)
+    argv = ["cuda-gdb", "--interpreter=mi3", "--quiet", "--nx"] + (["-p", str(spin.pid)] if how == "startup" else [])
+    t0 = time.monotonic()
+    proc = await asyncio.create_subprocess_exec(*argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                                stderr=subprocess.STDOUT)
+    facts: dict[str, object] = {}
+
+    async def send(line: str, until: str = "^", timeout: float = 60) -> list[str]:
+        proc.stdin.write((line + "\n").encode())
+        await proc.stdin.drain()
+        return await mi_lines(proc, until, timeout)
+
+    facts["startup"] = (await mi_lines(proc, "(gdb)", 60))[-12:]
+    if how == "console":
+        facts["attach"] = (await send(f'-interpreter-exec console "attach {spin.pid}"', "^", 60))[-12:]
+    facts["attach_s"] = round(time.monotonic() - t0, 2)
+    facts["mi_async"] = await send("-gdb-set mi-async on")
+    facts["continue"] = await send("-exec-continue", "^")
+    time.sleep(1)
+    facts["interrupt"] = await send("-exec-interrupt", "*stopped", 30)
+    facts["warps"] = (await send('-interpreter-exec console "info cuda warps"', "^", 30))[:14]
+    facts["focus"] = await send('-cuda-focus-switch "block (0,0,0) thread (0,0,0)"')
+    facts["frames"] = await send("-stack-list-frames")
+    facts["detach"] = await send("-target-detach")
+    await send("-gdb-exit", "^exit", 10)
+    time.sleep(1)
+    facts["alive_after_detach"] = spin.poll() is None
+    spin.kill()
+    say(f"attach {how}", **facts)
+
+
 async def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
     py = sys.executable
+    chosen = set(sys.argv[1:])
+    if chosen:
+        build = subprocess.run(["nvcc", "-g", "-G", "-o", "/tmp/spin", str(HERE / "spin.cu")], capture_output=True)
+        prebuild = subprocess.Popen([py, "-c", "import runpy; runpy.run_path('ddp_rank.py')"], cwd=str(HERE),
+                                    env={**os.environ, "RANK": "0", "WORLD_SIZE": "1", "MASTER_ADDR": "127.0.0.1",
+                                         "MASTER_PORT": "29511"}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        work = []
+        if build.returncode == 0:
+            work += [guarded(f"attach {h}", attach_variant(h)) for h in ("startup", "console") if f"attach_{h}" in chosen]
+        if "triton" in chosen:
+            work.append(guarded("triton", run_to_fault("triton_fault", [py, "triton_fault.py"])))
+        if "ext" in chosen:
+            work.append(guarded("ext", run_to_fault("ext_oob", [py, "ext_oob.py"], lanes="j")))
+        await asyncio.gather(*work)
+        prebuild.wait(timeout=300)
+        if "torchrun" in chosen:
+            torchrun()
+        return
     prebuild = subprocess.Popen([py, "-c", "import runpy; runpy.run_path('ddp_rank.py')"], cwd=str(HERE),
                                 env={**os.environ, "RANK": "0", "WORLD_SIZE": "1", "MASTER_ADDR": "127.0.0.1",
                                      "MASTER_PORT": "29511"}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
