@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
-from cudatui.gdbbridge.doctor.run import DoctorConfig
+from cudatui.gdbbridge.doctor.probe import DoctorConfig
 from cudatui.gdbbridge.record.recorder import RecordingError, prepare
 from cudatui.gdbbridge.record.transcript import Exchange, Transcript, TranscriptError, canonical, load
 from cudatui.kernels.lessons import KERNELS_DIR, LESSONS, Lesson, LessonError, get_lesson
