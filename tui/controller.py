@@ -13,7 +13,7 @@ import time
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Awaitable, Callable, Coroutine, Protocol
 
-from cudatui.gdbbridge.cuda import queries as cuda
+from cudatui.gdbbridge.cuda import focus as cuda
 from cudatui.gdbbridge.session import events as ev
 from cudatui.gdbbridge.debugger.breakpoints import Breakpoints, split_condition
 from cudatui.gdbbridge.models import Breakpoint, CudaFocus, StopEvent, StopState, Variable, to_int

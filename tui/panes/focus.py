@@ -18,7 +18,7 @@ from textual.binding import Binding
 from textual.widgets import Input, Tree
 from textual.widgets.tree import TreeNode
 
-from cudatui.gdbbridge.cuda.queries import FocusSyntaxError, normalize_focus
+from cudatui.gdbbridge.cuda.focus import FocusSyntaxError, normalize_focus
 from cudatui.gdbbridge.models import BlockRange, Device, Kernel, StopState, ThreadRange, fmt_dim3
 from cudatui.gdbbridge.session.gdb import MIError
 
