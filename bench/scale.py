@@ -26,7 +26,8 @@ from cudatui.gdbbridge.cuda.evaluation import SHARED_CHUNK, shared_slice_express
 from cudatui.gdbbridge.cuda.tables import parse_devices, parse_kernels
 from cudatui.gdbbridge.session import events as ev
 from cudatui.gdbbridge.session.mi import BIG_LINE, parse_line
-from cudatui.gdbbridge.models import CudaFocus, StopEvent, StopState, Variable
+from cudatui.gdbbridge.cuda.models import CudaFocus
+from cudatui.gdbbridge.models import StopEvent, StopState, Variable
 from cudatui.gdbbridge.session.gdb import GdbSession
 from cudatui.tui.panes.focus import FocusNavigator
 from cudatui.tui.panes.shared_memory import SharedMemoryPane

@@ -25,7 +25,8 @@ from cudatui.gdbbridge.cuda.focus import switch_focus  # noqa: E402
 from cudatui.gdbbridge.debugger.breakpoints import Breakpoints  # noqa: E402
 from cudatui.gdbbridge.session.events import Stopped  # noqa: E402
 from cudatui.gdbbridge.models import StopState  # noqa: E402
-from cudatui.gdbbridge.session.gdb import GdbSession, MIError  # noqa: E402
+from cudatui.gdbbridge.session.errors import MIError  # noqa: E402
+from cudatui.gdbbridge.session.gdb import GdbSession  # noqa: E402
 from cudatui.gdbbridge.debugger.state import StateBuilder  # noqa: E402
 from cudatui.kernels.lessons import get_lesson  # noqa: E402
 

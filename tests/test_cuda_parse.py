@@ -29,7 +29,9 @@ from cudatui.gdbbridge.cuda.tables import (
     parse_warps,
 )
 from cudatui.gdbbridge.session.mi import parse_line
-from cudatui.gdbbridge.models import CUDA_EXCEPTIONS, CudaFocus, Frame, StopEvent, Variable, to_exit_code
+from cudatui.gdbbridge.convert import to_exit_code
+from cudatui.gdbbridge.cuda.models import CUDA_EXCEPTIONS, CudaFocus
+from cudatui.gdbbridge.models import Frame, StopEvent, Variable
 
 TRANSCRIPTS = Path(__file__).parent / "fixtures" / "transcripts"
 

@@ -11,8 +11,10 @@ import pytest
 from cudatui.gdbbridge.cuda.focus import switch_focus
 from cudatui.gdbbridge.session import events as ev
 from cudatui.gdbbridge.session.mi import Flag
-from cudatui.gdbbridge.models import CudaFocus, StopEvent
-from cudatui.gdbbridge.session.gdb import DebuggerGone, GdbSession
+from cudatui.gdbbridge.cuda.models import CudaFocus
+from cudatui.gdbbridge.models import StopEvent
+from cudatui.gdbbridge.session.errors import DebuggerGone
+from cudatui.gdbbridge.session.gdb import GdbSession
 from cudatui.gdbbridge.debugger.state import StateBuilder, focus_from_tables
 
 TRANSCRIPTS = Path(__file__).parent / "fixtures" / "transcripts"

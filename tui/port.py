@@ -12,8 +12,9 @@ from __future__ import annotations
 from typing import Protocol
 
 from cudatui.gdbbridge.cuda import disassembly, evaluation, tables, warp_watch
-from cudatui.gdbbridge.models import BlockRange, Instruction, ThreadRange
-from cudatui.gdbbridge.session.gdb import GdbSession, MIError
+from cudatui.gdbbridge.cuda.models import BlockRange, Instruction, ThreadRange
+from cudatui.gdbbridge.session.errors import MIError
+from cudatui.gdbbridge.session.gdb import GdbSession
 from cudatui.tui.panes.base import DebuggerPort
 
 

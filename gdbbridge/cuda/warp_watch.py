@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from cudatui.gdbbridge.cuda.evaluation import evaluate
 from cudatui.gdbbridge.cuda.focus import switch_focus
 from cudatui.gdbbridge.cuda.tables import info, parse_lanes
-from cudatui.gdbbridge.session.gdb import DebuggerGone, MIError
+from cudatui.gdbbridge.session.errors import DebuggerGone, MIError
 
 if TYPE_CHECKING:
     from cudatui.gdbbridge.session.gdb import GdbSession

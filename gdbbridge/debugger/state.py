@@ -13,8 +13,11 @@ from typing import Any, Awaitable
 from cudatui.gdbbridge.cuda.registers import parse_register_values, usable_register_names
 from cudatui.gdbbridge.cuda.tables import info, parse_devices, parse_kernels, parse_lanes, parse_sms, parse_warps
 from cudatui.gdbbridge.session.mi import Flag
-from cudatui.gdbbridge.models import Breakpoint, CudaFocus, Frame, StopEvent, StopState, Variable, to_int
-from cudatui.gdbbridge.session.gdb import DebuggerGone, GdbSession, MIError
+from cudatui.gdbbridge.convert import to_int
+from cudatui.gdbbridge.cuda.models import CudaFocus
+from cudatui.gdbbridge.models import Breakpoint, Frame, StopEvent, StopState, Variable
+from cudatui.gdbbridge.session.errors import DebuggerGone, MIError
+from cudatui.gdbbridge.session.gdb import GdbSession
 
 
 def focus_from_tables(

@@ -29,7 +29,9 @@ from cudatui.gdbbridge.session import events as ev
 from cudatui.gdbbridge.session.errors import DebuggerGone, DebuggerNotFound, MIError
 from cudatui.gdbbridge.session.fanout import Fanout
 from cudatui.gdbbridge.session.mi import BIG_LINE, Flag, Record, build, parse_line
-from cudatui.gdbbridge.models import CudaFocus, StopEvent, to_exit_code, to_int
+from cudatui.gdbbridge.convert import to_exit_code, to_int
+from cudatui.gdbbridge.cuda.models import CudaFocus
+from cudatui.gdbbridge.models import StopEvent
 from cudatui.gdbbridge.session.pipes import ExitWatcher, LineReader
 from cudatui.gdbbridge.session.pty import ProgramTty
 from cudatui.gdbbridge.record.recorder import Recorder
@@ -38,11 +40,6 @@ Listener = Callable[[ev.Event], None]
 RawListener = Callable[[ev.RawLine], None]
 
 MI_FLAGS = ("--interpreter=mi3", "--quiet", "--nx")
-
-__all__ = [
-    "MI_FLAGS", "STARTUP_TIMEOUT", "DebuggerGone", "DebuggerNotFound", "GdbSession", "Listener", "MIError", "RawListener",
-]
-
 
 STARTUP_TIMEOUT = 20.0
 """Seconds the debugger has to answer its first commands (a program that is not a gdb may

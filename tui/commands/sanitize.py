@@ -17,7 +17,8 @@ from typing import Any
 
 from cudatui.gdbbridge.sanitizer.findings import TOOLS, SanitizerReport
 from cudatui.gdbbridge.sanitizer.run import SanitizerError, SanitizerRequest, run_sanitizer
-from cudatui.gdbbridge.sanitizer.report import ReportError, read_report
+from cudatui.gdbbridge.sanitizer.report import read_report
+from cudatui.gdbbridge.sanitizer.text_report import ReportError
 
 
 def add_parser(subparsers: Any) -> None:

@@ -14,8 +14,9 @@ from textual import events, work
 from textual.app import ComposeResult
 from textual.widgets import DataTable
 
-from cudatui.gdbbridge.models import Instruction, StopState
-from cudatui.gdbbridge.session.gdb import MIError
+from cudatui.gdbbridge.cuda.models import Instruction
+from cudatui.gdbbridge.models import StopState
+from cudatui.gdbbridge.session.errors import MIError
 
 from .base import DebuggerPort, InfoLine, PaneTable, StatePane, sync_rows
 

@@ -5,7 +5,9 @@ from __future__ import annotations
 from rich.text import Text
 
 from cudatui.gdbbridge.explain.diagnose import EXCEPTION_MEANINGS
-from cudatui.gdbbridge.models import CudaException, Frame, StopState, fmt_dim3
+from cudatui.gdbbridge.convert import fmt_dim3
+from cudatui.gdbbridge.cuda.models import CudaException
+from cudatui.gdbbridge.models import Frame, StopState
 
 from .base import StatePane
 

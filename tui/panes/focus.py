@@ -19,8 +19,10 @@ from textual.widgets import Input, Tree
 from textual.widgets.tree import TreeNode
 
 from cudatui.gdbbridge.cuda.focus import FocusSyntaxError, normalize_focus
-from cudatui.gdbbridge.models import BlockRange, Device, Kernel, StopState, ThreadRange, fmt_dim3
-from cudatui.gdbbridge.session.gdb import MIError
+from cudatui.gdbbridge.convert import fmt_dim3
+from cudatui.gdbbridge.cuda.models import BlockRange, Device, Kernel, ThreadRange
+from cudatui.gdbbridge.models import StopState
+from cudatui.gdbbridge.session.errors import MIError
 
 from .base import DebuggerPort, FocusRequested, InfoLine, StatePane
 

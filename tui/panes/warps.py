@@ -18,8 +18,10 @@ from textual.binding import Binding
 from textual.reactive import reactive
 from textual.widgets import DataTable, Input
 
-from cudatui.gdbbridge.models import Lane, StopState, ThreadRange, Warp, fmt_dim3
-from cudatui.gdbbridge.session.gdb import MIError
+from cudatui.gdbbridge.convert import fmt_dim3
+from cudatui.gdbbridge.cuda.models import Lane, ThreadRange, Warp
+from cudatui.gdbbridge.models import StopState
+from cudatui.gdbbridge.session.errors import MIError
 from cudatui.gdbbridge.cuda.warp_watch import WarpWatchError
 
 from .base import DebuggerPort, FocusRequested, InfoLine, PaneTable, StatePane, sync_rows
