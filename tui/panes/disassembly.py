@@ -14,9 +14,7 @@ from textual import events, work
 from textual.app import ComposeResult
 from textual.widgets import DataTable
 
-from cudatui.gdbbridge.cuda.models import Instruction
-from cudatui.gdbbridge.models import StopState
-from cudatui.gdbbridge.session.errors import MIError
+from cudatui.gdbbridge import Instruction, MIError, StopState
 
 from .base import DebuggerPort, InfoLine, PaneTable, StatePane, sync_rows
 

@@ -4,10 +4,7 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from cudatui.gdbbridge.explain.diagnose import EXCEPTION_MEANINGS
-from cudatui.gdbbridge.convert import fmt_dim3
-from cudatui.gdbbridge.cuda.models import CudaException
-from cudatui.gdbbridge.models import Frame, StopState
+from cudatui.gdbbridge import EXCEPTION_MEANINGS, CudaException, Frame, StopState, fmt_dim3
 
 from .base import StatePane
 

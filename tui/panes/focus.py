@@ -18,11 +18,9 @@ from textual.binding import Binding
 from textual.widgets import Input, Tree
 from textual.widgets.tree import TreeNode
 
-from cudatui.gdbbridge.cuda.focus import FocusSyntaxError, normalize_focus
-from cudatui.gdbbridge.convert import fmt_dim3
-from cudatui.gdbbridge.cuda.models import BlockRange, Device, Kernel, ThreadRange
-from cudatui.gdbbridge.models import StopState
-from cudatui.gdbbridge.session.errors import MIError
+from cudatui.gdbbridge import (
+    BlockRange, Device, FocusSyntaxError, Kernel, MIError, StopState, ThreadRange, fmt_dim3, normalize_focus,
+)
 
 from .base import DebuggerPort, FocusRequested, InfoLine, StatePane
 

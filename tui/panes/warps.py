@@ -18,11 +18,7 @@ from textual.binding import Binding
 from textual.reactive import reactive
 from textual.widgets import DataTable, Input
 
-from cudatui.gdbbridge.convert import fmt_dim3
-from cudatui.gdbbridge.cuda.models import Lane, ThreadRange, Warp
-from cudatui.gdbbridge.models import StopState
-from cudatui.gdbbridge.session.errors import MIError
-from cudatui.gdbbridge.cuda.warp_watch import WarpWatchError
+from cudatui.gdbbridge import Lane, MIError, StopState, ThreadRange, Warp, WarpWatchError, fmt_dim3
 
 from .base import DebuggerPort, FocusRequested, InfoLine, PaneTable, StatePane, sync_rows
 
