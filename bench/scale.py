@@ -22,10 +22,12 @@ from textual.app import App, ComposeResult
 from textual.containers import Horizontal
 from textual.widgets import Tree
 
-from cudatui.gdbbridge.cuda import queries as cuda
+from cudatui.gdbbridge.cuda.evaluation import SHARED_CHUNK, shared_slice_expression
+from cudatui.gdbbridge.cuda.tables import parse_devices, parse_kernels
 from cudatui.gdbbridge.session import events as ev
 from cudatui.gdbbridge.session.mi import BIG_LINE, parse_line
-from cudatui.gdbbridge.models import CudaFocus, StopEvent, StopState, Variable
+from cudatui.gdbbridge.cuda.models import CudaFocus
+from cudatui.gdbbridge.models import StopEvent, StopState, Variable
 from cudatui.gdbbridge.session.gdb import GdbSession
 from cudatui.tui.panes.focus import FocusNavigator
 from cudatui.tui.panes.shared_memory import SharedMemoryPane
@@ -85,10 +87,10 @@ def tables(blocks: int, threads_per_block: int = 256) -> dict[str, str]:
 def shared_answers(count: int) -> dict[str, str]:
     """``-data-evaluate-expression`` answers for every page of ``sdata`` and its address."""
     answers = {"&sdata[0]": 'value="(@shared float *) 0x0"'}
-    for start in range(0, count, cuda.SHARED_CHUNK):
-        n = min(cuda.SHARED_CHUNK, count - start)
+    for start in range(0, count, SHARED_CHUNK):
+        n = min(SHARED_CHUNK, count - start)
         values = ", ".join(f"{(start + i) * 0.25:g}" for i in range(n))
-        answers[cuda.shared_slice_expression("sdata", start, n)] = f'value="{{{values}}}"'
+        answers[shared_slice_expression("sdata", start, n)] = f'value="{{{values}}}"'
     return answers
 
 
@@ -119,7 +121,7 @@ def state(lines: dict[str, str], shared_count: int) -> StopState:
     focus = CudaFocus(device=0, sm=0, warp=0, lane=0, kernel=0, grid=2, block=(0, 0, 0), thread=(0, 0, 0))
     return StopState(
         generation=1, stop=StopEvent("breakpoint-hit", focus=focus), focus=focus,
-        devices=cuda.parse_devices(payload["-cuda-info-devices"]), kernels=cuda.parse_kernels(payload["-cuda-info-kernels"]),
+        devices=parse_devices(payload["-cuda-info-devices"]), kernels=parse_kernels(payload["-cuda-info-kernels"]),
         variables=(Variable("sdata", "", f"@shared float [{shared_count}]"),),
     )
 
@@ -235,7 +237,7 @@ def measure(quick: bool = False) -> list[Result]:
             f"{len(t['scroll'])} pages; the tree scrolls animated"),
         row("shared memory: first page shown", "show",
             f"{SHARED_FLOATS * 4 // 1024} KB float array; one -data-evaluate-expression of "
-            f"{cuda.SHARED_CHUNK} values per page plus the address"),
+            f"{SHARED_CHUNK} values per page plus the address"),
         row("shared memory: next page, median until shown", "page", f"{len(t['page'])} pages"),
     ]
 

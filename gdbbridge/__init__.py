@@ -1,0 +1,80 @@
+"""gdbbridge: the library that talks to cuda-gdb (or GNU gdb), compute-sanitizer and NVML.
+
+It never imports textual or rich: the UI uses it, never the reverse. Its subsystems are
+subpackages: ``session`` (one debugger process over GDB/MI), ``record`` (transcripts and their
+replay), ``debugger`` (stop states, breakpoints), ``cuda`` (cuda-gdb's CUDA extensions),
+``sanitizer``, ``nvml``, ``doctor`` and ``explain``; ``models``, ``convert`` and ``text`` are
+shared by all of them.
+
+This module is the public API, the names the UI imports (``from cudatui.gdbbridge import
+StopState``): :data:`__all__`, each defined in the one module named for it in ``_PUBLIC``.
+A name is loaded from its module on first use, so that starting one submodule (``python -m
+cudatui.gdbbridge.record.replay``, the stand-in debugger of every replay) neither loads the
+whole library first nor finds its own module already imported. Submodules never import from
+this package.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+_PUBLIC = {
+    "cudatui.gdbbridge.session.gdb": ("GdbSession",),
+    "cudatui.gdbbridge.session.errors": ("DebuggerGone", "DebuggerNotFound", "MIError"),
+    "cudatui.gdbbridge.session.events": (
+        "DebuggerExited", "Event", "NonMI", "Notify", "ProgramOutput", "RawLine", "RecordingStopped", "Running",
+        "Stopped", "Stream", "UnmatchedResult",
+    ),
+    "cudatui.gdbbridge.debugger.state": ("StateBuilder", "evaluate_watch"),
+    "cudatui.gdbbridge.debugger.breakpoints": ("Breakpoints", "split_condition"),
+    "cudatui.gdbbridge.models": (
+        "Breakpoint", "BreakpointLocation", "Frame", "Register", "StopEvent", "StopState", "Variable",
+    ),
+    "cudatui.gdbbridge.cuda.models": (
+        "CUDA_EXCEPTIONS", "BlockRange", "Context", "CudaException", "CudaFocus", "Device", "Instruction", "Kernel",
+        "Lane", "LaunchTraceEntry", "Sm", "ThreadRange", "Warp",
+    ),
+    "cudatui.gdbbridge.convert": ("fmt_dim3", "to_int"),
+    "cudatui.gdbbridge.cuda.focus": ("FocusResult", "FocusSyntaxError", "normalize_focus", "switch_focus"),
+    "cudatui.gdbbridge.cuda.evaluation": ("read_shared",),
+    "cudatui.gdbbridge.cuda.disassembly": ("disassemble",),
+    "cudatui.gdbbridge.cuda.warp_watch": ("LaneValue", "WarpWatchError", "evaluate_in_lanes"),
+    "cudatui.gdbbridge.cuda.shared_decls": ("SharedDecl", "shared_arrays"),
+    "cudatui.gdbbridge.record.transcript": ("Exchange", "Transcript", "TranscriptError", "canonical", "load"),
+    "cudatui.gdbbridge.record.recorder": ("RecordingError", "prepare"),
+    "cudatui.gdbbridge.sanitizer.run": (
+        "SanitizerError", "SanitizerRequest", "SanitizerResult", "SanitizerRun", "run_sanitizer",
+    ),
+    "cudatui.gdbbridge.sanitizer.findings": (
+        "API_ERROR", "ASSERT", "HAZARD", "INVALID_ACCESS", "LEAK", "RACE", "TOOLS", "UNINITIALIZED_READ", "Finding",
+        "FindingGroup", "SanitizerReport", "debug_breakpoint_for",
+    ),
+    "cudatui.gdbbridge.sanitizer.report": ("read_report",),
+    "cudatui.gdbbridge.sanitizer.text_report": ("ReportError",),
+    "cudatui.gdbbridge.nvml.sampler": ("NvmlSource", "NvmlUnavailable", "ReplaySource", "Sampler"),
+    "cudatui.gdbbridge.nvml.models": (
+        "GpuSample", "Snapshot", "find_device", "mark_debuggee", "parse_pci_bus_id", "snapshot_to_dict",
+    ),
+    "cudatui.gdbbridge.explain.diagnose": (
+        "EXCEPTION_MEANINGS", "UNKNOWN_MESSAGE", "ActionSuggestion", "Diagnosis", "diagnosis_to_dict", "explain_all",
+        "format_diagnosis", "format_unknown",
+    ),
+    "cudatui.gdbbridge.doctor.probe": ("Check", "DoctorConfig"),
+    "cudatui.gdbbridge.doctor.checks": ("check_cuda_gdb", "find_tool", "probe_nvml"),
+    "cudatui.gdbbridge.doctor.run": ("checks_to_json", "exit_code", "format_lines", "run_checks"),
+    "cudatui.gdbbridge.text": ("TerminalFilter", "sanitize"),
+}
+"""Module -> the public names it defines."""
+
+_MODULE_OF = {name: module for module, names in _PUBLIC.items() for name in names}
+
+__all__ = sorted(_MODULE_OF)
+
+
+def __getattr__(name: str) -> Any:
+    module = _MODULE_OF.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = globals()[name] = getattr(importlib.import_module(module), name)
+    return value

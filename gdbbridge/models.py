@@ -2,8 +2,8 @@
 
 pygdbmi hands every value over as a string; numbers, coordinates and masks are converted once
 (:mod:`cudatui.gdbbridge.convert`), so that panes only ever see ints, tuples and enums-as-strings.
-Frames, breakpoints, variables, registers and stops live here; the CUDA views live in
-:mod:`cudatui.gdbbridge.cuda.models` and are re-exported, so ``from cudatui.gdbbridge.models import Kernel`` works.
+Frames, breakpoints, variables, registers and stops live here; the CUDA views (focus, devices,
+kernels, warps, lanes ...) in :mod:`cudatui.gdbbridge.cuda.models`.
 """
 
 from __future__ import annotations
@@ -11,30 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
-from cudatui.gdbbridge.convert import Dim3, fmt_dim3, to_dim3, to_exit_code, to_int
-from cudatui.gdbbridge.cuda.models import (
-    CUDA_EXCEPTIONS,
-    RECOVERABLE_EXCEPTIONS,
-    BlockRange,
-    Context,
-    CudaException,
-    CudaFocus,
-    Device,
-    Instruction,
-    Kernel,
-    Lane,
-    LaunchTraceEntry,
-    Sm,
-    ThreadRange,
-    Warp,
-)
-
-__all__ = [
-    "CUDA_EXCEPTIONS", "RECOVERABLE_EXCEPTIONS", "BlockRange", "Breakpoint", "BreakpointLocation", "Context",
-    "CudaException", "CudaFocus", "Device", "Dim3", "Frame", "Instruction", "Kernel", "Lane", "LaunchTraceEntry",
-    "Register", "Sm", "StopEvent", "StopState", "ThreadRange", "Variable", "Warp", "fmt_dim3", "to_dim3",
-    "to_exit_code", "to_int",
-]
+from cudatui.gdbbridge.convert import to_exit_code, to_int
+from cudatui.gdbbridge.cuda.models import CudaException, CudaFocus, Device, Kernel, Lane, Warp
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,8 @@ HERE = ROOT / "scripts" / "own_programs"
 OUT = Path(os.environ.get("OUT", "/tmp/out"))
 
 from cudatui.gdbbridge.session import events as ev  # noqa: E402
-from cudatui.gdbbridge.session.gdb import GdbSession, MIError  # noqa: E402
+from cudatui.gdbbridge.session.errors import MIError  # noqa: E402
+from cudatui.gdbbridge.session.gdb import GdbSession  # noqa: E402
 from cudatui.gdbbridge.session.mi import Flag  # noqa: E402
 
 

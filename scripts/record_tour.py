@@ -19,11 +19,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from cudatui.gdbbridge.cuda import queries as cuda  # noqa: E402
+from cudatui.gdbbridge.cuda.disassembly import disassemble  # noqa: E402
+from cudatui.gdbbridge.cuda.evaluation import read_shared  # noqa: E402
+from cudatui.gdbbridge.cuda.focus import switch_focus  # noqa: E402
 from cudatui.gdbbridge.debugger.breakpoints import Breakpoints  # noqa: E402
 from cudatui.gdbbridge.session.events import Stopped  # noqa: E402
 from cudatui.gdbbridge.models import StopState  # noqa: E402
-from cudatui.gdbbridge.session.gdb import GdbSession, MIError  # noqa: E402
+from cudatui.gdbbridge.session.errors import MIError  # noqa: E402
+from cudatui.gdbbridge.session.gdb import GdbSession  # noqa: E402
 from cudatui.gdbbridge.debugger.state import StateBuilder  # noqa: E402
 from cudatui.kernels.lessons import get_lesson  # noqa: E402
 
@@ -91,7 +94,7 @@ async def tour(lesson_name: str, out: str, debugger: str) -> int:
 async def kernel_tour(session, queue, bps, builder, state, t0) -> None:
     for request in ("block (1,0,0) thread (7,0,0)", "warp 2 lane 3"):
         try:
-            result = await cuda.switch_focus(session, request)
+            result = await switch_focus(session, request)
             say(t0, f"focus {request} -> {result.focus.software} {result.focus.hardware}")
             state = await builder.refresh(state.stop, focus=result.focus)
             say(t0, describe(state))
@@ -101,12 +104,12 @@ async def kernel_tour(session, queue, bps, builder, state, t0) -> None:
         if "@shared" in var.type:
             name = var.name
             try:
-                values = await cuda.read_shared(session, name, 0, 32)
+                values = await read_shared(session, name, 0, 32)
                 say(t0, f"shared {name}[0..32] = {values[:8]}...")
             except MIError as exc:
                 say(t0, f"shared {name}: {exc}")
     try:
-        insns = await cuda.disassemble(session, "$pc", "$pc+128")
+        insns = await disassemble(session, "$pc", "$pc+128")
         say(t0, f"disassembly: {len(insns)} instructions, first {insns[0].text if insns else '-'}")
     except MIError as exc:
         say(t0, f"disassemble failed: {exc}")

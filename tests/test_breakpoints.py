@@ -22,7 +22,8 @@ from cudatui.gdbbridge.session import events as ev
 from cudatui.gdbbridge.debugger.breakpoints import Breakpoints, _needs_kernel, split_condition
 from cudatui.gdbbridge.session.mi import parse_line
 from cudatui.gdbbridge.models import Breakpoint
-from cudatui.gdbbridge.session.gdb import GdbSession, MIError
+from cudatui.gdbbridge.session.errors import MIError
+from cudatui.gdbbridge.session.gdb import GdbSession
 
 DERIVED = Path(__file__).parent / "fixtures" / "c" / "bridge" / "derived_deferred_condition.jsonl"
 LAUNCH = Path(__file__).parent / "fixtures" / "c" / "bridge" / "derived_launch_condition.jsonl"

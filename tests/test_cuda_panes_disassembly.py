@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from textual.widgets import DataTable
 
-from cudatui.gdbbridge.cuda.queries import switch_focus
+from cudatui.gdbbridge.cuda.focus import switch_focus
 from test_cuda_panes_support import PaneApp, Replay, first_stop, wait_for
 from cudatui.tui.panes.disassembly import DisassemblyPane
 
@@ -72,15 +72,16 @@ async def test_errorpc_of_a_real_illegal_address_stop_is_reported():
     from dataclasses import replace
     from pathlib import Path
 
-    from cudatui.gdbbridge.cuda import queries as cuda
+    from cudatui.gdbbridge.cuda.disassembly import parse_disassembly
+    from cudatui.gdbbridge.cuda.registers import parse_register_values, usable_register_names
     from cudatui.gdbbridge.session.mi import parse_line
 
     mi = (Path(__file__).parent / "fixtures" / "cuda_panes" / "native_oob_mi.txt").read_text().splitlines()
     regs_line = next(x for x in mi if x.startswith("^done,register-values="))
     asm_line = next(x for x in mi if x.startswith("^done,asm_insns="))
-    names = cuda.usable_register_names(["pc", "errorpc", "R0", "R1"])
-    registers = cuda.parse_register_values(parse_line(regs_line).payload, names)
-    insns = cuda.parse_disassembly(parse_line(asm_line).payload)
+    names = usable_register_names(["pc", "errorpc", "R0", "R1"])
+    registers = parse_register_values(parse_line(regs_line).payload, names)
+    insns = parse_disassembly(parse_line(asm_line).payload)
     pane = DisassemblyPane()
     pane.ranges[(insns[0].address, insns[-1].address + 16)] = insns
 

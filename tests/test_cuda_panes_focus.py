@@ -6,7 +6,7 @@ from dataclasses import replace
 
 from textual.widgets import Tree
 
-from cudatui.gdbbridge.cuda.queries import switch_focus
+from cudatui.gdbbridge.cuda.focus import switch_focus
 from test_cuda_panes_support import PaneApp, Replay, first_stop, wait_for
 from cudatui.tui.panes.focus import FocusNavigator
 

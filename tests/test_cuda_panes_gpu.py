@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from cudatui.gdbbridge.cuda import queries as cuda
+from cudatui.gdbbridge.cuda.tables import info, parse_lanes
 
 from cudatui.gdbbridge.session import events as ev
 from cudatui.gdbbridge.debugger.breakpoints import Breakpoints
@@ -98,7 +98,7 @@ async def test_pane_queries_on_real_cuda_gdb(tmp_path):
         watch = dict(await port.evaluate_in_lanes("threadIdx.x * 2"))
         active = [lane for lane in state.lanes if lane.state == "active"]
         assert watch == {lane.number: str(2 * lane.thread[0]) for lane in active if lane.thread}
-        after = cuda.parse_lanes(await cuda.info(session, "lanes"))
+        after = parse_lanes(await info(session, "lanes"))
         assert [lane.number for lane in after if lane.current] == [state.focus.lane]
     finally:
         await session.close()

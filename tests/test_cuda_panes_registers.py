@@ -7,7 +7,7 @@ from pathlib import Path
 
 from textual.widgets import DataTable
 
-from cudatui.gdbbridge.cuda import queries as cuda
+from cudatui.gdbbridge.cuda.registers import parse_register_values, usable_register_names
 from cudatui.gdbbridge.session.mi import parse_line
 from test_cuda_panes_support import PaneApp, first_stop, wait_for
 from cudatui.tui.panes.registers import RegistersPane, decimal
@@ -64,9 +64,9 @@ async def test_changed_registers_are_highlighted_after_a_stop():
         await wait_for(pilot, lambda: app.ready)
         first = pane.state
         assert pane.changed == frozenset()
-        names = cuda.usable_register_names(["pc", "errorpc"] + [f"R{i}" for i in range(255)])
+        names = usable_register_names(["pc", "errorpc"] + [f"R{i}" for i in range(255)])
         line = next(x for x in NATIVE.read_text().splitlines() if x.startswith("^done,register-values="))
-        later = cuda.parse_register_values(parse_line(line).payload, names)
+        later = parse_register_values(parse_line(line).payload, names)
         app.show(replace(first, generation=first.generation + 1, registers=later))
         await pilot.pause()
         assert pane.changed == frozenset({"pc", "R0", "R1"})

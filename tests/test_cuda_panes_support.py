@@ -16,7 +16,7 @@ from textual.pilot import Pilot
 from textual.widget import Widget
 
 from conftest import replay_debugger
-from cudatui.gdbbridge.cuda import queries as cuda
+from cudatui.gdbbridge.cuda.tables import parse_lanes_console
 from cudatui.gdbbridge.session import events as ev
 from cudatui.gdbbridge.models import StopEvent, StopState
 from cudatui.gdbbridge.session.gdb import GdbSession
@@ -52,7 +52,7 @@ class Replay:
 
     async def with_console_lanes(self, state: StopState) -> StopState:
         """``state`` with the lanes of ``info cuda lanes`` (recordings made through the console)."""
-        lanes = cuda.parse_lanes_console(await self.session.console("info cuda lanes"))
+        lanes = parse_lanes_console(await self.session.console("info cuda lanes"))
         return replace(state, lanes=lanes)
 
     async def close(self) -> None:

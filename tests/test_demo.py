@@ -16,7 +16,7 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Input
 
-from cudatui.gdbbridge.doctor.run import DoctorConfig
+from cudatui.gdbbridge.doctor.probe import DoctorConfig
 from cudatui.gdbbridge.session.mi import parse_line
 from cudatui.gdbbridge.record.transcript import load
 from cudatui.kernels.build import build_source

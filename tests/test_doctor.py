@@ -15,16 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from cudatui.gdbbridge.doctor.run import (
-    SYMBOLS,
-    Check,
-    DoctorConfig,
-    checks_to_json,
-    exit_code,
-    format_table,
-    run_checks,
-    run_tool,
-)
+from cudatui.gdbbridge.doctor.probe import Check, DoctorConfig, run_tool
+from cudatui.gdbbridge.doctor.run import SYMBOLS, checks_to_json, exit_code, format_table, run_checks
 from cudatui.gdbbridge.doctor.checks import (
     Gpu,
     NvmlInfo,

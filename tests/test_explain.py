@@ -20,7 +20,7 @@ from cudatui.gdbbridge.explain.diagnose import (
 )
 from cudatui.gdbbridge.explain.facts import breakpoint_condition, normalize, to_bytes
 from cudatui.gdbbridge.explain.kb import RULES
-from cudatui.gdbbridge.models import CUDA_EXCEPTIONS
+from cudatui.gdbbridge.cuda.models import CUDA_EXCEPTIONS
 from cudatui.tui.commands import explain as explain_command
 
 FIXTURES = Path(__file__).parent / "fixtures" / "explain"

@@ -15,7 +15,8 @@ from cudatui.gdbbridge.session import events as ev
 from cudatui.gdbbridge.session.mi import Flag, parse_line
 from cudatui.gdbbridge.record.replay import Replayer
 from cudatui.gdbbridge.record.transcript import TranscriptError, canonical, load
-from cudatui.gdbbridge.session.gdb import GdbSession, MIError
+from cudatui.gdbbridge.session.errors import MIError
+from cudatui.gdbbridge.session.gdb import GdbSession
 
 TRANSCRIPTS = Path(__file__).parent / "fixtures" / "transcripts"
 INSPECT = str(TRANSCRIPTS / "inspect.jsonl")

@@ -24,7 +24,9 @@ from cudatui.gdbbridge.sanitizer.findings import (
     group_key,
 )
 from cudatui.gdbbridge.sanitizer.run import SanitizerRequest, run_sanitizer
-from cudatui.gdbbridge.sanitizer.report import TextReportParser, classify, parse_text, parse_xml, read_report
+from cudatui.gdbbridge.sanitizer.report import read_report
+from cudatui.gdbbridge.sanitizer.text_report import TextReportParser, classify, parse_text
+from cudatui.gdbbridge.sanitizer.xml_report import parse_xml
 from cudatui.kernels.lessons import LESSONS, get_lesson, source_markers
 
 FIXTURES = Path(__file__).parent / "fixtures" / "sanitizer"

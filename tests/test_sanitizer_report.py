@@ -15,7 +15,9 @@ from cudatui.gdbbridge.sanitizer.findings import (
     API_ERROR, ASSERT, HAZARD, INVALID_ACCESS, LEAK, RACE, UNINITIALIZED_READ, Dim3, Finding,
     debug_breakpoint_for, group_findings,
 )
-from cudatui.gdbbridge.sanitizer.report import ReportError, TextReportParser, XmlReport, read_report
+from cudatui.gdbbridge.sanitizer.report import read_report
+from cudatui.gdbbridge.sanitizer.text_report import ReportError, TextReportParser
+from cudatui.gdbbridge.sanitizer.xml_report import XmlReport
 
 FIXTURES = Path(__file__).parent / "fixtures" / "sanitizer"
 

@@ -23,7 +23,8 @@ from cudatui.gdbbridge.session import events as ev
 from cudatui.gdbbridge.debugger.breakpoints import Breakpoints
 from cudatui.gdbbridge.session.mi import Flag, parse_line
 from cudatui.gdbbridge.models import Breakpoint, StopEvent
-from cudatui.gdbbridge.session.gdb import DebuggerGone, GdbSession, MIError
+from cudatui.gdbbridge.session.errors import DebuggerGone, MIError
+from cudatui.gdbbridge.session.gdb import GdbSession
 from cudatui.gdbbridge.debugger.state import StateBuilder
 
 SOURCES = Path(__file__).parent / "fixtures" / "c" / "bridge"

@@ -8,11 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from cudatui.gdbbridge.cuda import queries as cuda
+from cudatui.gdbbridge.cuda.focus import switch_focus
 from cudatui.gdbbridge.session import events as ev
 from cudatui.gdbbridge.session.mi import Flag
-from cudatui.gdbbridge.models import CudaFocus, StopEvent
-from cudatui.gdbbridge.session.gdb import DebuggerGone, GdbSession
+from cudatui.gdbbridge.cuda.models import CudaFocus
+from cudatui.gdbbridge.models import StopEvent
+from cudatui.gdbbridge.session.errors import DebuggerGone
+from cudatui.gdbbridge.session.gdb import GdbSession
 from cudatui.gdbbridge.debugger.state import StateBuilder, focus_from_tables
 
 TRANSCRIPTS = Path(__file__).parent / "fixtures" / "transcripts"
@@ -52,7 +54,7 @@ async def test_state_at_kernel_breakpoint_and_after_focus_switch():
         assert sorted(e.split(":")[0] for e in state.errors) == ["breakpoints", "locals", "stack"]
         assert all("not in this recording" in e for e in state.errors)
 
-        moved = await cuda.switch_focus(session, "block 3 thread 200")
+        moved = await switch_focus(session, "block 3 thread 200")
         assert moved.focus == CudaFocus(0, 126, 6, 8, 0, 2, (3, 0, 0), (200, 0, 0))
         switched = await asyncio.wait_for(builder.refresh(stop, focus=moved.focus), 20)
         assert switched.generation == 2 and switched.focus == moved.focus

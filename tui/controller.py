@@ -13,11 +13,14 @@ import time
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Awaitable, Callable, Coroutine, Protocol
 
-from cudatui.gdbbridge.cuda import queries as cuda
+from cudatui.gdbbridge.cuda import focus as cuda
 from cudatui.gdbbridge.session import events as ev
 from cudatui.gdbbridge.debugger.breakpoints import Breakpoints, split_condition
-from cudatui.gdbbridge.models import Breakpoint, CudaFocus, StopEvent, StopState, Variable, to_int
-from cudatui.gdbbridge.session.gdb import DebuggerGone, DebuggerNotFound, GdbSession, MIError
+from cudatui.gdbbridge.convert import to_int
+from cudatui.gdbbridge.cuda.models import CudaFocus
+from cudatui.gdbbridge.models import Breakpoint, StopEvent, StopState, Variable
+from cudatui.gdbbridge.session.errors import DebuggerGone, DebuggerNotFound, MIError
+from cudatui.gdbbridge.session.gdb import GdbSession
 from cudatui.gdbbridge.debugger.state import StateBuilder, evaluate_watch
 from cudatui.tui.panes.status import Status, kernel_name, stop_detail
 

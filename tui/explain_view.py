@@ -18,7 +18,7 @@ from textual.screen import ModalScreen
 from textual.widget import Widget
 from textual.widgets import Button, Static
 
-from cudatui.gdbbridge.explain.diagnose import ActionSuggestion, Diagnosis
+from cudatui.gdbbridge import ActionSuggestion, Diagnosis
 
 SHOWN_FACTS = (
     ("source", "Source"),

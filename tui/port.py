@@ -11,11 +11,10 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from cudatui.gdbbridge.cuda import queries as cuda
-
-from cudatui.gdbbridge.cuda import warp_watch
-from cudatui.gdbbridge.models import BlockRange, Instruction, ThreadRange
-from cudatui.gdbbridge.session.gdb import GdbSession, MIError
+from cudatui.gdbbridge.cuda import disassembly, evaluation, tables, warp_watch
+from cudatui.gdbbridge.cuda.models import BlockRange, Instruction, ThreadRange
+from cudatui.gdbbridge.session.errors import MIError
+from cudatui.gdbbridge.session.gdb import GdbSession
 from cudatui.tui.panes.base import DebuggerPort
 
 
@@ -45,17 +44,17 @@ class SessionPort:
     async def evaluate(self, expression: str) -> str:
         """The value of ``expression`` in the focused thread, as gdb prints it."""
         self._check_stopped()
-        return await cuda.evaluate(self.session, expression)
+        return await evaluation.evaluate(self.session, expression)
 
     async def read_shared(self, name: str, start: int, count: int) -> tuple[str, ...]:
         """``count`` elements (rows, for a 2-D array) of shared array ``name`` from ``start``."""
         self._check_stopped()
-        return await cuda.read_shared(self.session, name, start, count)
+        return await evaluation.read_shared(self.session, name, start, count)
 
     async def disassemble(self, start: str, end: str) -> tuple[Instruction, ...]:
         """SASS between two address expressions, with source lines."""
         self._check_stopped()
-        return await cuda.disassemble(self.session, start, end)
+        return await disassembly.disassemble(self.session, start, end)
 
     async def evaluate_in_lanes(self, expression: str) -> tuple[tuple[int, str], ...]:
         """``expression`` in each active lane of the focused warp; the focus is restored."""
@@ -66,9 +65,9 @@ class SessionPort:
     async def blocks(self) -> tuple[BlockRange, ...]:
         """The coalesced block ranges of every running kernel."""
         self._check_stopped()
-        return cuda.parse_blocks(await cuda.info(self.session, "blocks"))
+        return tables.parse_blocks(await tables.info(self.session, "blocks"))
 
     async def threads(self) -> tuple[ThreadRange, ...]:
         """The coalesced thread ranges (same pc and line) of every running kernel."""
         self._check_stopped()
-        return cuda.parse_threads(await cuda.info(self.session, "threads"))
+        return tables.parse_threads(await tables.info(self.session, "threads"))

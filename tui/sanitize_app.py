@@ -11,8 +11,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.widgets import Footer
 
-from cudatui.gdbbridge.sanitizer.findings import SanitizerReport, debug_breakpoint_for
-from cudatui.gdbbridge.sanitizer.run import SanitizerRequest, SanitizerResult
+from cudatui.gdbbridge import SanitizerReport, SanitizerRequest, SanitizerResult, debug_breakpoint_for
 from cudatui.tui.cli import LaunchConfig, debug_config
 from cudatui.tui.panes.sanitizer import SanitizerPane
 

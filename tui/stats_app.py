@@ -6,7 +6,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.widgets import Footer
 
-from cudatui.gdbbridge.nvml.sampler import Sampler
+from cudatui.gdbbridge import Sampler
 from cudatui.tui.panes.gpu_stats import GpuStatsPane
 
 

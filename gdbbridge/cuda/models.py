@@ -1,5 +1,6 @@
 """Typed, frozen views of CUDA state: focus, devices, kernels, block/thread ranges, warps,
-lanes, SASS instructions and CUDA exceptions (re-exported by :mod:`cudatui.gdbbridge.models`)."""
+lanes, SASS instructions and CUDA exceptions (the stop, frame and variable views are in
+:mod:`cudatui.gdbbridge.models`)."""
 
 from __future__ import annotations
 

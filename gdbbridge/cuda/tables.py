@@ -1,4 +1,4 @@
-"""cuda-gdb's ``-cuda-info-*`` tables (and ``info cuda lanes`` console text) into models.
+"""cuda-gdb's ``-cuda-info-*`` tables (and ``info cuda lanes`` console text): the query and the models.
 
 Table payloads look like ``{InfoCudaWarpsTable: {hdr: [...], body: [{...}, ...]}}`` (pygdbmi
 drops the row names); each table is turned into a tuple of models here, in one place.
@@ -7,10 +7,13 @@ drops the row names); each table is turned into a tuple of models here, in one p
 from __future__ import annotations
 
 import re
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 from cudatui.gdbbridge.convert import to_dim3, to_int
 from cudatui.gdbbridge.cuda.models import BlockRange, Context, Device, Kernel, Lane, LaunchTraceEntry, Sm, ThreadRange, Warp
+
+if TYPE_CHECKING:
+    from cudatui.gdbbridge.session.gdb import GdbSession
 
 TABLES = {
     "devices": "InfoCudaDevicesTable",
@@ -23,6 +26,13 @@ TABLES = {
     "contexts": "InfoCudaContextsTable",
     "launch-trace": "InfoCudaLaunchTraceTable",
 }
+
+
+async def info(session: "GdbSession", what: str) -> dict[str, Any]:
+    """Run ``-cuda-info-<what>`` (devices, sms, warps, lanes, kernels, blocks, threads ...)."""
+    if what not in TABLES:
+        raise ValueError(f"unknown CUDA table {what!r}")
+    return await session.command(f"-cuda-info-{what}")
 
 
 def table_rows(payload: Mapping[str, Any], table: str) -> list[dict[str, Any]]:

@@ -12,8 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from cudatui.gdbbridge.cuda import queries as cuda
-from cudatui.gdbbridge.session.gdb import DebuggerGone, MIError
+from cudatui.gdbbridge.cuda.evaluation import evaluate
+from cudatui.gdbbridge.cuda.focus import switch_focus
+from cudatui.gdbbridge.cuda.tables import info, parse_lanes
+from cudatui.gdbbridge.session.errors import DebuggerGone, MIError
 
 if TYPE_CHECKING:
     from cudatui.gdbbridge.session.gdb import GdbSession
@@ -46,7 +48,7 @@ async def evaluate_in_lanes(session: "GdbSession", expression: str) -> tuple[Lan
     if not expression.strip():
         raise WarpWatchError("nothing to watch: the expression is empty")
     try:
-        lanes = cuda.parse_lanes(await cuda.info(session, "lanes"))
+        lanes = parse_lanes(await info(session, "lanes"))
     except MIError as exc:
         raise WarpWatchError(f"cannot list the lanes of the focused warp: {exc.message}") from None
     original = next((lane for lane in lanes if lane.current), None)
@@ -69,13 +71,13 @@ async def evaluate_in_lanes(session: "GdbSession", expression: str) -> tuple[Lan
 
 async def _evaluate_in_lane(session: "GdbSession", lane: int, expression: str) -> LaneValue:
     try:
-        await cuda.switch_focus(session, f"lane {lane}")
+        await switch_focus(session, f"lane {lane}")
     except DebuggerGone:
         raise
     except MIError as exc:
         return LaneValue(lane, None, f"cannot focus lane {lane}: {exc.message}")
     try:
-        return LaneValue(lane, await cuda.evaluate(session, expression))
+        return LaneValue(lane, await evaluate(session, expression))
     except DebuggerGone:
         raise
     except MIError as exc:
@@ -86,7 +88,7 @@ async def _restore(session: "GdbSession", lane: int, failure: BaseException | No
     if isinstance(failure, DebuggerGone):
         return
     try:
-        await cuda.switch_focus(session, f"lane {lane}")
+        await switch_focus(session, f"lane {lane}")
     except MIError as exc:
         if failure is None:
             raise WarpWatchError(f"could not focus lane {lane} again: {exc.message}") from None

@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 from cudatui.gdbbridge.session import events as ev
 from cudatui.gdbbridge.session.mi import Flag
 from cudatui.gdbbridge.models import Breakpoint, StopEvent
-from cudatui.gdbbridge.session.gdb import GdbSession, MIError
+from cudatui.gdbbridge.session.errors import MIError
+from cudatui.gdbbridge.session.gdb import GdbSession
 
 
 def split_condition(spec: str) -> tuple[str, str | None]:

@@ -10,10 +10,14 @@ import asyncio
 from dataclasses import replace
 from typing import Any, Awaitable
 
-from cudatui.gdbbridge.cuda import queries as cuda
+from cudatui.gdbbridge.cuda.registers import parse_register_values, usable_register_names
+from cudatui.gdbbridge.cuda.tables import info, parse_devices, parse_kernels, parse_lanes, parse_sms, parse_warps
 from cudatui.gdbbridge.session.mi import Flag
-from cudatui.gdbbridge.models import Breakpoint, CudaFocus, Frame, StopEvent, StopState, Variable, to_int
-from cudatui.gdbbridge.session.gdb import DebuggerGone, GdbSession, MIError
+from cudatui.gdbbridge.convert import to_int
+from cudatui.gdbbridge.cuda.models import CudaFocus
+from cudatui.gdbbridge.models import Breakpoint, Frame, StopEvent, StopState, Variable
+from cudatui.gdbbridge.session.errors import DebuggerGone, MIError
+from cudatui.gdbbridge.session.gdb import GdbSession
 
 
 def focus_from_tables(
@@ -70,17 +74,17 @@ class StateBuilder:
         tables: dict[str, Awaitable[dict[str, Any]]] = {}
         if in_kernel:
             for what in ("devices", "sms", "kernels", "warps", "lanes"):
-                tables[what] = self._try(cuda.info(self.session, what), errors, f"cuda {what}")
+                tables[what] = self._try(info(self.session, what), errors, f"cuda {what}")
         results = await asyncio.gather(
             frames_p, vars_p, self._names(in_kernel, errors), regs_p, self._breakpoints(errors), *tables.values()
         )
         frames_r, vars_r, names, regs_r, breakpoints, *table_r = results
         t = dict(zip(tables, table_r))
-        devices = cuda.parse_devices(t.get("devices", {}))
-        sms = cuda.parse_sms(t.get("sms", {}))
-        kernels = cuda.parse_kernels(t.get("kernels", {}))
-        warps = cuda.parse_warps(t.get("warps", {}))
-        lanes = cuda.parse_lanes(t.get("lanes", {}))
+        devices = parse_devices(t.get("devices", {}))
+        sms = parse_sms(t.get("sms", {}))
+        kernels = parse_kernels(t.get("kernels", {}))
+        warps = parse_warps(t.get("warps", {}))
+        lanes = parse_lanes(t.get("lanes", {}))
         if requery_focus or focus is None:
             focus = focus_from_tables(devices, sms, kernels, warps, lanes) or focus
         frames = tuple(
@@ -92,7 +96,7 @@ class StateBuilder:
             frames=frames,
             selected_frame=selected_frame,
             variables=tuple(Variable.from_mi(v) for v in vars_r.get("variables", []) or [] if isinstance(v, dict)),
-            registers=cuda.parse_register_values(regs_r, names),
+            registers=parse_register_values(regs_r, names),
             focus=focus,
             devices=devices,
             kernels=kernels,
@@ -110,7 +114,7 @@ class StateBuilder:
     async def _names(self, in_kernel: bool, errors: list[str]) -> dict[int, str]:
         if in_kernel not in self._register_names:
             payload = await self._try(self.session.command("-data-list-register-names"), errors, "register names")
-            names = cuda.usable_register_names(str(n) for n in payload.get("register-names", []) or [])
+            names = usable_register_names(str(n) for n in payload.get("register-names", []) or [])
             if not names:
                 return {}
             self._register_names[in_kernel] = names

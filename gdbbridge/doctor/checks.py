@@ -1,4 +1,4 @@
-"""The individual probes of ``cudatui doctor``; each returns :class:`~cudatui.gdbbridge.doctor.run.Check`\\s.
+"""The individual probes of ``cudatui doctor``; each returns :class:`~cudatui.gdbbridge.doctor.probe.Check`\\s.
 
 NVML, PyTorch and the kernel build run in child Python processes with a timeout, so a slow
 ``import torch`` or a hung driver call cannot stall the doctor, and a missing or broken
@@ -15,7 +15,7 @@ import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from cudatui.gdbbridge.doctor.run import Check, DoctorConfig, run_tool
+from cudatui.gdbbridge.doctor.probe import Check, DoctorConfig, run_tool
 
 CAP_SYS_PTRACE = 19
 BACKEND_LIB = "libcudadebugger.so.1"

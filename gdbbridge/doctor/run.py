@@ -4,123 +4,26 @@
 backend library, ptrace permissions, the driver and GPUs through NVML, PyTorch's CUDA build and
 the bundled kernels' ``-G`` build, and returns one :class:`Check` per line of the report. Every
 probe has a timeout and turns failures into a ``fail``/``warn`` line with a fix; nothing here
-raises. The individual probes live in :mod:`cudatui.gdbbridge.doctor.checks`.
+raises. The individual probes live in :mod:`cudatui.gdbbridge.doctor.checks` and
+:mod:`cudatui.gdbbridge.doctor.toolchain`, what they share in :mod:`cudatui.gdbbridge.doctor.probe`.
 """
 
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import asdict, dataclass, field
-from pathlib import Path
+from dataclasses import asdict
 
-STATUSES = ("ok", "fail", "warn", "info")
+from cudatui.gdbbridge.doctor import checks as probes
+from cudatui.gdbbridge.doctor import toolchain
+from cudatui.gdbbridge.doctor.probe import Check, DoctorConfig
+
 SYMBOLS = {"ok": "✓", "fail": "✗", "warn": "!", "info": "·"}
-
-DEFAULT_LIB_DIRS = (
-    "/usr/lib/x86_64-linux-gnu",
-    "/usr/lib/aarch64-linux-gnu",
-    "/usr/lib64",
-    "/usr/lib",
-    "/usr/local/nvidia/lib64",
-    "/usr/local/nvidia/lib",
-    "/usr/lib/wsl/lib",
-)
-
-
-@dataclass(frozen=True)
-class Check:
-    """One line of the doctor's report.
-
-    ``status`` is one of :data:`STATUSES`; ``fix`` says what to do when it is not ``ok``;
-    ``required`` marks the checks that live debugging cannot do without.
-    """
-
-    name: str
-    status: str
-    detail: str
-    fix: str = ""
-    required: bool = False
-
-
-@dataclass(frozen=True)
-class ToolResult:
-    """The outcome of running a tool: ``error`` is a one-line reason when it could not run."""
-
-    returncode: int | None
-    stdout: str = ""
-    stderr: str = ""
-    error: str = ""
-
-    @property
-    def ok(self) -> bool:
-        """True when the tool ran and exited with 0."""
-        return not self.error and self.returncode == 0
-
-    def first_error_line(self) -> str:
-        """The reason it failed, in one line."""
-        if self.error:
-            return self.error
-        lines = [line.strip() for line in (self.stderr or self.stdout).splitlines()]
-        text = next((line for line in lines if line), "")
-        return f"exit code {self.returncode}" + (f": {text}" if text else "")
-
-
-@dataclass(frozen=True)
-class DoctorConfig:
-    """Everything the probes read from the machine, injectable for tests."""
-
-    env: Mapping[str, str] = field(default_factory=lambda: dict(os.environ))
-    ptrace_scope_path: Path = Path("/proc/sys/kernel/yama/ptrace_scope")
-    proc_status_path: Path = Path("/proc/self/status")
-    cgroup_path: Path = Path("/proc/1/cgroup")
-    container_markers: tuple[Path, ...] = (Path("/.dockerenv"), Path("/run/.containerenv"))
-    lib_dirs: tuple[str, ...] = DEFAULT_LIB_DIRS
-    cuda_roots: tuple[str, ...] = ("/usr/local/cuda",)
-    ldconfig: str = "ldconfig"
-    python: str = sys.executable
-    timeout: float = 20.0
-    torch_timeout: float = 120.0
-    build_timeout: float = 300.0
-    build_kernels: bool = True
-    build_module: str = "cudatui.kernels.build"
-
-
-def run_tool(
-    argv: Sequence[str], timeout: float, env: Mapping[str, str] | None = None
-) -> ToolResult:
-    """Run ``argv`` with a timeout and capture its output; never raises."""
-    try:
-        done = subprocess.run(
-            list(argv),
-            capture_output=True,
-            text=True,
-            errors="replace",
-            timeout=timeout,
-            env=dict(env) if env is not None else None,
-            stdin=subprocess.DEVNULL,
-            check=False,
-        )
-    except FileNotFoundError:
-        return ToolResult(None, error=f"{argv[0]} not found")
-    except PermissionError:
-        return ToolResult(None, error=f"{argv[0]} is not executable")
-    except subprocess.TimeoutExpired:
-        return ToolResult(None, error=f"{Path(argv[0]).name} did not answer within {timeout:g} s")
-    except OSError as exc:
-        return ToolResult(None, error=f"cannot run {argv[0]}: {exc.strerror or exc}")
-    return ToolResult(done.returncode, done.stdout, done.stderr)
 
 
 def run_checks(config: DoctorConfig | None = None) -> tuple[Check, ...]:
     """Run every probe (the slow ones in parallel) and return the report's lines in order."""
-    from cudatui.gdbbridge.doctor import checks as probes
-    from cudatui.gdbbridge.doctor import toolchain
-
     config = config or DoctorConfig()
     with ThreadPoolExecutor(max_workers=4, thread_name_prefix="doctor") as pool:
         nvml_future = pool.submit(probes.probe_nvml, config)

@@ -13,7 +13,7 @@ import importlib.util
 import re
 from pathlib import Path
 
-from cudatui.gdbbridge.doctor.run import Check, DoctorConfig, run_tool
+from cudatui.gdbbridge.doctor.probe import Check, DoctorConfig, run_tool
 from cudatui.gdbbridge.doctor.checks import NvmlInfo, TorchInfo, child_json, find_tool, sm
 
 BUILD_LESSON = "oob"

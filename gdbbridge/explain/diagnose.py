@@ -16,7 +16,7 @@ from dataclasses import asdict, dataclass, field
 
 from cudatui.gdbbridge.explain.facts import extract_facts, normalize
 from cudatui.gdbbridge.explain.kb import RULES, Rule, rx
-from cudatui.gdbbridge.models import CUDA_EXCEPTIONS
+from cudatui.gdbbridge.cuda.models import CUDA_EXCEPTIONS
 
 CUDA_EXCEPTION_RULE = Rule(
     key="cuda_exception",

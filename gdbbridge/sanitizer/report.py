@@ -3,7 +3,7 @@
 Both parsers produce :class:`~cudatui.gdbbridge.sanitizer.findings.Finding` objects with the same fields for the
 same record: :mod:`cudatui.gdbbridge.sanitizer.text_report` (incremental, for live output) and
 :mod:`cudatui.gdbbridge.sanitizer.xml_report`. :func:`read_report` turns a saved report of either format into a
-grouped :class:`~cudatui.gdbbridge.sanitizer.findings.SanitizerReport`; this module is the parsers' public face.
+grouped :class:`~cudatui.gdbbridge.sanitizer.findings.SanitizerReport`.
 """
 
 from __future__ import annotations
@@ -11,11 +11,8 @@ from __future__ import annotations
 from typing import Optional
 
 from cudatui.gdbbridge.sanitizer.findings import SanitizerReport
-from cudatui.gdbbridge.sanitizer.text_report import ReportError, TextReportParser, classify, parse_text
-from cudatui.gdbbridge.sanitizer.xml_report import XmlReport, parse_xml, xml_record_to_finding
-
-__all__ = ["ReportError", "TextReportParser", "XmlReport", "classify", "parse_text", "parse_xml",
-           "read_report", "xml_record_to_finding"]
+from cudatui.gdbbridge.sanitizer.text_report import ReportError, parse_text
+from cudatui.gdbbridge.sanitizer.xml_report import parse_xml
 
 
 def read_report(path: str, tool: Optional[str] = None) -> SanitizerReport:

@@ -29,7 +29,8 @@ from dataclasses import dataclass
 from typing import AsyncIterator, Optional
 
 from cudatui.gdbbridge.sanitizer.findings import OTHER, TOOLS, FindingGroup, FindingGrouper, SanitizerReport
-from cudatui.gdbbridge.sanitizer.report import ReportError, TextReportParser, parse_xml
+from cudatui.gdbbridge.sanitizer.text_report import ReportError, TextReportParser
+from cudatui.gdbbridge.sanitizer.xml_report import parse_xml
 
 
 class SanitizerError(Exception):

@@ -1,0 +1,6 @@
+"""The debugger session: one cuda-gdb (or gdb) process spoken to over GDB/MI.
+
+:class:`~cudatui.gdbbridge.session.gdb.GdbSession` starts, asks and stops it (``gdb``) and turns
+its output into results and events (``output``, ``events``, ``errors``); ``mi`` is the one MI
+command builder and line parser; ``pipes``, ``pty`` and ``fanout`` are the plumbing under them.
+"""

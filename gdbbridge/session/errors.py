@@ -1,4 +1,4 @@
-"""The errors a :class:`~cudatui.gdbbridge.session.gdb.GdbSession` raises (re-exported by ``cudatui.gdbbridge.session.gdb``)."""
+"""The errors a :class:`~cudatui.gdbbridge.session.gdb.GdbSession` raises."""
 
 from __future__ import annotations
 

@@ -23,7 +23,10 @@ from pathlib import Path
 
 import pytest
 
-from cudatui.gdbbridge.cuda import queries as cuda
+from cudatui.gdbbridge.cuda.disassembly import disassemble
+from cudatui.gdbbridge.cuda.evaluation import evaluate, read_shared
+from cudatui.gdbbridge.cuda.focus import switch_focus
+from cudatui.gdbbridge.cuda.registers import usable_register_names
 from cudatui.gdbbridge.session import events as ev
 from cudatui.gdbbridge.debugger.breakpoints import Breakpoints
 from cudatui.gdbbridge.session.mi import Flag
@@ -113,18 +116,18 @@ async def test_kernel_session_on_real_cuda_gdb(kernel_exe, tmp_path):
         assert "R0" in regs and regs["pc"].int_value == stop.frame.addr
         assert len(state.warps) >= 2 and len(state.lanes) == 32
 
-        moved = await clock("focus switch block 2 thread 33", cuda.switch_focus(session, "block (2,0,0) thread (33,0,0)"))
+        moved = await clock("focus switch block 2 thread 33", switch_focus(session, "block (2,0,0) thread (33,0,0)"))
         assert moved.focus.block == (2, 0, 0) and moved.focus.thread == (33, 0, 0)
-        tid = await clock("evaluate tid", cuda.evaluate(session, "tid"))
+        tid = await clock("evaluate tid", evaluate(session, "tid"))
         assert tid == "33"
-        shared = await clock("read shared sdata[0..64)", cuda.read_shared(session, "sdata", 0, 64))
+        shared = await clock("read shared sdata[0..64)", read_shared(session, "sdata", 0, 64))
         assert [float(v) for v in shared] == [2.0 * i for i in range(64)]
         names = (await clock("register names", session.command("-data-list-register-names")))["register-names"]
-        numbers = [n for n, name in cuda.usable_register_names(names).items() if name in ("R0", "R1", "pc")]
+        numbers = [n for n, name in usable_register_names(names).items() if name in ("R0", "R1", "pc")]
         values = await clock("register values by number", session.command(
             "-data-list-register-values", Flag("x"), *numbers))
         assert len(values["register-values"]) == len(numbers) == 3
-        insns = await clock("disassemble $pc..$pc+48", cuda.disassemble(session))
+        insns = await clock("disassemble $pc..$pc+48", disassemble(session))
         assert insns and insns[0].text
 
         stepped = await clock("exec-next in kernel", stop_after(session, q, "-exec-next"))

@@ -17,7 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from cudatui.gdbbridge.doctor.run import DoctorConfig, checks_to_json, exit_code, format_table, run_checks
+from cudatui.gdbbridge.doctor.probe import DoctorConfig
+from cudatui.gdbbridge.doctor.run import checks_to_json, exit_code, format_table, run_checks
 from cudatui.gdbbridge.explain.diagnose import explain_all
 
 pytestmark = pytest.mark.gpu

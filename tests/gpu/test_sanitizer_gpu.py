@@ -20,7 +20,7 @@ from cudatui.gdbbridge.sanitizer.findings import (
     BARRIER, HAZARD, INVALID_ACCESS, LEAK, OTHER, RACE, UNINITIALIZED_READ, Dim3, debug_breakpoint_for,
 )
 from cudatui.gdbbridge.sanitizer.run import SanitizerRequest, SanitizerResult, SanitizerRun
-from cudatui.gdbbridge.sanitizer.report import classify
+from cudatui.gdbbridge.sanitizer.text_report import classify
 from cudatui.tui.commands.sanitize import report_to_dict
 
 pytestmark = pytest.mark.gpu

@@ -21,9 +21,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
-from cudatui.gdbbridge.doctor.run import DoctorConfig
-from cudatui.gdbbridge.record.recorder import RecordingError, prepare
-from cudatui.gdbbridge.record.transcript import Exchange, Transcript, TranscriptError, canonical, load
+from cudatui.gdbbridge import (
+    DoctorConfig, Exchange, RecordingError, Transcript, TranscriptError, canonical, check_cuda_gdb, find_tool, load,
+    prepare, probe_nvml,
+)
 from cudatui.kernels.lessons import KERNELS_DIR, LESSONS, Lesson, LessonError, get_lesson
 
 if TYPE_CHECKING:
@@ -163,17 +164,15 @@ class LiveProbe:
 
 def probe_live(config: DoctorConfig | None = None) -> LiveProbe:
     """cuda-gdb runs and NVML sees a GPU (the doctor's own checks, the quick ones only)."""
-    from cudatui.gdbbridge.doctor import checks as probes
-
     config = config or DoctorConfig()
-    path, _ = probes.find_tool("cuda-gdb", config)
+    path, _ = find_tool("cuda-gdb", config)
     if path is None:
         return LiveProbe("no cuda-gdb on PATH")
-    check = probes.check_cuda_gdb(config)
+    check = check_cuda_gdb(config)
     if check.status == "fail":
         return LiveProbe(f"cuda-gdb does not run ({check.detail})")
     version = check.detail.split()[0] if check.detail else ""
-    nvml = probes.probe_nvml(config)
+    nvml = probe_nvml(config)
     if nvml.error:
         return LiveProbe(f"no usable GPU ({nvml.error})", path, version)
     if not nvml.gpus:

@@ -7,7 +7,7 @@ import sys
 from dataclasses import replace
 from typing import Any
 
-from cudatui.gdbbridge.doctor.run import DoctorConfig, checks_to_json, exit_code, format_lines, run_checks
+from cudatui.gdbbridge import DoctorConfig, checks_to_json, exit_code, format_lines, run_checks
 
 STYLES = {"ok": "bold green", "fail": "bold red", "warn": "bold yellow", "info": "dim"}
 

@@ -7,13 +7,7 @@ import json
 import sys
 from typing import Any
 
-from cudatui.gdbbridge.explain.diagnose import (
-    UNKNOWN_MESSAGE,
-    diagnosis_to_dict,
-    explain_all,
-    format_diagnosis,
-    format_unknown,
-)
+from cudatui.gdbbridge import UNKNOWN_MESSAGE, diagnosis_to_dict, explain_all, format_diagnosis, format_unknown
 
 
 def add_parser(subparsers: Any) -> None:

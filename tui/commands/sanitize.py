@@ -15,9 +15,9 @@ import os
 import sys
 from typing import Any
 
-from cudatui.gdbbridge.sanitizer.findings import TOOLS, SanitizerReport
-from cudatui.gdbbridge.sanitizer.run import SanitizerError, SanitizerRequest, run_sanitizer
-from cudatui.gdbbridge.sanitizer.report import ReportError, read_report
+from cudatui.gdbbridge import (
+    TOOLS, ReportError, SanitizerError, SanitizerReport, SanitizerRequest, read_report, run_sanitizer,
+)
 
 
 def add_parser(subparsers: Any) -> None:

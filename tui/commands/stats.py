@@ -8,8 +8,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from cudatui.gdbbridge.nvml.sampler import NvmlSource, NvmlUnavailable, ReplaySource, Sampler
-from cudatui.gdbbridge.nvml.models import Snapshot, mark_debuggee, parse_pci_bus_id, snapshot_to_dict
+from cudatui.gdbbridge import (
+    NvmlSource, NvmlUnavailable, ReplaySource, Sampler, Snapshot, mark_debuggee, parse_pci_bus_id, snapshot_to_dict,
+)
 
 
 def add_parser(subparsers: Any) -> None:

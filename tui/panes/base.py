@@ -20,7 +20,8 @@ from textual.widget import Widget
 from textual.widgets import DataTable, Static
 from textual.widgets.data_table import CellType, ColumnKey, RowKey
 
-from cudatui.gdbbridge.models import Instruction, StopState
+from cudatui.gdbbridge.cuda.models import Instruction
+from cudatui.gdbbridge.models import StopState
 
 
 class DebuggerPort(Protocol):

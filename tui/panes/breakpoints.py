@@ -13,7 +13,7 @@ from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Input, Label
 
-from cudatui.gdbbridge.models import Breakpoint, StopState
+from cudatui.gdbbridge import Breakpoint, StopState
 
 from .base import Cell, OpenSource, PaneTable, StatePane, sync_rows
 

@@ -11,8 +11,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import ContentSwitcher, Input, RichLog
 
-from cudatui.gdbbridge.session import events as ev
-from cudatui.gdbbridge.text import sanitize
+from cudatui.gdbbridge import RawLine, sanitize
 
 from .base import InfoLine
 
@@ -113,7 +112,7 @@ class ConsolePane(Widget):
         for line in lines:
             log.write(Text(line, style=STYLES.get(kind, "")))
 
-    def log_raw(self, line: ev.RawLine) -> None:
+    def log_raw(self, line: RawLine) -> None:
         """Append one raw MI line (as it crossed the pipe) to the MI record log."""
         text = sanitize(line.text.rstrip("\n")).replace("\n", "\\n")
         self.query_one("#mi-log", RichLog).write(Text(text, style=RAW_STYLES.get(line.direction, "")))

@@ -14,8 +14,7 @@ from textual import events, work
 from textual.app import ComposeResult
 from textual.widgets import DataTable
 
-from cudatui.gdbbridge.models import Instruction, StopState
-from cudatui.gdbbridge.session.gdb import MIError
+from cudatui.gdbbridge import Instruction, MIError, StopState
 
 from .base import DebuggerPort, InfoLine, PaneTable, StatePane, sync_rows
 

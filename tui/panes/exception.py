@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from cudatui.gdbbridge.explain.diagnose import EXCEPTION_MEANINGS
-from cudatui.gdbbridge.models import CudaException, Frame, StopState, fmt_dim3
+from cudatui.gdbbridge import EXCEPTION_MEANINGS, CudaException, Frame, StopState, fmt_dim3
 
 from .base import StatePane
 

@@ -18,9 +18,9 @@ from textual.binding import Binding
 from textual.widgets import Input, Tree
 from textual.widgets.tree import TreeNode
 
-from cudatui.gdbbridge.cuda.queries import FocusSyntaxError, normalize_focus
-from cudatui.gdbbridge.models import BlockRange, Device, Kernel, StopState, ThreadRange, fmt_dim3
-from cudatui.gdbbridge.session.gdb import MIError
+from cudatui.gdbbridge import (
+    BlockRange, Device, FocusSyntaxError, Kernel, MIError, StopState, ThreadRange, fmt_dim3, normalize_focus,
+)
 
 from .base import DebuggerPort, FocusRequested, InfoLine, StatePane
 

@@ -12,8 +12,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import DataTable, Select, Sparkline, Static
 
-from cudatui.gdbbridge.nvml.sampler import NvmlUnavailable, Sampler
-from cudatui.gdbbridge.nvml.models import GpuSample, Snapshot, find_device
+from cudatui.gdbbridge import GpuSample, NvmlUnavailable, Sampler, Snapshot, find_device
 
 STYLES = {"ok": "green", "warn": "yellow", "high": "bold red", "na": "dim"}
 """Rich style per level."""

@@ -10,8 +10,7 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widgets import DataTable, Input
 
-from cudatui.gdbbridge.models import StopState, Variable
-from cudatui.gdbbridge.text import sanitize
+from cudatui.gdbbridge import StopState, Variable, sanitize
 
 from .base import Cell, InfoLine, PaneTable, StatePane, sync_rows
 

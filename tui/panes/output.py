@@ -10,7 +10,7 @@ from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Log
 
-from cudatui.gdbbridge.text import TerminalFilter
+from cudatui.gdbbridge import TerminalFilter
 
 from .base import InfoLine
 

@@ -12,7 +12,7 @@ from textual.binding import Binding
 from textual.reactive import reactive
 from textual.widgets import DataTable
 
-from cudatui.gdbbridge.models import Register, StopState
+from cudatui.gdbbridge import Register, StopState
 
 from .base import InfoLine, PaneTable, StatePane, sync_rows
 

@@ -16,11 +16,10 @@ from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import ContentSwitcher, DataTable, Log, Static
 
-from cudatui.gdbbridge.sanitizer.findings import (
-    API_ERROR, ASSERT, HAZARD, INVALID_ACCESS, LEAK, RACE, UNINITIALIZED_READ, Finding, FindingGroup,
-    SanitizerReport,
+from cudatui.gdbbridge import (
+    API_ERROR, ASSERT, HAZARD, INVALID_ACCESS, LEAK, RACE, UNINITIALIZED_READ, Finding, FindingGroup, SanitizerError,
+    SanitizerReport, SanitizerRequest, SanitizerResult, SanitizerRun,
 )
-from cudatui.gdbbridge.sanitizer.run import SanitizerError, SanitizerRequest, SanitizerResult, SanitizerRun
 
 _COLUMNS = (("count", "Count"), ("what", "What"), ("where", "Where"), ("kernel", "Kernel"),
             ("blocks", "Blocks"), ("threads", "Threads"), ("tool", "Tool"))

@@ -23,9 +23,7 @@ from textual.binding import Binding
 from textual.reactive import reactive
 from textual.widgets import DataTable, Input
 
-from cudatui.gdbbridge.models import StopState
-from cudatui.gdbbridge.session.gdb import MIError
-from cudatui.gdbbridge.cuda.shared_decls import SharedDecl, shared_arrays
+from cudatui.gdbbridge import MIError, SharedDecl, StopState, shared_arrays
 
 from .source import resolve_source
 

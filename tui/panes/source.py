@@ -19,8 +19,7 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from cudatui.gdbbridge.models import Breakpoint, StopState
-from cudatui.gdbbridge.text import sanitize
+from cudatui.gdbbridge import Breakpoint, StopState, sanitize
 
 from .base import BreakpointToggled, InfoLine, StatePane
 

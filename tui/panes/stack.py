@@ -8,7 +8,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.widgets import DataTable
 
-from cudatui.gdbbridge.models import Frame, StopState
+from cudatui.gdbbridge import Frame, StopState
 
 from .base import Cell, FrameSelected, PaneTable, StatePane, sync_rows
 

@@ -18,9 +18,7 @@ from textual.binding import Binding
 from textual.reactive import reactive
 from textual.widgets import DataTable, Input
 
-from cudatui.gdbbridge.models import Lane, StopState, ThreadRange, Warp, fmt_dim3
-from cudatui.gdbbridge.session.gdb import MIError
-from cudatui.gdbbridge.cuda.warp_watch import WarpWatchError
+from cudatui.gdbbridge import Lane, MIError, StopState, ThreadRange, Warp, WarpWatchError, fmt_dim3
 
 from .base import DebuggerPort, FocusRequested, InfoLine, PaneTable, StatePane, sync_rows
 
