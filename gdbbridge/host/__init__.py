@@ -6,5 +6,6 @@ the H200 for a torch script), so the user sees the line of THEIR script behind t
 
 - :mod:`.paths`: which files are the user's own code, which package a library file belongs to.
 - :mod:`.stack`: the frozen views (:class:`~.stack.HostFrame`, ``HostThread``, ``HostStack``).
+- :mod:`.reader`: the pystack read, never raising (``read_python_stack``, ``host_stack``).
 - :mod:`.view`: library frames folded for display, and the sync-point note.
 """
