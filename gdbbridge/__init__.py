@@ -26,10 +26,10 @@ _PUBLIC = {
         "DebuggerExited", "Event", "NonMI", "Notify", "ProgramOutput", "RawLine", "RecordingStopped", "Running",
         "Stopped", "Stream", "UnmatchedResult",
     ),
-    "cudatui.gdbbridge.debugger.state": ("StateBuilder", "evaluate_watch"),
+    "cudatui.gdbbridge.debugger.state": ("StateBuilder",),
     "cudatui.gdbbridge.debugger.breakpoints": ("Breakpoints", "split_condition"),
     "cudatui.gdbbridge.models": (
-        "Breakpoint", "BreakpointLocation", "Frame", "Register", "StopEvent", "StopState", "Variable",
+        "Breakpoint", "BreakpointLocation", "Frame", "QueryFailure", "Register", "StopEvent", "StopState", "Variable",
     ),
     "cudatui.gdbbridge.cuda.models": (
         "CUDA_EXCEPTIONS", "BlockRange", "Context", "CudaException", "CudaFocus", "Device", "Instruction", "Kernel",

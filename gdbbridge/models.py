@@ -233,6 +233,19 @@ class StopEvent:
 
 
 @dataclass(frozen=True)
+class QueryFailure:
+    """A request of a refresh batch that gdb refused: ``what`` it was for ("stack", "cuda lanes"),
+    gdb's ``message``, and whether the replay stand-in refused it because its recording lacks it."""
+
+    what: str
+    message: str
+    not_recorded: bool = False
+
+    def __str__(self) -> str:
+        return f"{self.what}: {self.message}"
+
+
+@dataclass(frozen=True)
 class StopState:
     """Everything the panes show for one stop, assembled by one refresh batch.
 
@@ -252,7 +265,7 @@ class StopState:
     warps: tuple[Warp, ...] = ()
     lanes: tuple[Lane, ...] = ()
     breakpoints: tuple[Breakpoint, ...] = ()
-    errors: tuple[str, ...] = field(default=())
+    errors: tuple[QueryFailure, ...] = field(default=())
 
     @property
     def frame(self) -> Frame | None:

@@ -58,7 +58,7 @@ def describe(state: StopState) -> str:
     exc = f" {state.stop.exception.signal_name} {state.stop.exception.name}" if state.stop.exception else ""
     return (f"gen {state.generation} {state.stop.reason}{exc} at {where} [{focus}] "
             f"locals={len(state.variables)} regs={len(state.registers)} warps={len(state.warps)} "
-            f"lanes={len(state.lanes)} errors={list(state.errors)}")
+            f"lanes={len(state.lanes)} errors={[str(e) for e in state.errors]}")
 
 
 async def tour(lesson_name: str, out: str, debugger: str) -> int:

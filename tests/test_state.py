@@ -51,8 +51,8 @@ async def test_state_at_kernel_breakpoint_and_after_focus_switch():
         assert regs["pc"].int_value == stop.frame.addr and regs["R3"].int_value == 1000
         assert len(regs) == len(state.registers) and "" not in regs
         # Not recorded in this session: reported per request, the rest of the state still shown.
-        assert sorted(e.split(":")[0] for e in state.errors) == ["breakpoints", "locals", "stack"]
-        assert all("not in this recording" in e for e in state.errors)
+        assert sorted(e.what for e in state.errors) == ["breakpoints", "locals", "stack"]
+        assert all(e.not_recorded and e.message.startswith("not in this recording") for e in state.errors)
 
         moved = await switch_focus(session, "block 3 thread 200")
         assert moved.focus == CudaFocus(0, 126, 6, 8, 0, 2, (3, 0, 0), (200, 0, 0))
@@ -80,7 +80,7 @@ async def test_state_at_exception_stop():
         assert [f.func for f in state.frames] == ["add_kernel"] and state.frames[0].line == 5
         assert {v.name: v.value for v in state.variables}["idx"] == "609024"
         assert state.focus.block == (2379, 0, 0)
-        assert state.registers == () and any(e.startswith("register names") for e in state.errors)
+        assert state.registers == () and any(e.what == "register names" for e in state.errors)
 
         end = await run_to_stop(session, q, "-exec-continue")
         final = await asyncio.wait_for(StateBuilder(session).refresh(end), 20)

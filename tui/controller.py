@@ -21,7 +21,8 @@ from cudatui.gdbbridge.cuda.models import CudaFocus
 from cudatui.gdbbridge.models import Breakpoint, StopEvent, StopState, Variable
 from cudatui.gdbbridge.session.errors import DebuggerGone, DebuggerNotFound, MIError
 from cudatui.gdbbridge.session.gdb import GdbSession
-from cudatui.gdbbridge.debugger.state import StateBuilder, evaluate_watch
+from cudatui.gdbbridge.cuda.evaluation import evaluation
+from cudatui.gdbbridge.debugger.state import StateBuilder
 from cudatui.tui.panes.status import Status, kernel_name, stop_detail
 
 if TYPE_CHECKING:
@@ -329,7 +330,7 @@ class Controller:
             return None
         finally:
             self._refreshing -= 1
-        if any(e.startswith("breakpoints:") for e in state.errors):
+        if any(e.what == "breakpoints" for e in state.errors):
             state = replace(state, breakpoints=self._sorted_breakpoints())
         else:
             self._breakpoints = {bp.number: bp for bp in state.breakpoints}
@@ -337,7 +338,7 @@ class Controller:
         self.view.show_state(state)
         self._announce_stop(state)
         if state.errors:
-            self.view.notify_user("some queries failed: " + "; ".join(state.errors), "warning")
+            self.view.notify_user("some queries failed: " + "; ".join(str(e) for e in state.errors), "warning")
         await self._publish_watches()
         return state
 
@@ -392,7 +393,7 @@ class Controller:
         if state.stop.exited or session.state != "stopped":
             values = tuple(Variable(w, "<not stopped>") for w in self.watches)
         else:
-            values = tuple([await evaluate_watch(session, w) for w in self.watches])
+            values = tuple([(await evaluation(session, w, typed=True)).variable for w in self.watches])
         self.view.show_watches(state.generation, values)
 
     def _set_status(self, phase: str, detail: str, since: float | None = None, **changes: str) -> None:

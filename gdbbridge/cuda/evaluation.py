@@ -1,4 +1,9 @@
-"""Typed evaluation in the focused CUDA thread: one expression, and shared arrays in chunks.
+"""The one expression evaluator: every value cudatui asks gdb for, and shared arrays in chunks.
+
+gdb evaluates in the selected frame of the focused thread (cuda-gdb: the focused CUDA lane), so
+a caller that moved the focus or the frame holds the Debugger's lock for as long as the value
+depends on it. :func:`evaluate` raises gdb's refusal; :func:`evaluation` returns it as the
+:class:`Evaluation`'s error (a lost debugger still raises), optionally with the value's type.
 
 ``-data-read-memory-bytes`` cannot read an ``@shared`` address, so shared memory is read as
 ``name[start]@count`` expressions and gdb's brace lists are split back into elements.
@@ -7,7 +12,13 @@
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+from cudatui.gdbbridge.convert import to_int
+from cudatui.gdbbridge.models import Variable
+from cudatui.gdbbridge.session.errors import DebuggerGone, MIError
+from cudatui.gdbbridge.session.mi import Flag
 
 if TYPE_CHECKING:
     from cudatui.gdbbridge.session.gdb import GdbSession
@@ -16,10 +27,55 @@ SHARED_CHUNK = 256
 """Elements read per evaluation; 48 KB of floats is 48 requests of ~1 ms each."""
 
 
+@dataclass(frozen=True)
+class Evaluation:
+    """``expression``'s value as gdb prints it, or gdb's ``error``; ``type`` when asked for."""
+
+    expression: str
+    value: str | None
+    error: str | None = None
+    type: str = ""
+
+    @property
+    def variable(self) -> Variable:
+        """As a watch shows it: the value, or the error as ``<error>``."""
+        return Variable(self.expression, self.value if self.value is not None else f"<{self.error}>", self.type)
+
+
 async def evaluate(session: "GdbSession", expression: str) -> str:
-    """The value of ``expression`` in the current focus, as gdb prints it."""
+    """The value of ``expression`` in the current focus, as gdb prints it; MIError when gdb refuses."""
     payload = await session.command("-data-evaluate-expression", expression)
     return str(payload.get("value", ""))
+
+
+async def evaluation(session: "GdbSession", expression: str, *, typed: bool = False) -> Evaluation:
+    """``expression`` evaluated; with ``typed``, through a varobj that also gives its type
+    (created in the selected frame, deleted after; an aggregate's value is then printed whole)."""
+    try:
+        if not typed:
+            return Evaluation(expression, await evaluate(session, expression))
+        payload = await session.command("-var-create", Flag("-"), "*", expression)
+    except DebuggerGone:
+        raise
+    except MIError as exc:
+        return Evaluation(expression, None, exc.message)
+    value = str(payload.get("value", ""))
+    if (to_int(payload.get("numchild"), 0) or 0) > 0:
+        whole = await evaluation(session, expression)
+        value = whole.value if whole.value is not None else value
+    try:
+        await session.command("-var-delete", str(payload.get("name", "")))
+    except DebuggerGone:
+        raise
+    except MIError:
+        pass
+    return Evaluation(expression, value, type=str(payload.get("type", "")))
+
+
+async def holds(session: "GdbSession", condition: str) -> bool | None:
+    """Whether ``condition`` is true in the current focus; None when gdb cannot evaluate it."""
+    result = await evaluation(session, f"({condition}) != 0")
+    return None if result.value is None else result.value.strip() not in ("0", "false")
 
 
 def shared_slice_expression(name: str, start: int, count: int) -> str:

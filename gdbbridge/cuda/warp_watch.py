@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from cudatui.gdbbridge.cuda.evaluation import evaluate
+from cudatui.gdbbridge.cuda.evaluation import evaluation
 from cudatui.gdbbridge.cuda.focus import switch_focus
 from cudatui.gdbbridge.cuda.tables import info, parse_lanes
 from cudatui.gdbbridge.session.errors import DebuggerGone, MIError
@@ -76,12 +76,8 @@ async def _evaluate_in_lane(session: "GdbSession", lane: int, expression: str) -
         raise
     except MIError as exc:
         return LaneValue(lane, None, f"cannot focus lane {lane}: {exc.message}")
-    try:
-        return LaneValue(lane, await evaluate(session, expression))
-    except DebuggerGone:
-        raise
-    except MIError as exc:
-        return LaneValue(lane, None, exc.message)
+    result = await evaluation(session, expression)
+    return LaneValue(lane, result.value, result.error)
 
 
 async def _restore(session: "GdbSession", lane: int, failure: BaseException | None) -> None:

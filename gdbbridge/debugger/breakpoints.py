@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from cudatui.gdbbridge.cuda.evaluation import holds
 from cudatui.gdbbridge.session import events as ev
 from cudatui.gdbbridge.session.mi import Flag
 from cudatui.gdbbridge.models import Breakpoint, StopEvent
@@ -147,8 +148,4 @@ class Breakpoints:
             return True
         if condition is None:
             return False
-        try:
-            payload = await self.session.command("-data-evaluate-expression", f"({condition}) != 0")
-        except MIError:
-            return False
-        return str(payload.get("value", "1")).strip() in ("0", "false")
+        return await holds(self.session, condition) is False

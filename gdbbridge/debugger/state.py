@@ -1,7 +1,7 @@
 """The refresh batch: one set of MI requests per stop, assembled into one immutable StopState.
 
 The requests are pipelined (gdb answers them in order); a request that fails is recorded in
-``StopState.errors`` and the rest of the state is still shown.
+``StopState.errors`` (a :class:`QueryFailure`) and the rest of the state is still shown.
 """
 
 from __future__ import annotations
@@ -13,9 +13,8 @@ from typing import Any, Awaitable
 from cudatui.gdbbridge.cuda.registers import parse_register_values, usable_register_names
 from cudatui.gdbbridge.cuda.tables import info, parse_devices, parse_kernels, parse_lanes, parse_sms, parse_warps
 from cudatui.gdbbridge.session.mi import Flag
-from cudatui.gdbbridge.convert import to_int
 from cudatui.gdbbridge.cuda.models import CudaFocus
-from cudatui.gdbbridge.models import Breakpoint, Frame, StopEvent, StopState, Variable
+from cudatui.gdbbridge.models import Breakpoint, Frame, QueryFailure, StopEvent, StopState, Variable
 from cudatui.gdbbridge.session.errors import DebuggerGone, MIError
 from cudatui.gdbbridge.session.gdb import GdbSession
 
@@ -61,7 +60,7 @@ class StateBuilder:
         generation = self.generation
         if stop.exited:
             return StopState(generation, stop, breakpoints=await self._breakpoints([]))
-        errors: list[str] = []
+        errors: list[QueryFailure] = []
         focus = focus or stop.focus
         in_kernel = focus is not None or requery_focus
         if selected_frame:
@@ -111,7 +110,7 @@ class StateBuilder:
         self.generation += 1
         return replace(state, generation=self.generation, **changes)
 
-    async def _names(self, in_kernel: bool, errors: list[str]) -> dict[int, str]:
+    async def _names(self, in_kernel: bool, errors: list[QueryFailure]) -> dict[int, str]:
         if in_kernel not in self._register_names:
             payload = await self._try(self.session.command("-data-list-register-names"), errors, "register names")
             names = usable_register_names(str(n) for n in payload.get("register-names", []) or [])
@@ -120,42 +119,18 @@ class StateBuilder:
             self._register_names[in_kernel] = names
         return self._register_names[in_kernel]
 
-    async def _breakpoints(self, errors: list[str]) -> tuple[Breakpoint, ...]:
+    async def _breakpoints(self, errors: list[QueryFailure]) -> tuple[Breakpoint, ...]:
         payload = await self._try(self.session.command("-break-list"), errors, "breakpoints")
         table = payload.get("BreakpointTable") or {}
         return Breakpoint.from_records(table.get("body", []) or [])
 
     @staticmethod
-    async def _try(request: Awaitable[dict[str, Any]], errors: list[str], what: str) -> dict[str, Any]:
+    async def _try(request: Awaitable[dict[str, Any]], errors: list[QueryFailure], what: str) -> dict[str, Any]:
         try:
             return await request
         except DebuggerGone:
             raise
         except MIError as exc:
-            errors.append(f"{what}: {exc.message}")
+            errors.append(QueryFailure(what, exc.message, exc.not_recorded))
             return {}
 
-
-async def evaluate_watch(session: GdbSession, expression: str) -> Variable:
-    """A watch expression's value and type (a varobj in the selected frame, deleted after)."""
-    try:
-        payload = await session.command("-var-create", Flag("-"), "*", expression)
-    except DebuggerGone:
-        raise
-    except MIError as exc:
-        return Variable(expression, f"<{exc.message}>")
-    value = str(payload.get("value", ""))
-    if (to_int(payload.get("numchild"), 0) or 0) > 0:
-        try:
-            value = str((await session.command("-data-evaluate-expression", expression)).get("value", value))
-        except DebuggerGone:
-            raise
-        except MIError:
-            pass
-    try:
-        await session.command("-var-delete", str(payload.get("name", "")))
-    except DebuggerGone:
-        raise
-    except MIError:
-        pass
-    return Variable(expression, value, str(payload.get("type", "")))

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from typing import IO, Iterator
 
 from cudatui.gdbbridge.record.transcript import MOVERS, Entry, Exchange, Transcript, TranscriptError, load, match_key
+from cudatui.gdbbridge.session.errors import NOT_RECORDED
 from cudatui.gdbbridge.session.mi import parse_line, quote
 
 _COMMAND = re.compile(r"^(\d*)(-\S+.*)$")
@@ -186,7 +187,7 @@ class Replayer:
                 self._print("(gdb) ")
                 return True
         if exchange is None:
-            self._print(f'{token}^error,msg={quote("not in this recording: " + command[:300] + self._cut_note())}')
+            self._print(f'{token}^error,msg={quote(f"{NOT_RECORDED}: " + command[:300] + self._cut_note())}')
             self._print("(gdb) ")
             return True
         again = exchange.index in self._used

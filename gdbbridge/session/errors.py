@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+NOT_RECORDED = "not in this recording"
+"""How the replay stand-in (:mod:`cudatui.gdbbridge.record.replay`) begins its answer to a
+command its recording lacks."""
+
 
 class MIError(Exception):
     """gdb answered ``^error``: ``message`` is gdb's own text, ``command`` what we sent."""
@@ -10,6 +14,11 @@ class MIError(Exception):
         super().__init__(message)
         self.message = message
         self.command = command
+
+    @property
+    def not_recorded(self) -> bool:
+        """Whether the replay stand-in refused the command: its recording lacks it."""
+        return self.message.startswith(NOT_RECORDED)
 
 
 class DebuggerGone(MIError):
