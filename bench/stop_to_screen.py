@@ -31,9 +31,9 @@ from cudatui.gdbbridge.record.transcript import Exchange, load
 from cudatui.gdbbridge.session.gdb import GdbSession
 from cudatui.tui import app as app_module
 from cudatui.tui.app import DebuggerApp
-from cudatui.tui.cli import LaunchConfig
+from cudatui.gdbbridge.debugger.config import LaunchConfig
 
-from . import ROOT, TOURS, Result, fmt, median, p95, print_results, replay_argv, write_transcript
+from . import ROOT, TOURS, Result, fmt, median, p95, print_results, write_transcript
 
 BENCH = "stop_to_screen"
 STEPS = 200
@@ -162,7 +162,7 @@ async def _settled(app: TimedApp, pilot, since: float) -> float:  # type: ignore
 
 
 async def _run(transcript: Path, record: Path, steps: int, trace: LayoutTrace) -> tuple[list[float], list[float], int]:
-    config = LaunchConfig(debugger=tuple(replay_argv(transcript)), record=str(record), source_dirs=(str(ROOT / "kernels"),))
+    config = LaunchConfig.replay(transcript, record=str(record), source_dirs=(str(ROOT / "kernels"),))
     app = TimedApp(config)
     mi: list[float] = []
     ui: list[float] = []

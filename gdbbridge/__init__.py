@@ -27,7 +27,8 @@ _PUBLIC = {
         "Stopped", "Stream", "UnmatchedResult",
     ),
     "cudatui.gdbbridge.debugger.state": ("StateBuilder",),
-    "cudatui.gdbbridge.debugger.breakpoints": ("Breakpoints", "split_condition"),
+    "cudatui.gdbbridge.debugger.breakpoints": ("BreakpointSpec", "Breakpoints"),
+    "cudatui.gdbbridge.debugger.config": ("LaunchConfig",),
     "cudatui.gdbbridge.models": (
         "Breakpoint", "BreakpointLocation", "Frame", "QueryFailure", "Register", "StopEvent", "StopState", "Variable",
     ),

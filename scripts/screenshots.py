@@ -166,13 +166,13 @@ async def shot_postmortem(out: Path, size: tuple[int, int]) -> None:
     import re
 
     from cudatui.tui.app import DebuggerApp
-    from cudatui.tui.cli import LaunchConfig
+    from cudatui.gdbbridge.debugger.config import LaunchConfig
 
     recording = FIXTURES / "recorded" / "findings" / "finding_native_core.jsonl.gz"
     with gzip.open(recording, "rt") as lines:
         core = next(m[1] for line in lines if (m := re.search(r'target cudacore (\S+)"$', json.loads(line).get("line", ""))))
-    app = DebuggerApp(LaunchConfig(debugger=(sys.executable, "-m", "cudatui.gdbbridge.record.replay", str(recording)), core=core,
-                                   cwd=str(ROOT), source_dirs=(str(FIXTURES / "c" / "findings"),)))
+    app = DebuggerApp(LaunchConfig.replay(recording, core=core,
+                                          cwd=str(ROOT), source_dirs=(str(FIXTURES / "c" / "findings"),)))
     async with app.run_test(size=size) as pilot:
         await wait_until(pilot, lambda: app.controller.status.phase == "stopped")
         app.show_pane("warps")

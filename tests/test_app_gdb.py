@@ -19,7 +19,7 @@ from conftest import FIXTURES
 from cudatui.tui.app import DebuggerApp
 from cudatui.tui.help import HelpScreen
 from cudatui.tui.panes.base import FrameSelected
-from cudatui.tui.cli import LaunchConfig
+from cudatui.gdbbridge.debugger.config import LaunchConfig
 from cudatui.tui.panes.breakpoints import BreakpointsPane
 from cudatui.tui.panes.locals import CHANGED, LocalsPane
 from cudatui.tui.panes.output import OutputPane

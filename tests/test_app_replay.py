@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import re
-import sys
 import time
 from pathlib import Path
 from typing import Callable
@@ -19,7 +18,7 @@ from textual.widgets import DataTable, Input
 
 from conftest import FIXTURES, ROOT, TRANSCRIPTS
 from cudatui.tui.app import DebuggerApp
-from cudatui.tui.cli import LaunchConfig
+from cudatui.gdbbridge.debugger.config import LaunchConfig
 from cudatui.tui.panes.breakpoints import BreakpointsPane
 from cudatui.tui.panes.console import ConsolePane
 from cudatui.tui.panes.exception import ExceptionBanner
@@ -59,8 +58,7 @@ def sequential(path: Path, tmp_path: Path) -> Path:
 
 
 def replay_config(path, *breakpoints: str, source_dirs: tuple[str, ...] = ()) -> LaunchConfig:
-    return LaunchConfig(debugger=(sys.executable, "-m", "cudatui.gdbbridge.record.replay", str(path)), breakpoints=breakpoints,
-                        cwd=str(ROOT), source_dirs=source_dirs)
+    return LaunchConfig.replay(path, breakpoints=breakpoints, cwd=str(ROOT), source_dirs=source_dirs)
 
 
 def test_a_recorded_path_prefers_the_search_directories_a_live_path_itself(tmp_path) -> None:

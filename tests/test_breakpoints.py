@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from cudatui.gdbbridge.session import events as ev
-from cudatui.gdbbridge.debugger.breakpoints import Breakpoints, _needs_kernel, split_condition
+from cudatui.gdbbridge.debugger.breakpoints import Breakpoints, BreakpointSpec, _needs_kernel
 from cudatui.gdbbridge.session.mi import parse_line
 from cudatui.gdbbridge.models import Breakpoint
 from cudatui.gdbbridge.session.errors import MIError
@@ -159,8 +159,10 @@ def test_needs_kernel_on_real_messages():
         ("my file.cu:3 if a == 1 if b", ("my file.cu:3", "a == 1 if b")),
     ],
 )
-def test_split_condition(spec, expected):
-    assert split_condition(spec) == expected
+def test_breakpoint_spec_parses_and_prints_location_if_condition(spec, expected):
+    parsed = BreakpointSpec.parse(spec)
+    assert (parsed.location, parsed.condition) == expected
+    assert BreakpointSpec.parse(str(parsed)) == parsed
 
 
 def _bkpt(name: str, start: str, *parts: str) -> dict:

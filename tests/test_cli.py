@@ -12,7 +12,7 @@ import pytest
 
 from cudatui.gdbbridge.text import TerminalFilter, sanitize
 from cudatui.tui.cli import check_program, debug_parser, first_positional, main
-from cudatui.tui.cli import LaunchConfig
+from cudatui.gdbbridge.debugger.config import LaunchConfig
 
 from conftest import ROOT, TRANSCRIPTS
 

@@ -16,6 +16,7 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Input
 
+from cudatui.gdbbridge.debugger.breakpoints import BreakpointSpec
 from cudatui.gdbbridge.doctor.probe import DoctorConfig
 from cudatui.gdbbridge.session.mi import parse_line
 from cudatui.gdbbridge.record.transcript import load
@@ -132,7 +133,7 @@ def test_packaged_recordings_match_the_lessons_and_stop_after_every_step() -> No
         info, meta = read_recording(path), read_meta(path)
         assert (info.recorded_on, info.debugger, info.made_with) == (meta["recorded_on"], meta["debugger"],
                                                                     meta["made_with"])
-        specs = tuple(f"{loc} if {cond}" if cond else loc for loc, cond in lesson.breakpoint_specs())
+        specs = tuple(str(BreakpointSpec(loc, cond)) for loc, cond in lesson.breakpoint_specs())
         assert info.breakpoints == specs, f"{name}: recorded with other breakpoints than the lesson's"
         assert not any(step.startswith("g lane") for step in info.steps)
         for exchange in load(str(path)).exchanges:

@@ -15,7 +15,6 @@ from __future__ import annotations
 import gzip
 import json
 import re
-import sys
 from pathlib import Path
 
 import pytest
@@ -24,7 +23,7 @@ from textual.widgets import DataTable
 from conftest import FIXTURES, ROOT
 from test_app_replay import wait_for
 from cudatui.tui.app import DebuggerApp
-from cudatui.tui.cli import LaunchConfig
+from cudatui.gdbbridge.debugger.config import LaunchConfig
 from cudatui.tui.panes.source import SourcePane
 
 FINDINGS = FIXTURES / "recorded" / "findings"
@@ -43,8 +42,7 @@ def sent(name: str, pattern: str) -> re.Match[str]:
 
 
 def replay(name: str, **config: object) -> LaunchConfig:
-    return LaunchConfig(debugger=(sys.executable, "-m", "cudatui.gdbbridge.record.replay", str(FINDINGS / name)),
-                        cwd=str(ROOT), **config)  # type: ignore[arg-type]
+    return LaunchConfig.replay(FINDINGS / name, cwd=str(ROOT), **config)
 
 
 def value(app: DebuggerApp, name: str) -> str:

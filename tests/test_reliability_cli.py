@@ -30,7 +30,7 @@ import cudatui.gdbbridge.session.gdb
 from conftest import FIXTURES, ROOT, TRANSCRIPTS
 from test_cli import run_main
 from cudatui.tui.app import DebuggerApp
-from cudatui.tui.cli import LaunchConfig
+from cudatui.gdbbridge.debugger.config import LaunchConfig
 from cudatui.tui.panes.locals import LocalsPane
 from cudatui.tui.panes.output import OutputPane
 from cudatui.tui.panes.source import SourcePane

@@ -18,7 +18,7 @@ import pytest
 from conftest import FIXTURES
 from test_reliability_cli import descendants, gone, messages, needs_gdb, no_internal_errors, phase, wait_for
 from cudatui.tui.app import DebuggerApp
-from cudatui.tui.cli import LaunchConfig
+from cudatui.gdbbridge.debugger.config import LaunchConfig
 from cudatui.tui.panes.output import OutputPane
 from cudatui.tui.panes.status import StatusBar
 

@@ -23,7 +23,7 @@ from test_reliability_cli import (
     BREAK_LINE, STEPS, TerminalApp, descendants, kill_all, needs_gdb, phase, wait_for, wait_gone,
 )
 from cudatui.tui.app import DebuggerApp
-from cudatui.tui.cli import LaunchConfig
+from cudatui.gdbbridge.debugger.config import LaunchConfig
 from cudatui.tui.panes.sanitizer import SanitizerPane
 from cudatui.tui.panes.source import SourcePane
 
@@ -67,8 +67,8 @@ async def test_a_recording_cut_by_kill_9_replays_up_to_the_cut(steps: Path, tmp_
     record.write_text("".join(lines) + lines[-1][: len(lines[-1]) // 2])  # and a line cut mid-write
     assert load(str(record)).truncated
 
-    replay = DebuggerApp(LaunchConfig(debugger=(sys.executable, "-m", "cudatui.gdbbridge.record.replay", str(record)),
-                                      breakpoints=(f"steps.c:{BREAK_LINE}",), source_dirs=(str(STEPS.parent),)))
+    replay = DebuggerApp(LaunchConfig.replay(record,
+                                             breakpoints=(f"steps.c:{BREAK_LINE}",), source_dirs=(str(STEPS.parent),)))
     async with replay.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: phase(replay) == "stopped" and replay.last_state is not None)
         assert replay.query_one(SourcePane).view.current == BREAK_LINE

@@ -19,7 +19,7 @@ from conftest import FIXTURES
 from cudatui.gdbbridge.text import TerminalFilter
 from test_reliability_cli import messages, phase, wait_for
 from cudatui.tui.app import DebuggerApp
-from cudatui.tui.cli import LaunchConfig
+from cudatui.gdbbridge.debugger.config import LaunchConfig
 from cudatui.tui.panes.console import ConsolePane
 from cudatui.tui.panes.output import MAX_LINE, OutputPane
 

@@ -22,11 +22,12 @@ from textual.worker import Worker, WorkerState
 
 from cudatui.gdbbridge.session.events import RawLine
 from cudatui.gdbbridge.explain.diagnose import explain_all
+from cudatui.gdbbridge.debugger.breakpoints import BreakpointSpec
 from cudatui.gdbbridge.sanitizer.findings import debug_breakpoint_for
 from cudatui.gdbbridge.models import StopState, Variable
 from cudatui.gdbbridge.sanitizer.run import SanitizerRequest
 from cudatui.gdbbridge.session.gdb import GdbSession
-from cudatui.tui.cli import LaunchConfig
+from cudatui.gdbbridge.debugger.config import LaunchConfig
 from cudatui.tui.controller import Controller
 from cudatui.tui.explain_view import ExplainScreen
 from cudatui.tui.help import HelpScreen
@@ -361,9 +362,8 @@ class DebuggerApp(App[int]):
         self.query_one(SourcePane).open(message.path, message.line)
 
     def on_sanitizer_pane_debug_finding(self, message: SanitizerPane.DebugFinding) -> None:
-        location, condition = debug_breakpoint_for(message.group)
-        spec = f"{location} if {condition}" if condition else location
-        self.spawn(self.controller.debug_finding(spec), "debug-finding")
+        spec = BreakpointSpec(*debug_breakpoint_for(message.group))
+        self.spawn(self.controller.debug_finding(str(spec)), "debug-finding")
 
     def on_sanitizer_pane_post_mortem(self, message: SanitizerPane.PostMortem) -> None:
         if self._sanitize("memcheck", coredump=True):

@@ -8,18 +8,17 @@ the PROGRAM makes a program named like a sub-command reachable.
 
 from __future__ import annotations
 
-import cudatui
-
 import argparse
 import os
 import shutil
 import sys
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from importlib import metadata
 from pathlib import Path
 from types import ModuleType
 from typing import NoReturn, Sequence
 
+from cudatui.gdbbridge.debugger.config import LaunchConfig
 from cudatui.gdbbridge.record.recorder import RecordingError, prepare
 from cudatui.gdbbridge.record.transcript import TranscriptError, load
 from cudatui.tui.commands import demo, doctor, explain, sanitize, stats
@@ -36,43 +35,6 @@ class ArgumentParser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: error: {message}\n")
-
-
-@dataclass(frozen=True)
-class LaunchConfig:
-    """What to debug and how (built by the command line)."""
-
-    debugger: tuple[str, ...]
-    target: tuple[str, ...] = ()
-    """The user's PROGRAM and ARGS (empty for a replayed recording)."""
-    breakpoints: tuple[str, ...] = ()
-    record: str | None = None
-    run: bool = True
-    cwd: str | None = None
-    env: tuple[tuple[str, str], ...] = ()
-    """Environment variables added for the debugger (and so the program)."""
-    source_dirs: tuple[str, ...] = ()
-    """Where to look for a source file whose recorded path does not exist here."""
-
-    core: str | None = None
-    """A GPU coredump to open (post-mortem) instead of running the program."""
-
-    @property
-    def replayed(self) -> bool:
-        """True for a recording replayed: its file paths are the recording machine's."""
-        return "cudatui.gdbbridge.record.replay" in self.debugger
-
-    @property
-    def program_argv(self) -> tuple[str, ...]:
-        """What the debugger runs: a ``.py`` PROGRAM runs under this Python."""
-        if self.target and self.target[0].endswith(".py"):
-            return (sys.executable, *self.target)
-        return self.target
-
-    @property
-    def debugger_name(self) -> str:
-        name = os.path.basename(self.debugger[0]) if self.debugger else "debugger"
-        return "replay" if "cudatui.gdbbridge.record.replay" in self.debugger else name
 
 
 def version() -> str:
@@ -241,15 +203,8 @@ def run_replay(args: argparse.Namespace) -> int:
     if args.speed < 0:
         return _fail("--speed must not be negative")
     recording_dir = str(Path(args.file).resolve().parent)
-    root = str(Path(cudatui.__file__).resolve().parent.parent)
-    pythonpath = os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH", "")) if p)
-    config = LaunchConfig(
-        debugger=(sys.executable, "-m", "cudatui.gdbbridge.record.replay", str(Path(args.file).resolve()), "--speed", str(args.speed)),
-        breakpoints=tuple(args.breakpoints),
-        cwd=os.getcwd(),
-        env=(("PYTHONPATH", pythonpath),),
-        source_dirs=tuple(dict.fromkeys((*args.source_dir, recording_dir, os.getcwd()))),
-    )
+    config = LaunchConfig.replay(args.file, speed=args.speed, breakpoints=tuple(args.breakpoints),
+                                 source_dirs=tuple(dict.fromkeys((*args.source_dir, recording_dir, os.getcwd()))))
     return run_app(config)
 
 

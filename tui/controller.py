@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Awaitable, Callable, Coroutine, Protocol
 
 from cudatui.gdbbridge.cuda import focus as cuda
 from cudatui.gdbbridge.session import events as ev
-from cudatui.gdbbridge.debugger.breakpoints import Breakpoints, split_condition
+from cudatui.gdbbridge.debugger.breakpoints import Breakpoints, BreakpointSpec
 from cudatui.gdbbridge.convert import to_int
 from cudatui.gdbbridge.cuda.models import CudaFocus
 from cudatui.gdbbridge.models import Breakpoint, StopEvent, StopState, Variable
@@ -26,7 +26,7 @@ from cudatui.gdbbridge.debugger.state import StateBuilder
 from cudatui.tui.panes.status import Status, kernel_name, stop_detail
 
 if TYPE_CHECKING:
-    from cudatui.tui.cli import LaunchConfig
+    from cudatui.gdbbridge.debugger.config import LaunchConfig
 
 STEPS = {"continue": "-exec-continue", "next": "-exec-next", "step": "-exec-step", "finish": "-exec-finish"}
 
@@ -103,7 +103,7 @@ class Controller:
                 await self._open_core(cfg.core)
                 return
             for spec in cfg.breakpoints:
-                await self._insert(*split_condition(spec))
+                await self._insert(BreakpointSpec.parse(spec))
             if cfg.run:
                 await self._run()
             else:
@@ -200,11 +200,11 @@ class Controller:
             for bp in here:
                 await self.delete_breakpoint(bp.number)
         else:
-            await self._insert(f"{path}:{line}", None)
+            await self._insert(BreakpointSpec(f"{path}:{line}"))
 
     async def add_breakpoint(self, spec: str) -> None:
         """Insert ``LOCATION [if CONDITION]``."""
-        await self._insert(*split_condition(spec))
+        await self._insert(BreakpointSpec.parse(spec))
 
     async def delete_breakpoint(self, number: int) -> None:
         if self.bps is not None and await self._guard(self.bps.delete(number)):
@@ -352,11 +352,12 @@ class Controller:
 
     # -- helpers ---------------------------------------------------------------------------
 
-    async def _insert(self, location: str, condition: str | None) -> None:
+    async def _insert(self, spec: BreakpointSpec) -> None:
         assert self.bps is not None
+        location = spec.location
         self._last_log = ""
         try:
-            bp = await self.bps.insert(location, condition)
+            bp = await self.bps.insert(location, spec.condition)
         except DebuggerGone:
             raise
         except MIError as exc:

@@ -11,8 +11,10 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.widgets import Footer
 
-from cudatui.gdbbridge import SanitizerReport, SanitizerRequest, SanitizerResult, debug_breakpoint_for
-from cudatui.tui.cli import LaunchConfig, debug_config
+from cudatui.gdbbridge import (
+    BreakpointSpec, LaunchConfig, SanitizerReport, SanitizerRequest, SanitizerResult, debug_breakpoint_for,
+)
+from cudatui.tui.cli import debug_config
 from cudatui.tui.panes.sanitizer import SanitizerPane
 
 
@@ -49,8 +51,7 @@ class SanitizeApp(App[int]):
         self.notify(f"{message.path}:{message.line}", title="Source")
 
     def on_sanitizer_pane_debug_finding(self, message: SanitizerPane.DebugFinding) -> None:
-        location, condition = debug_breakpoint_for(message.group)
-        spec = f"{location} if {condition}" if condition else location
+        spec = str(BreakpointSpec(*debug_breakpoint_for(message.group)))
         if self.request is None:
             self.notify(f"cudatui -b {shlex.quote(spec)} PROGRAM [ARGS]", title="Debug this finding: run")
             return

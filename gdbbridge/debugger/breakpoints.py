@@ -24,10 +24,22 @@ from cudatui.gdbbridge.session.errors import MIError
 from cudatui.gdbbridge.session.gdb import GdbSession
 
 
-def split_condition(spec: str) -> tuple[str, str | None]:
-    """``"bugs.cu:13 if threadIdx.x == 5"`` -> (``"bugs.cu:13"``, ``"threadIdx.x == 5"``)."""
-    location, sep, condition = spec.partition(" if ")
-    return location.strip(), (condition.strip() or None) if sep else None
+@dataclass(frozen=True)
+class BreakpointSpec:
+    """A breakpoint to insert: ``location`` (``file:line``, a function) and an optional
+    ``condition``; written ``LOCATION if CONDITION`` on the command line and in the config."""
+
+    location: str
+    condition: str | None = None
+
+    @classmethod
+    def parse(cls, text: str) -> "BreakpointSpec":
+        """``"bugs.cu:13 if threadIdx.x == 5"`` -> ``BreakpointSpec("bugs.cu:13", "threadIdx.x == 5")``."""
+        location, sep, condition = text.partition(" if ")
+        return cls(location.strip(), (condition.strip() or None) if sep else None)
+
+    def __str__(self) -> str:
+        return f"{self.location} if {self.condition}" if self.condition else self.location
 
 
 def _answer(sent: str, lines: list[ev.RawLine]) -> str:

@@ -22,6 +22,7 @@ from typing import Callable
 
 import pytest
 
+from cudatui.gdbbridge.debugger.breakpoints import BreakpointSpec
 from cudatui.gdbbridge.sanitizer.findings import Dim3, FindingGroup, debug_breakpoint_for
 from cudatui.gdbbridge.sanitizer.run import SanitizerRequest, run_sanitizer
 from cudatui.kernels.lessons import get_lesson
@@ -65,9 +66,9 @@ async def test_debug_this_finding_stops_a_lesson_on_the_culprit_thread(
     lesson = get_lesson(name)
     result = await run_sanitizer(SanitizerRequest(program=str(lesson.demo_path), tool=tool, cwd=str(ROOT)))
     group = culprit(result.report.groups)
-    location, condition = debug_breakpoint_for(group)
-    print(f"{name}: {group.count} finding(s), first {group.first.kind} at {location} if {condition}")
-    config = replace(debug_config(str(lesson.demo_path), breakpoints=(f"{location} if {condition}",)),
+    spec = BreakpointSpec(*debug_breakpoint_for(group))
+    print(f"{name}: {group.count} finding(s), first {group.first.kind} at {spec}")
+    config = replace(debug_config(str(lesson.demo_path), breakpoints=(str(spec),)),
                      record=record_to(f"finding_{name}", tmp_path))
     app = DebuggerApp(config)
     started = time.monotonic()
@@ -94,8 +95,8 @@ async def test_native_handoff_condition_holds_from_the_first_hit(built_lessons, 
     """What `cudatui sanitize` hands over on d for a native binary: cuda-gdb refuses the
     threadIdx condition before the kernel is loaded, so it is applied at the launch stop."""
     exe = build_native(tmp_path)
-    spec = f"t.cu:{BAD_LINE} if blockIdx.x == 1 && threadIdx.x == 5"
-    config = replace(debug_config(str(exe), breakpoints=(spec,)), cwd=str(tmp_path),
+    spec = BreakpointSpec(f"t.cu:{BAD_LINE}", "blockIdx.x == 1 && threadIdx.x == 5")
+    config = replace(debug_config(str(exe), breakpoints=(str(spec),)), cwd=str(tmp_path),
                      record=record_to("finding_native_handoff", tmp_path))
     app = DebuggerApp(config)
     async with app.run_test(size=(160, 48)) as pilot:

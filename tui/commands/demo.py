@@ -9,8 +9,6 @@ doctor checks as ``cudatui doctor``), otherwise it replays the recording package
 
 from __future__ import annotations
 
-import cudatui
-
 import argparse
 import gzip
 import json
@@ -19,16 +17,13 @@ import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import Any, Callable
 
 from cudatui.gdbbridge import (
-    DoctorConfig, Exchange, RecordingError, Transcript, TranscriptError, canonical, check_cuda_gdb, find_tool, load,
-    prepare, probe_nvml,
+    BreakpointSpec, DoctorConfig, Exchange, LaunchConfig, RecordingError, Transcript, TranscriptError, canonical,
+    check_cuda_gdb, find_tool, load, prepare, probe_nvml,
 )
 from cudatui.kernels.lessons import KERNELS_DIR, LESSONS, Lesson, LessonError, get_lesson
-
-if TYPE_CHECKING:
-    from cudatui.tui.cli import LaunchConfig
 
 RECORDINGS_DIR = KERNELS_DIR / "recordings"
 """Where the packaged recordings live (``<lesson>.jsonl.gz``)."""
@@ -100,7 +95,7 @@ def recorded_breakpoints(transcript: Transcript) -> tuple[str, ...]:
         condition = words[words.index("-c") + 1] if "-c" in words[:-1] else None
         location = words[-1]
         found[location] = condition or found.get(location)
-    return tuple(f"{loc} if {cond}" if cond else loc for loc, cond in found.items())
+    return tuple(str(BreakpointSpec(loc, cond)) for loc, cond in found.items())
 
 
 def recorded_steps(transcript: Transcript) -> tuple[str, ...]:
@@ -202,22 +197,15 @@ class DemoPlan:
 
 def live_config(lesson: Lesson, debugger: str = "cuda-gdb", record: str | None = None) -> LaunchConfig:
     """The lesson's demo script under ``debugger`` with the lesson's breakpoints."""
-    from cudatui.tui.cli import LaunchConfig
-
-    specs = tuple(f"{loc} if {cond}" if cond else loc for loc, cond in lesson.breakpoint_specs())
+    specs = tuple(str(BreakpointSpec(loc, cond)) for loc, cond in lesson.breakpoint_specs())
     return LaunchConfig(debugger=(debugger,), target=(str(lesson.demo_path),), breakpoints=specs, record=record,
                         cwd=str(KERNELS_DIR), source_dirs=(str(KERNELS_DIR),))
 
 
 def replay_config(info: RecordingInfo, speed: float = 0.0) -> LaunchConfig:
     """The replay stand-in serving ``info``'s recording, with its recorded breakpoints."""
-    from cudatui.tui.cli import LaunchConfig
-
-    root = str(Path(cudatui.__file__).resolve().parent.parent)
-    pythonpath = os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH", "")) if p)
-    return LaunchConfig(
-        debugger=(sys.executable, "-m", "cudatui.gdbbridge.record.replay", str(info.path.resolve()), "--speed", str(speed)),
-        breakpoints=info.breakpoints, cwd=os.getcwd(), env=(("PYTHONPATH", pythonpath),),
+    return LaunchConfig.replay(
+        info.path, speed=speed, breakpoints=info.breakpoints,
         source_dirs=tuple(dict.fromkeys((str(KERNELS_DIR), str(info.path.resolve().parent), os.getcwd()))),
     )
 
