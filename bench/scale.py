@@ -4,7 +4,7 @@ The CUDA tables are the recorded H200 lines of ``inspect.jsonl`` with their rows
 a kernel of gridDim (4096,1,1) x blockDim (256,1,1), one block row per block (the worst case:
 nothing coalesces) and two thread ranges per block (a divergent branch). ``sdata`` is a
 ``@shared float [12288]`` (48 KB) array served in gdb's print format. Everything is fetched
-through a GdbSession from the replay stand-in, in a running app at 160x48; a step ends when the
+through a Debugger from the replay stand-in, in a running app at 160x48; a step ends when the
 app has painted it and gone idle.
 """
 
@@ -24,16 +24,17 @@ from textual.widgets import Tree
 
 from cudatui.gdbbridge.cuda.evaluation import SHARED_CHUNK, shared_slice_expression
 from cudatui.gdbbridge.cuda.tables import parse_devices, parse_kernels
-from cudatui.gdbbridge.session import events as ev
+from cudatui.gdbbridge.debugger.config import LaunchConfig
+from cudatui.gdbbridge.debugger.debugger import Debugger
+from cudatui.gdbbridge.debugger.events import PhaseChanged
+from cudatui.gdbbridge.debugger.status import Phase
 from cudatui.gdbbridge.session.mi import BIG_LINE, parse_line
 from cudatui.gdbbridge.cuda.models import CudaFocus
 from cudatui.gdbbridge.models import StopEvent, StopState, Variable
-from cudatui.gdbbridge.session.gdb import GdbSession
 from cudatui.tui.panes.focus import FocusNavigator
 from cudatui.tui.panes.shared_memory import SharedMemoryPane
-from cudatui.tui.port import SessionPort
 
-from . import TRANSCRIPTS, Result, fmt, median, print_results, replay_argv, transcript_lines, write_transcript
+from . import TRANSCRIPTS, Result, fmt, median, print_results, transcript_lines, write_transcript
 
 BENCH = "scale"
 SIZE = (160, 48)
@@ -101,7 +102,7 @@ _FOCUS_RECORD = ('CudaFocus={device="0",sm="0",warp="0",lane="0",kernel="0",grid
 
 def write_session(path: Path, lines: dict[str, str], shared: dict[str, str]) -> Path:
     entries: list[tuple[str, str]] = [
-        ("in", "0-exec-continue"), ("out", "0^running"), ("out", '*running,thread-id="all"'), ("out", "(gdb) "),
+        ("in", "0-exec-run"), ("out", "0^running"), ("out", '*running,thread-id="all"'), ("out", "(gdb) "),
         ("out", '*stopped,reason="breakpoint-hit",disp="keep",bkptno="1",' + _FOCUS_RECORD + ',thread-id="1"'),
     ]
     token = 0
@@ -129,11 +130,10 @@ def state(lines: dict[str, str], shared_count: int) -> StopState:
 class Host(App[None]):
     """The navigator and the shared-memory pane side by side; records when the screen is painted."""
 
-    def __init__(self, session: GdbSession) -> None:
+    def __init__(self, debugger: Debugger) -> None:
         super().__init__()
-        port = SessionPort(session)
-        self.navigator = FocusNavigator(port)
-        self.shared = SharedMemoryPane(port)
+        self.navigator = FocusNavigator(debugger)
+        self.shared = SharedMemoryPane(debugger)
         self.painted_at = 0.0
         self.first_paint = 0.0
 
@@ -176,13 +176,13 @@ def _loaded(node) -> bool:  # type: ignore[no-untyped-def]
 
 
 async def _run(transcript: Path, stop: StopState, pages: int) -> dict[str, list[tuple[float, float]]]:
-    session = GdbSession(replay_argv(transcript), inferior_tty=False)
-    await session.start()
+    debugger = Debugger(LaunchConfig.replay(transcript))
     stopped = asyncio.get_running_loop().create_future()
-    session.subscribe(lambda e: isinstance(e, ev.Stopped) and not stopped.done() and stopped.set_result(e))
-    await session.command("-exec-continue")
+    debugger.subscribe(lambda e: isinstance(e, PhaseChanged) and e.status.phase is Phase.STOPPED
+                       and not stopped.done() and stopped.set_result(e))
+    await debugger.start()
     await asyncio.wait_for(stopped, 30)
-    app = Host(session)
+    app = Host(debugger)
     out: dict[str, list[tuple[float, float]]] = {}
     try:
         async with app.run_test(size=SIZE) as pilot:
@@ -206,7 +206,7 @@ async def _run(transcript: Path, stop: StopState, pages: int) -> dict[str, list[
             out["page"] = [await timed(app, pilot, next_page, lambda: shared.page == page[0] and bool(shared.values()))
                            for _ in range(pages)]
     finally:
-        await session.close()
+        await debugger.close()
     return out
 
 

@@ -3,9 +3,9 @@
 The real cudatui app (``cudatui.tui.app.DebuggerApp``, 160x48: every pane visible) runs a replayed
 H200 tour whose two recorded ``-exec-next`` steps (each with its recorded refresh batch) are
 repeated to make STEPS steps. Each step is a pressed ``n``. Three instants are taken per step:
-the ``*stopped`` record parsed by GdbSession, ``show_state`` called by the controller (the
-refresh batch is done: the MI part), and the last screen update the compositor rendered before
-the app went idle (the UI part).
+the ``*stopped`` line read from gdb (the Debugger's raw MI line), ``show_state`` called by the
+app (the refresh batch is done: the MI part), and the last screen update the compositor rendered
+before the app went idle (the UI part).
 
 Goal: UI part <= 50 ms median at 160x48.
 """
@@ -24,11 +24,11 @@ from typing import Any
 
 from textual.widget import Widget
 
-from cudatui.gdbbridge.session import events as ev
+from cudatui.gdbbridge.debugger.events import DebuggerEvent
+from cudatui.gdbbridge.session.events import RawLine
 from cudatui.gdbbridge.models import StopState
 from cudatui.gdbbridge.record.replay import kind_of
 from cudatui.gdbbridge.record.transcript import Exchange, load
-from cudatui.gdbbridge.session.gdb import GdbSession
 from cudatui.tui import app as app_module
 from cudatui.tui.app import DebuggerApp
 from cudatui.gdbbridge.debugger.config import LaunchConfig
@@ -93,13 +93,10 @@ class TimedApp(DebuggerApp):
         self.stopped_at: list[float] = []
         self.shown_at: dict[int, float] = {}
         self.painted_at = 0.0
+        self.debugger.subscribe(self._on_event)
 
-    def attach(self, session: GdbSession) -> None:
-        session.subscribe(self._on_event)
-        super().attach(session)
-
-    def _on_event(self, event: ev.Event) -> None:
-        if isinstance(event, ev.Stopped):
+    def _on_event(self, event: DebuggerEvent) -> None:
+        if isinstance(event, RawLine) and event.direction == "out" and event.text.startswith("*stopped"):
             self.stopped_at.append(time.perf_counter())
 
     def show_state(self, state: StopState) -> None:

@@ -2,9 +2,9 @@
 
 It never imports textual or rich: the UI uses it, never the reverse. Its subsystems are
 subpackages: ``session`` (one debugger process over GDB/MI), ``record`` (transcripts and their
-replay), ``debugger`` (stop states, breakpoints), ``cuda`` (cuda-gdb's CUDA extensions),
-``sanitizer``, ``nvml``, ``doctor`` and ``explain``; ``models``, ``convert`` and ``text`` are
-shared by all of them.
+replay), ``debugger`` (the Debugger the UI drives, stop states, breakpoints), ``cuda``
+(cuda-gdb's CUDA extensions), ``sanitizer``, ``nvml``, ``doctor`` and ``explain``; ``models``,
+``convert`` and ``text`` are shared by all of them.
 
 This module is the public API, the names the UI imports (``from cudatui.gdbbridge import
 StopState``): :data:`__all__`, each defined in the one module named for it in ``_PUBLIC``.
@@ -29,6 +29,13 @@ _PUBLIC = {
     "cudatui.gdbbridge.debugger.state": ("StateBuilder",),
     "cudatui.gdbbridge.debugger.breakpoints": ("BreakpointSpec", "Breakpoints"),
     "cudatui.gdbbridge.debugger.config": ("LaunchConfig",),
+    "cudatui.gdbbridge.debugger.debugger": ("Debugger", "Step"),
+    "cudatui.gdbbridge.debugger.events": (
+        "ConsoleOutput", "DebuggerEvent", "Notice", "PhaseChanged", "ProgramText", "QueriesFailed", "StartupFailed",
+        "StateChanged", "WatchesChanged",
+    ),
+    "cudatui.gdbbridge.debugger.queries": ("DebuggerQueries",),
+    "cudatui.gdbbridge.debugger.status": ("Phase", "Status"),
     "cudatui.gdbbridge.models": (
         "Breakpoint", "BreakpointLocation", "Frame", "QueryFailure", "Register", "StopEvent", "StopState", "Variable",
     ),
@@ -43,6 +50,7 @@ _PUBLIC = {
     "cudatui.gdbbridge.cuda.warp_watch": ("LaneValue", "WarpWatchError", "evaluate_in_lanes"),
     "cudatui.gdbbridge.cuda.shared_decls": ("SharedDecl", "shared_arrays"),
     "cudatui.gdbbridge.record.transcript": ("Exchange", "Transcript", "TranscriptError", "canonical", "load"),
+    "cudatui.gdbbridge.record.path": ("Move", "recorded_breakpoints", "recorded_moves"),
     "cudatui.gdbbridge.record.recorder": ("RecordingError", "prepare"),
     "cudatui.gdbbridge.sanitizer.run": (
         "SanitizerError", "SanitizerRequest", "SanitizerResult", "SanitizerRun", "run_sanitizer",

@@ -146,13 +146,13 @@ async def drive(lesson: Lesson, raw: Path, debugger: str, timer: Timer, start_ti
     async with app.run_test(size=SIZE) as pilot:
 
         def phase() -> str:
-            return app.controller.status.phase
+            return app.debugger.status.phase
 
         def generation() -> int:
             return app.last_state.generation if app.last_state else 0
 
         def report(what: str, suffix: str = "") -> None:
-            status = app.controller.status
+            status = app.debugger.status
             timer.say(f"{what}: {status.phase} {status.detail} {status.focus} {status.kernel} {suffix}".rstrip())
 
         async def settle(before: int, what: str, timeout: float = 60.0) -> None:
@@ -171,10 +171,10 @@ async def drive(lesson: Lesson, raw: Path, debugger: str, timer: Timer, start_ti
             await settle(before, key)
 
         if not await wait_until(pilot, lambda: phase() in ("stopped", "exited", "dead"), start_timeout):
-            raise RuntimeError(f"no stop within {start_timeout:g} s ({app.controller.status.detail})")
+            raise RuntimeError(f"no stop within {start_timeout:g} s ({app.debugger.status.detail})")
         report("first stop")
         if app.last_state is not None and app.last_state.in_kernel:
-            await app.controller.switch_focus(guide_focus(lesson))
+            await app.debugger.switch_focus(guide_focus(lesson))
             report(f"focus {guide_focus(lesson)}")
             for pane in LAZY_PANES:
                 app.show_pane(pane)
@@ -196,12 +196,12 @@ async def drive(lesson: Lesson, raw: Path, debugger: str, timer: Timer, start_ti
         if phase() == "stopped" and app.last_state is not None:
             await idle()
             for bp in app.last_state.breakpoints:
-                await app.controller.delete_breakpoint(bp.number)
+                await app.debugger.delete_breakpoint(bp.number)
             timer.say("deleted the breakpoints")
         for _ in range(5):
             if phase() == "stopped":
                 await press("c")
-        ended = f"{phase()} {app.controller.status.detail}"
+        ended = f"{phase()} {app.debugger.status.detail}"
         await pilot.press("q")
     return ended
 

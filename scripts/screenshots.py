@@ -53,17 +53,17 @@ async def replay(lesson: str, out: Path, size: tuple[int, int], until: Callable[
     assert plan.recording is not None
     app = DemoApp(plan)
     async with app.run_test(size=size) as pilot:
-        await wait_until(pilot, lambda: app.controller.status.phase in ("stopped", "exited"))
+        await wait_until(pilot, lambda: app.debugger.status.phase in ("stopped", "exited"))
         for step in plan.recording.steps:
             if until is None or until(app):
                 break
             before = app.last_state.generation if app.last_state else 0
             if step.startswith("g "):
-                await app.controller.switch_focus(step[2:])
+                await app.debugger.switch_focus(step[2:])
             else:
                 await pilot.press(step)
             await wait_until(pilot, lambda: app.last_state is not None and app.last_state.generation > before
-                             and app.controller.status.phase in ("stopped", "exited"))
+                             and app.debugger.status.phase in ("stopped", "exited"))
         if until is not None and not until(app):
             raise RuntimeError(f"the {lesson} recording never reaches the state of {out.name}")
         if not guide:
@@ -174,7 +174,7 @@ async def shot_postmortem(out: Path, size: tuple[int, int]) -> None:
     app = DebuggerApp(LaunchConfig.replay(recording, core=core,
                                           cwd=str(ROOT), source_dirs=(str(FIXTURES / "c" / "findings"),)))
     async with app.run_test(size=size) as pilot:
-        await wait_until(pilot, lambda: app.controller.status.phase == "stopped")
+        await wait_until(pilot, lambda: app.debugger.status.phase == "stopped")
         app.show_pane("warps")
         await pilot.pause(1.5)
         app.save_screenshot(str(out))

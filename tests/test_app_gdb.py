@@ -16,6 +16,7 @@ from textual.pilot import Pilot
 from textual.widgets import DataTable, Input
 
 from conftest import FIXTURES
+from cudatui.gdbbridge.debugger.breakpoints import BreakpointSpec
 from cudatui.tui.app import DebuggerApp
 from cudatui.tui.help import HelpScreen
 from cudatui.tui.panes.base import FrameSelected
@@ -56,7 +57,7 @@ def value(app: DebuggerApp, name: str) -> str:
 
 
 def phase(app: DebuggerApp) -> str:
-    return app.controller.status.phase
+    return app.debugger.status.phase
 
 
 async def at_line(pilot: Pilot, app: DebuggerApp, line: int) -> None:
@@ -67,7 +68,7 @@ async def test_break_next_step_finish_continue_to_exit(program: Path) -> None:
     app = DebuggerApp(config(program, f"steps.c:{BREAK_LINE}"))
     async with app.run_test(size=(160, 48)) as pilot:
         await at_line(pilot, app, BREAK_LINE)
-        assert app.controller.status.detail == "breakpoint 1"
+        assert app.debugger.status.detail == "breakpoint 1"
         assert value(app, "total") == "0"
         assert app.query_one(SourcePane).view.marks == {BREAK_LINE: True}
         assert str(app.query_one(BreakpointsPane).query_one(DataTable).get_cell("1", "hits")) == "1"
@@ -79,7 +80,7 @@ async def test_break_next_step_finish_continue_to_exit(program: Path) -> None:
         stack = app.query_one(StackPane).query_one(DataTable)
         assert [str(stack.get_cell(k, "function")) for k in ("0", "1")] == ["square", "main"]
         await pilot.press("f")
-        await wait_for(pilot, lambda: phase(app) == "stopped" and app.controller.status.detail == "finish")
+        await wait_for(pilot, lambda: phase(app) == "stopped" and app.debugger.status.detail == "finish")
         assert app.query_one(SourcePane).view.current == BREAK_LINE
 
         await pilot.press("n")
@@ -89,10 +90,10 @@ async def test_break_next_step_finish_continue_to_exit(program: Path) -> None:
 
         await pilot.press("c")
         await wait_for(pilot, lambda: phase(app) == "exited")
-        assert app.controller.status.detail == "0"
+        assert app.debugger.status.detail == "0"
         await wait_for(pilot, lambda: "total=10" in app.query_one(OutputPane).text)
         await pilot.press("q")
-    assert app.controller.session is not None and not app.controller.session.alive
+    assert app.debugger.session is not None and not app.debugger.session.alive
 
 
 async def test_toggle_breakpoint_at_cursor_select_frame_and_restart(program: Path) -> None:
@@ -110,7 +111,7 @@ async def test_toggle_breakpoint_at_cursor_select_frame_and_restart(program: Pat
 
         await pilot.press("c")
         await at_line(pilot, app, BREAK_LINE + 1)
-        assert app.controller.status.detail == "breakpoint 2"
+        assert app.debugger.status.detail == "breakpoint 2"
         await pilot.press("f9")
         await wait_for(pilot, lambda: BREAK_LINE + 1 not in source.view.marks)
 
@@ -138,10 +139,10 @@ async def test_debug_finding_after_the_program_exited_breaks_there_and_runs_agai
     app = DebuggerApp(config(program))
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: phase(app) == "exited")
-        await app.controller.debug_finding("steps.c:6 if x == 3")
+        await app.debugger.debug_finding(BreakpointSpec("steps.c:6", "x == 3"))
         await at_line(pilot, app, 6)
-        assert value(app, "x") == "3" and app.controller.status.detail == "breakpoint 1"
-        (bp,) = app.controller.state.breakpoints
+        assert value(app, "x") == "3" and app.debugger.status.detail == "breakpoint 1"
+        (bp,) = app.debugger.state.breakpoints
         assert (bp.line, bp.condition) == (6, "x == 3")
 
 
@@ -153,8 +154,8 @@ async def test_a_coredump_gdb_cannot_open_is_an_error_not_a_spinner(program: Pat
         await wait_for(pilot, lambda: phase(app) == "dead")
         errors = [n.message for n in app._notifications if n.severity == "error"]
         assert any(e.startswith("gdb: ") and "cudacore" in e for e in errors), errors
-        assert app.controller.status.detail.startswith("coredump not opened:")
-        assert app.controller.session is not None and app.controller.session.alive
+        assert app.debugger.status.detail.startswith("coredump not opened:")
+        assert app.debugger.session is not None and app.debugger.session.alive
 
 
 async def test_after_the_debugger_died_the_new_sessions_stops_reach_every_pane(program: Path) -> None:
@@ -164,12 +165,12 @@ async def test_after_the_debugger_died_the_new_sessions_stops_reach_every_pane(p
         for key, line in (("n", 7), ("f", BREAK_LINE), ("n", BREAK_LINE + 1), ("n", BREAK_LINE + 2)):
             await pilot.press(key)
             await at_line(pilot, app, line)
-        old = app.controller.state
-        os.kill(app.controller.session.pid, signal.SIGKILL)
+        old = app.debugger.state
+        os.kill(app.debugger.session.pid, signal.SIGKILL)
         await wait_for(pilot, lambda: phase(app) == "dead")
         await pilot.press("r")
-        await wait_for(pilot, lambda: app.controller.state is not old and phase(app) == "stopped")
-        new = app.controller.state
+        await wait_for(pilot, lambda: app.debugger.state is not old and phase(app) == "stopped")
+        new = app.debugger.state
         assert new.generation > old.generation
         await at_line(pilot, app, 6)
         assert app.query_one(StackPane).state is new and app.query_one(LocalsPane).state is new
@@ -178,15 +179,15 @@ async def test_after_the_debugger_died_the_new_sessions_stops_reach_every_pane(p
 async def test_debugger_death_restart_help_palette_and_quit_from_a_dialog(program: Path) -> None:
     app = DebuggerApp(LaunchConfig(debugger=("gdb",), target=(str(program),), run=False, cwd=str(program.parent)))
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_for(pilot, lambda: app.controller.status.detail.startswith("loaded, not started"))
-        first = app.controller.session
+        await wait_for(pilot, lambda: app.debugger.status.detail.startswith("loaded, not started"))
+        first = app.debugger.session
         assert first is not None and first.pid is not None
         os.kill(first.pid, signal.SIGKILL)
         await wait_for(pilot, lambda: phase(app) == "dead")
         assert any("Press r to restart" in n.message for n in app._notifications)
         await pilot.press("r")
         await wait_for(pilot, lambda: phase(app) == "exited")
-        assert app.controller.session is not first and app.controller.status.detail == "0"
+        assert app.debugger.session is not first and app.debugger.status.detail == "0"
 
         titles = [c.title for c in app.get_system_commands(app.screen)]
         assert {"Cont", "Next", "Step", "Finish", "Break", "Focus", "Sanitize", "Explain error"} <= set(titles)
@@ -194,4 +195,4 @@ async def test_debugger_death_restart_help_palette_and_quit_from_a_dialog(progra
         await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen))
         await pilot.press("q")
         await wait_for(pilot, lambda: app.return_code == 0)
-    assert app.controller.session is not None and not app.controller.session.alive
+    assert app.debugger.session is not None and not app.debugger.session.alive

@@ -93,7 +93,7 @@ def cell(app: DebuggerApp, pane: type, row: str, column: str, table: str = "Data
 
 
 def status(app: DebuggerApp) -> tuple[str, str]:
-    return app.controller.status.phase, app.controller.status.detail
+    return app.debugger.status.phase, app.debugger.status.detail
 
 
 async def stopped_at(pilot: Pilot, app: DebuggerApp, line: int) -> None:
@@ -121,8 +121,8 @@ async def test_kernel_stop_source_stack_breakpoints_locals_and_steps(tmp_path) -
         assert "sum += tile[cy + dy][cx + dx];" in source.view.lines[36].plain
         assert source.view.marks == {37: True, 51: True}
         assert status(app) == ("stopped", "breakpoint 2")
-        assert app.controller.status.kernel == "blur_racy"
-        assert app.controller.status.focus == "block (0,0,0) thread (0,6,0)"
+        assert app.debugger.status.kernel == "blur_racy"
+        assert app.debugger.status.focus == "block (0,0,0) thread (0,6,0)"
         assert [r[2] for r in rows(app, StackPane).values()] == ["box3x3", "blur_racy"]
         assert rows(app, StackPane)["1"][3] == "tile.cu:51"
         breaks = rows(app, BreakpointsPane)
@@ -133,7 +133,7 @@ async def test_kernel_stop_source_stack_breakpoints_locals_and_steps(tmp_path) -
 
         await goto_focus(pilot, app, "block (1,0,0) thread (7,0,0)")
         await stopped_at(pilot, app, 28)
-        assert app.controller.status.focus == "block (1,0,0) thread (7,0,0)"
+        assert app.debugger.status.focus == "block (1,0,0) thread (7,0,0)"
         assert rows(app, LocalsPane, "#locals-table")["tx"][1] == "11"
         await goto_focus(pilot, app, "warp 2 lane 3")
         await wait_for(pilot, lambda: rows(app, LocalsPane, "#locals-table")["tx"][1] == "7")
@@ -158,7 +158,7 @@ async def test_kernel_stop_source_stack_breakpoints_locals_and_steps(tmp_path) -
         output = app.query_one(OutputPane).text
         assert "[tile] GPU: NVIDIA H200" in output and "WRONG (77 of 2000 pixels differ)" in output
         await pilot.press("q")
-    assert app.controller.session is not None and not app.controller.session.alive
+    assert app.debugger.session is not None and not app.debugger.session.alive
 
 
 async def test_recorded_path_missing_maps_to_same_name_or_says_not_available(tmp_path) -> None:
@@ -252,12 +252,12 @@ async def test_focus_moved_by_cuda_gdb_is_announced(tmp_path) -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await stopped_at(pilot, app, 25)
         await goto_focus(pilot, app, "block (1,0,0) thread (7,0,0)")
-        await wait_for(pilot, lambda: app.controller.status.focus == "block (1,0,0) thread (7,0,0)")
+        await wait_for(pilot, lambda: app.debugger.status.focus == "block (1,0,0) thread (7,0,0)")
         await goto_focus(pilot, app, "warp 2 lane 3")
-        await wait_for(pilot, lambda: app.controller.status.focus == "block (1,0,0) thread (3,0,0)")
+        await wait_for(pilot, lambda: app.debugger.status.focus == "block (1,0,0) thread (3,0,0)")
         assert not any("moved the focus" in n.message for n in app._notifications)
         for key in "nns":
             await pilot.press(key)
             await wait_for(pilot, lambda: status(app)[0] == "stopped")
-        await wait_for(pilot, lambda: app.controller.status.focus == "block (0,0,0) thread (5,0,0)")
+        await wait_for(pilot, lambda: app.debugger.status.focus == "block (0,0,0) thread (5,0,0)")
         assert any(n.message == "cuda-gdb moved the focus to block (0,0,0) thread (5,0,0)" for n in app._notifications)

@@ -1,7 +1,7 @@
-"""cudatui.tui.controller.Controller against a real GNU gdb, seen through a View that keeps what it is told.
+"""cudatui.gdbbridge.debugger.Debugger against a real GNU gdb, seen through the events it sends.
 
 The MI log gets the real lines in both directions (commands as written, records as printed),
-and a program's exit code (octal in MI) reaches the status bar as the decimal number.
+and a program's exit code (octal in MI) reaches the status as the decimal number.
 """
 
 from __future__ import annotations
@@ -10,16 +10,14 @@ import asyncio
 import shutil
 import subprocess
 from pathlib import Path
-from typing import Any, Coroutine
 
 import pytest
 
-from cudatui.gdbbridge.session import events as ev
-from cudatui.gdbbridge.models import StopState, Variable
-from cudatui.gdbbridge.session.gdb import GdbSession
-from cudatui.tui.cli import LaunchConfig
-from cudatui.tui.controller import Controller
-from cudatui.tui.panes.status import Status
+from cudatui.gdbbridge.debugger.config import LaunchConfig
+from cudatui.gdbbridge.debugger.debugger import Debugger, Step
+from cudatui.gdbbridge.debugger.events import DebuggerEvent, Notice, PhaseChanged, StartupFailed
+from cudatui.gdbbridge.debugger.status import Phase, Status
+from cudatui.gdbbridge.session.events import RawLine
 
 BRIDGE = Path(__file__).parent / "fixtures" / "c" / "bridge"
 WAIT = 20.0
@@ -27,53 +25,32 @@ WAIT = 20.0
 pytestmark = pytest.mark.skipif(not (shutil.which("gdb") and shutil.which("gcc")), reason="needs gdb and gcc")
 
 
-class KeepingView:
-    """A View (cudatui.tui.controller.View) that runs spawned work as tasks and keeps everything shown."""
+class Keeper:
+    """A subscriber that keeps every event a Debugger sends, and wakes who waits for a phase."""
 
     def __init__(self) -> None:
-        self.tasks: list[asyncio.Task[None]] = []
-        self.raw: list[ev.RawLine] = []
-        self.states: list[StopState] = []
+        self.raw: list[RawLine] = []
         self.statuses: list[Status] = []
         self.notes: list[tuple[str, str]] = []
+        self.failures: list[str] = []
+        self._phases: asyncio.Queue[Phase] = asyncio.Queue()
 
-    def spawn(self, work: Coroutine[Any, Any, None], name: str) -> None:
-        self.tasks.append(asyncio.get_running_loop().create_task(work, name=name))
+    def __call__(self, event: DebuggerEvent) -> None:
+        if isinstance(event, RawLine):
+            self.raw.append(event)
+        elif isinstance(event, PhaseChanged):
+            self.statuses.append(event.status)
+            self._phases.put_nowait(event.status.phase)
+        elif isinstance(event, Notice):
+            self.notes.append((event.message, event.severity))
+        elif isinstance(event, StartupFailed):
+            self.failures.append(event.message)
 
-    def attach(self, session: GdbSession) -> None:
-        pass
-
-    def show_state(self, state: StopState) -> None:
-        self.states.append(state)
-
-    def show_watches(self, generation: int, watches: tuple[Variable, ...]) -> None:
-        pass
-
-    def show_status(self, status: Status) -> None:
-        self.statuses.append(status)
-
-    def program_output(self, text: str) -> None:
-        pass
-
-    def console_output(self, text: str, kind: str) -> None:
-        pass
-
-    def mi_log(self, line: ev.RawLine) -> None:
-        self.raw.append(line)
-
-    def notify_user(self, message: str, severity: str = "information") -> None:
-        self.notes.append((message, severity))
-
-    def startup_failed(self, message: str) -> None:
-        raise AssertionError(f"startup failed: {message}")
-
-
-async def until(what, timeout: float = WAIT) -> None:
-    for _ in range(int(timeout / 0.02)):
-        if what():
-            return
-        await asyncio.sleep(0.02)
-    raise AssertionError("timed out")
+    async def until(self, phase: Phase) -> Status:
+        """The status once the Debugger says it reached ``phase``."""
+        while await asyncio.wait_for(self._phases.get(), WAIT) is not phase:
+            pass
+        return self.statuses[-1]
 
 
 @pytest.fixture(scope="module")
@@ -84,23 +61,24 @@ def exit_with(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 async def test_mi_log_shows_real_lines_and_exit_code_is_decimal(exit_with: Path) -> None:
-    view = KeepingView()
+    kept = Keeper()
     config = LaunchConfig(debugger=("gdb",), target=(str(exit_with), "10"), breakpoints=("main",), cwd=str(exit_with.parent))
-    controller = Controller(config, view)
+    debugger = Debugger(config)
+    debugger.subscribe(kept)
     try:
-        await asyncio.wait_for(controller.start(), WAIT)
-        await until(lambda: controller.status.phase == "stopped")
-        sent = [r.text for r in view.raw if r.direction == "in"]
+        await asyncio.wait_for(debugger.start(), WAIT)
+        assert (await kept.until(Phase.STOPPED)) is debugger.status
+        sent = [r.text for r in kept.raw if r.direction == "in"]
         assert any(t.endswith('-break-insert -f "main"') for t in sent) and any(t.endswith("-exec-run") for t in sent)
-        received = [r.text for r in view.raw if r.direction == "out"]
+        received = [r.text for r in kept.raw if r.direction == "out"]
         assert any(t.startswith("*stopped,reason=\"breakpoint-hit\"") for t in received)
         assert any("^done,bkpt={number=\"1\"" in t for t in received)
 
-        await controller.resume("continue")
-        await until(lambda: controller.status.phase == "exited")
-        assert controller.status.detail == "10"
-        assert any(r.text.startswith('*stopped,reason="exited",exit-code="012"') for r in view.raw)
+        await debugger.resume(Step.CONTINUE)
+        exited = await kept.until(Phase.EXITED)
+        assert exited.detail == "10" and exited is debugger.status
+        assert any(r.text.startswith('*stopped,reason="exited",exit-code="012"') for r in kept.raw)
     finally:
-        await controller.close()
-        await asyncio.gather(*view.tasks, return_exceptions=True)
-    assert controller.session is not None and not controller.session.alive
+        await debugger.close()
+    assert not kept.failures
+    assert debugger.session is not None and not debugger.session.alive

@@ -1,7 +1,7 @@
 """The CUDA panes' on-demand queries against real cuda-gdb, recorded for the replay tests.
 
 On a GPU box (``gpu`` marker): the `tile` lesson (2-D grid, 2-D shared ``float tile[18][18]``,
-device functions) stops at its ``window`` breakpoint, and SessionPort runs exactly the requests
+device functions) stops at its ``window`` breakpoint, and the Debugger runs exactly the requests
 the panes make with their defaults: the shared tile page and its address, SASS from ``$pc`` to
 ``$pc+128``, the block table (cuda-gdb 13.0 marks no current block range: the focused block is
 looked up in the ranges) and the thread table (which marks the current range), and the warp
@@ -23,25 +23,18 @@ import pytest
 
 from cudatui.gdbbridge.cuda.tables import info, parse_lanes
 
-from cudatui.gdbbridge.session import events as ev
-from cudatui.gdbbridge.debugger.breakpoints import Breakpoints
-from cudatui.gdbbridge.session.gdb import GdbSession
-from cudatui.gdbbridge.debugger.state import StateBuilder
+from cudatui.gdbbridge.debugger.breakpoints import BreakpointSpec
+from cudatui.gdbbridge.debugger.config import LaunchConfig
+from cudatui.gdbbridge.debugger.debugger import Debugger
+from cudatui.gdbbridge.debugger.events import PhaseChanged
+from cudatui.gdbbridge.debugger.status import Phase
 from test_cuda_panes_support import PaneApp, Replay, wait_for
 from cudatui.tui.panes.disassembly import DisassemblyPane
 from cudatui.tui.panes.shared_memory import SharedMemoryPane, from_variable_type
 from cudatui.tui.panes.warps import WarpsPane
-from cudatui.tui.port import SessionPort
 
 ROOT = Path(__file__).resolve().parent.parent
 RECORDED = Path(__file__).parent / "fixtures" / "recorded" / "panes_tile.jsonl"
-
-
-async def _stop(queue: "asyncio.Queue[ev.Event]") -> ev.Stopped:
-    while True:
-        event = await asyncio.wait_for(queue.get(), 120)
-        if isinstance(event, ev.Stopped):
-            return event
 
 
 def _linear(block: tuple[int, int, int], grid: tuple[int, int, int]) -> int:
@@ -59,49 +52,45 @@ async def test_pane_queries_on_real_cuda_gdb(tmp_path):
     lesson = get_lesson("tile")
     out_dir = Path(os.environ.get("CUDATUI_RECORD_PANES", tmp_path))
     out_dir.mkdir(parents=True, exist_ok=True)
-    session = GdbSession(["cuda-gdb"], [sys.executable, str(lesson.demo_path)], record=out_dir / "panes_tile.jsonl",
-                         cwd=str(lesson.source.parent))
-    queue = session.queue()
-    await session.start()
+    spec = BreakpointSpec(*lesson.breakpoint_specs()[0])
+    debugger = Debugger(LaunchConfig(debugger=("cuda-gdb",), target=(str(lesson.demo_path),), breakpoints=(str(spec),),
+                                     record=str(out_dir / "panes_tile.jsonl"), cwd=str(lesson.source.parent)))
+    settled = asyncio.Event()
+    debugger.subscribe(lambda e: isinstance(e, PhaseChanged) and e.status.phase in (Phase.STOPPED, Phase.EXITED, Phase.DEAD)
+                       and settled.set())
+    await debugger.start()
     try:
-        breakpoints = Breakpoints(session)
-        location, condition = lesson.breakpoint_specs()[0]
-        await breakpoints.insert(location, condition)
-        await session.command("-exec-run")
-        stopped = await _stop(queue)
-        while await breakpoints.should_skip(stopped.stop):
-            await session.command("-exec-continue")
-            stopped = await _stop(queue)
-        state = await StateBuilder(session).refresh(stopped.stop)
-        port = SessionPort(session)
-        assert state.in_kernel and state.lanes
+        await asyncio.wait_for(settled.wait(), 120)
+        state = debugger.state
+        assert state is not None and state.in_kernel and state.lanes
 
         tile = next(a for v in state.variables if (a := from_variable_type(v.name, v.type)))
         assert tile.dims == (18, 18) and tile.element == "float"
-        rows = await port.read_shared(tile.name, 0, min(SharedMemoryPane().page_size, tile.units))
+        rows = await debugger.read_shared(tile.name, 0, min(SharedMemoryPane().page_size, tile.units))
         assert len(rows) == 18 * 18
-        assert "0x" in await port.evaluate(f"&{tile.name}[0][0]")
+        assert "0x" in await debugger.evaluate(f"&{tile.name}[0][0]")
 
-        insns = await port.disassemble("$pc", f"$pc+{DisassemblyPane().after}")
+        insns = await debugger.disassemble("$pc", f"$pc+{DisassemblyPane().after}")
         assert insns and insns[0].address == state.frame.addr
         # cuda-gdb 13.0 marks no current row in the coalesced blocks table (H200, batch 2); the
         # focused block must still lie in one of its ranges. The threads table does mark one.
-        blocks = await port.blocks()
+        blocks = await debugger.blocks()
         grid = next(k.grid_dim for k in state.kernels if k.number == state.focus.kernel)
         print(f"blocks table: {blocks}", flush=True)
         assert sum(b.current for b in blocks) <= 1
         assert [b for b in blocks if b.kernel == state.focus.kernel
                 and _linear(b.first, grid) <= _linear(state.focus.block, grid) <= _linear(b.last, grid)]
-        assert any(t.current for t in await port.threads())
+        assert any(t.current for t in await debugger.threads())
 
         # last: the lane walk moves the focus (the replay answers later reads from before it)
-        watch = dict(await port.evaluate_in_lanes("threadIdx.x * 2"))
+        watch = dict(await debugger.evaluate_in_lanes("threadIdx.x * 2"))
         active = [lane for lane in state.lanes if lane.state == "active"]
         assert watch == {lane.number: str(2 * lane.thread[0]) for lane in active if lane.thread}
-        after = parse_lanes(await info(session, "lanes"))
+        assert debugger.session is not None
+        after = parse_lanes(await info(debugger.session, "lanes"))
         assert [lane.number for lane in after if lane.current] == [state.focus.lane]
     finally:
-        await session.close()
+        await debugger.close()
 
 
 @pytest.mark.skipif(not RECORDED.exists(), reason="record tests/fixtures/recorded/panes_tile.jsonl on a GPU box first")
@@ -111,14 +100,10 @@ async def test_tile_is_shown_as_an_18_by_18_grid():
     pane = SharedMemoryPane()
 
     async def script(app: PaneApp, replay: Replay) -> None:
-        breakpoints = Breakpoints(replay.session)
-        await breakpoints.insert(*get_lesson("tile").breakpoint_specs()[0])
-        stop = await replay.resume()
-        while await breakpoints.should_skip(stop):
-            stop = await replay.resume("-exec-continue")
-        app.show(await replay.state(stop))
+        app.show(await replay.state(await replay.resume()))
 
-    app = PaneApp(pane, str(RECORDED), script)
+    spec = BreakpointSpec(*get_lesson("tile").breakpoint_specs()[0])
+    app = PaneApp(pane, str(RECORDED), script, breakpoints=(str(spec),))
     async with app.run_test(size=(160, 48)) as pilot:
         await wait_for(pilot, lambda: app.ready)
         await wait_for(pilot, lambda: bool(pane.values()))
@@ -138,14 +123,10 @@ async def test_warp_watch_shows_one_value_per_lane():
     pane = WarpsPane()
 
     async def script(app: PaneApp, replay: Replay) -> None:
-        breakpoints = Breakpoints(replay.session)
-        await breakpoints.insert(*get_lesson("tile").breakpoint_specs()[0])
-        stop = await replay.resume()
-        while await breakpoints.should_skip(stop):
-            stop = await replay.resume("-exec-continue")
-        app.show(await replay.state(stop))
+        app.show(await replay.state(await replay.resume()))
 
-    app = PaneApp(pane, str(RECORDED), script)
+    spec = BreakpointSpec(*get_lesson("tile").breakpoint_specs()[0])
+    app = PaneApp(pane, str(RECORDED), script, breakpoints=(str(spec),))
     async with app.run_test(size=(160, 48)) as pilot:
         await wait_for(pilot, lambda: app.ready)
         await pilot.pause(0.5)

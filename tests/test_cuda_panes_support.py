@@ -1,8 +1,9 @@
 """Shared setup for the CUDA pane tests: a tiny App hosting one pane over a replayed session.
 
-States come from the real StateBuilder over a replayed reference recording; commands a
-recording lacks are filled in by gdbbridge parsers over the recording's own payloads (e.g.
-``info cuda lanes`` through the console for oob.jsonl). No test in this module.
+States come from a real Debugger (its StateBuilder) over a replayed reference recording, and a
+QueryPane asks that Debugger; commands a recording lacks are filled in by gdbbridge parsers
+over the recording's own payloads (e.g. ``info cuda lanes`` through the console for oob.jsonl).
+No test in this module.
 """
 
 from __future__ import annotations
@@ -15,40 +16,55 @@ from textual.app import App, ComposeResult
 from textual.pilot import Pilot
 from textual.widget import Widget
 
-from conftest import replay_debugger
+from conftest import TRANSCRIPTS
 from cudatui.gdbbridge.cuda.tables import parse_lanes_console
-from cudatui.gdbbridge.session import events as ev
+from cudatui.gdbbridge.debugger.config import LaunchConfig
+from cudatui.gdbbridge.debugger.debugger import Debugger
+from cudatui.gdbbridge.debugger.events import DebuggerEvent, PhaseChanged
+from cudatui.gdbbridge.debugger.state import StateBuilder
+from cudatui.gdbbridge.debugger.status import Phase
 from cudatui.gdbbridge.models import StopEvent, StopState
 from cudatui.gdbbridge.session.gdb import GdbSession
-from cudatui.gdbbridge.debugger.state import StateBuilder
-from cudatui.tui.panes.base import FocusRequested, StatePane
-from cudatui.tui.port import SessionPort
+from cudatui.tui.panes.base import FocusRequested, QueryPane, StatePane
 
 
 class Replay:
-    """A replayed session, its StateBuilder and its SessionPort."""
+    """A Debugger on a replayed transcript, loaded and not run: :meth:`resume` moves it."""
 
-    def __init__(self, transcript: str, record: str | None = None) -> None:
-        self.session = GdbSession(replay_debugger(transcript), record=record)
-        self.builder = StateBuilder(self.session)
-        self.port = SessionPort(self.session)
-        self._stops: asyncio.Queue[ev.Event] | None = None
+    def __init__(self, transcript: str, record: str | None = None, breakpoints: tuple[str, ...] = ()) -> None:
+        self.debugger = Debugger(LaunchConfig.replay(TRANSCRIPTS / transcript, record=record, run=False,
+                                                     breakpoints=breakpoints))
+        self._settled: asyncio.Queue[StopState] = asyncio.Queue()
+        self.debugger.subscribe(self._on_event)
+
+    @property
+    def session(self) -> GdbSession:
+        assert self.debugger.session is not None
+        return self.debugger.session
+
+    @property
+    def builder(self) -> StateBuilder:
+        assert self.debugger.builder is not None
+        return self.debugger.builder
+
+    def _on_event(self, event: DebuggerEvent) -> None:
+        if isinstance(event, PhaseChanged) and event.status.phase in (Phase.STOPPED, Phase.EXITED):
+            assert self.debugger.state is not None
+            self._settled.put_nowait(self.debugger.state)
 
     async def start(self) -> None:
-        await self.session.start()
-        self._stops = self.session.queue()
+        await self.debugger.start()
 
     async def resume(self, command: str = "-exec-run") -> StopEvent:
-        """Send ``command`` and wait for the ``*stopped`` it causes."""
-        assert self._stops is not None
+        """Send ``command`` and wait until the Debugger has shown the stop it causes."""
         await self.session.command(command)
-        while True:
-            event = await asyncio.wait_for(self._stops.get(), 20)
-            if isinstance(event, ev.Stopped):
-                return event.stop
+        return (await asyncio.wait_for(self._settled.get(), 20)).stop
 
     async def state(self, stop: StopEvent) -> StopState:
-        return await self.builder.refresh(stop)
+        """The Debugger's state of ``stop`` (the last stop :meth:`resume` returned)."""
+        state = self.debugger.state
+        assert state is not None and state.stop is stop
+        return state
 
     async def with_console_lanes(self, state: StopState) -> StopState:
         """``state`` with the lanes of ``info cuda lanes`` (recordings made through the console)."""
@@ -56,7 +72,7 @@ class Replay:
         return replace(state, lanes=lanes)
 
     async def close(self) -> None:
-        await self.session.close()
+        await self.debugger.close()
 
 
 Script = Callable[["PaneApp", Replay], Awaitable[None]]
@@ -65,10 +81,11 @@ Script = Callable[["PaneApp", Replay], Awaitable[None]]
 class PaneApp(App[None]):
     """Hosts ``pane`` and runs ``script`` against a replay of ``transcript`` once mounted."""
 
-    def __init__(self, pane: Widget, transcript: str, script: Script, record: str | None = None) -> None:
+    def __init__(self, pane: Widget, transcript: str, script: Script, record: str | None = None,
+                 breakpoints: tuple[str, ...] = ()) -> None:
         super().__init__()
         self.pane = pane
-        self.replay = Replay(transcript, record)
+        self.replay = Replay(transcript, record, breakpoints)
         self.script = script
         self.requests: list[str] = []
         self.ready = False
@@ -82,13 +99,13 @@ class PaneApp(App[None]):
 
     async def _drive(self) -> None:
         await self.replay.start()
-        if hasattr(self.pane, "port"):
-            self.pane.port = self.replay.port  # type: ignore[attr-defined]
+        if isinstance(self.pane, QueryPane):
+            self.pane.queries = self.replay.debugger
         await self.script(self, self.replay)
         self.ready = True
 
     def show(self, state: StopState) -> None:
-        """Give ``state`` to the pane (as the app's controller does)."""
+        """Give ``state`` to the pane (as the app does)."""
         self.states.append(state)
         assert isinstance(self.pane, StatePane)
         self.pane.show_state(state)

@@ -56,7 +56,7 @@ async def wait_for(pilot: Pilot, what: Callable[[], object], timeout: float = 20
 
 
 def phase(app: DemoApp) -> str:
-    return app.controller.status.phase
+    return app.debugger.status.phase
 
 
 # -- the command line --------------------------------------------------------------------------
@@ -232,7 +232,7 @@ async def test_a_console_command_outside_the_recording_says_so_in_the_console() 
     app = DemoApp(plan_demo("tile", "replay"))
     async with app.run_test(size=(160, 48)) as pilot:
         await wait_for(pilot, lambda: phase(app) == "stopped")
-        await app.controller.console_command("info frame")
+        await app.debugger.console_command("info frame")
         log = app.query_one(ConsolePane).query_one("#console-log")
         await wait_for(pilot, lambda: any("this step is not in the recording" in line.text for line in log.lines))
         await pilot.press("q")
@@ -256,7 +256,7 @@ async def test_live_build_failure_shows_nvccs_error_and_starts_no_debugger(tmp_p
         assert "undefined_name" in status.detail
         log = app.query_one(ConsolePane).query_one("#console-log")
         assert any('identifier "undefined_name" is undefined' in line.text for line in log.lines)
-        assert app.controller.session is None
+        assert app.debugger.session is None
         await pilot.press("q")
 
 

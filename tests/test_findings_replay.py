@@ -23,6 +23,7 @@ from textual.widgets import DataTable
 from conftest import FIXTURES, ROOT
 from test_app_replay import wait_for
 from cudatui.tui.app import DebuggerApp
+from cudatui.gdbbridge.debugger.breakpoints import BreakpointSpec
 from cudatui.gdbbridge.debugger.config import LaunchConfig
 from cudatui.tui.panes.source import SourcePane
 
@@ -53,13 +54,13 @@ async def test_post_mortem_opens_the_coredump_on_the_faulting_thread() -> None:
     core = sent("finding_native_core.jsonl.gz", r'target cudacore (\S+)"$')[1]
     app = DebuggerApp(replay("finding_native_core.jsonl.gz", core=core, source_dirs=(str(NATIVE_SOURCE),)))
     async with app.run_test(size=(160, 48)) as pilot:
-        controller = app.controller
-        await wait_for(pilot, lambda: controller.status.phase == "stopped")
-        state = controller.state
+        debugger = app.debugger
+        await wait_for(pilot, lambda: debugger.status.phase == "stopped")
+        state = debugger.state
         assert state is not None and state.stop.reason == "core" and state.stop.signal == "SIGTRAP"
         assert (state.focus.block, state.focus.thread, state.focus.sm, state.focus.lane) == ((1, 0, 0), (5, 0, 0), 126, 5)
-        assert controller.status.detail == "post-mortem (GPU coredump)" and "block (1,0,0) thread (5,0,0)" in str(
-            controller.status.focus)
+        assert debugger.status.detail == "post-mortem (GPU coredump)" and "block (1,0,0) thread (5,0,0)" in str(
+            debugger.status.focus)
         source = app.query_one(SourcePane)
         await wait_for(pilot, lambda: source.view.current == BAD_LINE)
         assert source.shown is not None and source.shown.local == NATIVE_SOURCE / "t.cu"
@@ -71,12 +72,12 @@ async def test_native_handoff_applies_the_condition_at_the_launch_stop() -> None
     app = DebuggerApp(replay("finding_native_handoff.jsonl.gz", breakpoints=(spec,),
                              source_dirs=(str(NATIVE_SOURCE),)))
     async with app.run_test(size=(160, 48)) as pilot:
-        controller = app.controller
-        await wait_for(pilot, lambda: controller.status.phase == "stopped")
-        state = controller.state
+        debugger = app.debugger
+        await wait_for(pilot, lambda: debugger.status.phase == "stopped")
+        state = debugger.state
         assert state.stop.reason == "breakpoint-hit" and state.stop.breakpoint == 1
         assert (state.focus.block, state.focus.thread, state.frame.line) == ((1, 0, 0), (5, 0, 0), BAD_LINE)
-        assert controller.bps is not None and not controller.bps.deferred and not controller.bps.launch_armed
+        assert debugger.breakpoints is not None and not debugger.breakpoints.deferred and not debugger.breakpoints.launch_armed
         (bp,) = state.breakpoints
         assert bp.condition == "blockIdx.x == 1 && threadIdx.x == 5" and bp.hits == 1
         assert value(app, "t") == "5"
@@ -86,17 +87,17 @@ async def test_debug_this_finding_after_the_cuda_exception_reruns_onto_the_culpr
     location = sent("finding_native_exception.jsonl.gz", r'-break-insert -f -c "[^"]*" "([^"]+)"')[1]
     app = DebuggerApp(replay("finding_native_exception.jsonl.gz", source_dirs=(str(NATIVE_SOURCE),)))
     async with app.run_test(size=(160, 48)) as pilot:
-        controller = app.controller
-        await wait_for(pilot, lambda: controller.status.phase == "stopped")
-        crash = controller.state
+        debugger = app.debugger
+        await wait_for(pilot, lambda: debugger.status.phase == "stopped")
+        crash = debugger.state
         assert crash.stop.exception is not None and crash.stop.exception.signal_name == "CUDA_EXCEPTION_14"
         assert crash.focus.block == (1, 0, 0)
-        await controller.debug_finding(f"{location} if blockIdx.x == 1 && threadIdx.x == 5")
-        await wait_for(pilot, lambda: controller.state is not crash and controller.status.phase == "stopped"
-                       and controller.state.stop.reason == "breakpoint-hit")
-        state = controller.state
+        await debugger.debug_finding(BreakpointSpec(location, "blockIdx.x == 1 && threadIdx.x == 5"))
+        await wait_for(pilot, lambda: debugger.state is not crash and debugger.status.phase == "stopped"
+                       and debugger.state.stop.reason == "breakpoint-hit")
+        state = debugger.state
         assert (state.focus.block, state.focus.thread, state.frame.line) == ((1, 0, 0), (5, 0, 0), BAD_LINE)
-        assert state.stop.exception is None and controller.status.detail == "breakpoint 1"
+        assert state.stop.exception is None and debugger.status.detail == "breakpoint 1"
 
 
 @pytest.mark.parametrize("lesson", ["uninit", "assert", "oob"])
@@ -107,9 +108,9 @@ async def test_a_lessons_finding_as_a_breakpoint_stops_on_its_thread(lesson: str
     spec = f"{path}:{line} if blockIdx.x == {block} && threadIdx.x == {thread}"
     app = DebuggerApp(replay(name, breakpoints=(spec,), source_dirs=(str(ROOT / "kernels"),)))
     async with app.run_test(size=(160, 48)) as pilot:
-        controller = app.controller
-        await wait_for(pilot, lambda: controller.status.phase == "stopped")
-        state = controller.state
+        debugger = app.debugger
+        await wait_for(pilot, lambda: debugger.status.phase == "stopped")
+        state = debugger.state
         assert (state.focus.block, state.focus.thread) == ((block, 0, 0), (thread, 0, 0))
         assert state.frame.line == line and state.stop.reason == "breakpoint-hit"
         source = app.query_one(SourcePane)

@@ -169,7 +169,7 @@ async def wait_for(pilot: Pilot, what: Callable[[], object], timeout: float = 20
 
 
 def phase(app: DebuggerApp) -> str:
-    return app.controller.status.phase
+    return app.debugger.status.phase
 
 
 def messages(app: DebuggerApp, severity: str | None = None) -> list[str]:
@@ -291,8 +291,8 @@ async def test_a_debugger_that_never_answers_times_out_at_startup(tmp_path: Path
     monkeypatch.setattr(cudatui.gdbbridge.session.gdb, "STARTUP_TIMEOUT", 1.5)
     app = DebuggerApp(LaunchConfig(debugger=(str(echo),), target=("/bin/ls",), cwd=str(tmp_path)))
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_for(pilot, lambda: app.controller.session is not None and app.controller.session.pid)
-        stand_in = app.controller.session.pid
+        await wait_for(pilot, lambda: app.debugger.session is not None and app.debugger.session.pid)
+        stand_in = app.debugger.session.pid
         await wait_for(pilot, lambda: app.return_code is not None, timeout=10)
     assert app.return_code == 2
     assert app.failure == "echo-gdb gave no MI answer within 1.5 s: is it a gdb?"
@@ -310,9 +310,9 @@ async def test_python_syntax_error_is_program_output(tmp_path: Path) -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: phase(app) == "exited")
         await wait_for(pilot, lambda: "SyntaxError" in app.query_one(OutputPane).text)
-        assert app.controller.status.detail == "1"
+        assert app.debugger.status.detail == "1"
         assert 'broken.py", line 2' in app.query_one(OutputPane).text
-        assert app.controller.session is not None and app.controller.session.alive
+        assert app.debugger.session is not None and app.debugger.session.alive
         assert not messages(app, "error") and no_internal_errors(app)
         await pilot.press("q")
     assert app.return_code == 0 and app.failure is None
@@ -328,11 +328,11 @@ async def test_bad_breakpoints_warn_and_cannot_inject(steps: Path) -> None:
                                    cwd=str(steps.parent), source_dirs=(str(STEPS.parent),)))
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: phase(app) == "stopped")
-        assert app.controller.status.detail.startswith("breakpoint")
+        assert app.debugger.status.detail.startswith("breakpoint")
         warnings = messages(app, "warning")
         assert any("steps.c:99999" in w for w in warnings) and any("nosuchvar" in w for w in warnings)
         assert any('main"\n-gdb-exit' in w for w in warnings)
-        session = app.controller.session
+        session = app.debugger.session
         assert session is not None and session.alive and no_internal_errors(app)
         await pilot.press("c")
         await wait_for(pilot, lambda: phase(app) == "exited")
@@ -348,7 +348,7 @@ async def test_watch_expressions_with_quotes_and_newlines_do_not_inject(steps: P
                                    cwd=str(steps.parent), source_dirs=(str(STEPS.parent),)))
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: phase(app) == "stopped")
-        gdb_pid = app.controller.session.pid
+        gdb_pid = app.debugger.session.pid
         pane = app.query_one(LocalsPane)
         for expression in WATCHES:
             pane.post_message(LocalsPane.WatchAdded(expression))
@@ -356,7 +356,7 @@ async def test_watch_expressions_with_quotes_and_newlines_do_not_inject(steps: P
         values = {w.name: w.value for w in pane.watches}
         assert values["total"] == values["total\n"] == "0"
         assert all(values[e] == "<-var-create: unable to create variable object>" for e in WATCHES[:4]), values
-        session = app.controller.session
+        session = app.debugger.session
         assert session is not None and session.alive and session.pid == gdb_pid and phase(app) == "stopped"
         assert (await session.command("-data-evaluate-expression", "total + 1"))["value"] == "1"
         await pilot.press("q")

@@ -45,12 +45,12 @@ async def test_gdb_killed_is_reported_reaped_and_restartable(forever: Path, when
             await wait_for(pilot, lambda: phase(app) == "stopped")
         else:
             await wait_for(pilot, lambda: "looping" in app.query_one(OutputPane).text)
-        session = app.controller.session
+        session = app.debugger.session
         assert session is not None and session.pid and session.inferior_pid
         gdb, debuggee = session.pid, session.inferior_pid
         os.kill(gdb, signal.SIGKILL)
         await wait_for(pilot, lambda: phase(app) == "dead")
-        assert app.controller.status.detail == "debugger killed by SIGKILL"
+        assert app.debugger.status.detail == "debugger killed by SIGKILL"
         assert "debugger died" in app.query_one(StatusBar).render().plain  # type: ignore[union-attr]
         assert "gdb: debugger killed by SIGKILL. Press r to restart." in messages(app, "error")
         await wait_for(pilot, lambda: gone(gdb) and gone(debuggee), timeout=5)
@@ -58,9 +58,9 @@ async def test_gdb_killed_is_reported_reaped_and_restartable(forever: Path, when
         assert no_internal_errors(app)
 
         await pilot.press("r")
-        await wait_for(pilot, lambda: app.controller.session is not session and "looping" in app.query_one(OutputPane).text
-                       if when == "running" else app.controller.session is not session and phase(app) == "stopped")
-        assert app.controller.session is not None and app.controller.session.alive
+        await wait_for(pilot, lambda: app.debugger.session is not session and "looping" in app.query_one(OutputPane).text
+                       if when == "running" else app.debugger.session is not session and phase(app) == "stopped")
+        assert app.debugger.session is not None and app.debugger.session.alive
         await pilot.press("q")
     assert not descendants(os.getpid())
 
@@ -69,11 +69,11 @@ async def test_debuggee_killed_from_outside_becomes_exited(forever: Path) -> Non
     app = launch(forever)
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: "looping" in app.query_one(OutputPane).text)
-        session = app.controller.session
+        session = app.debugger.session
         assert session is not None and session.inferior_pid
         os.kill(session.inferior_pid, signal.SIGKILL)
         await wait_for(pilot, lambda: phase(app) == "exited")
-        assert app.controller.status.detail == "SIGKILL"
+        assert app.debugger.status.detail == "SIGKILL"
         assert session.alive and session.state == "exited" and session.inferior_pid is None
         assert no_internal_errors(app) and not messages(app, "error")
         await pilot.press("r")

@@ -141,7 +141,7 @@ async def test_files_only_where_asked_private_temporaries_no_listening_socket(
         await wait_for(pilot, lambda: phase(app) == "stopped")
         assert stat.S_IMODE(record.stat().st_mode) == 0o600
         assert not listening(sockets_of(os.getpid()))
-        gdb = app.controller.session.pid
+        gdb = app.debugger.session.pid
         assert not listening(sockets_of(gdb))
         app.action_sanitize()
         pane = app.query_one(SanitizerPane)

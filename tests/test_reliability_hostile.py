@@ -78,10 +78,10 @@ async def test_program_imitating_mi_and_driving_the_terminal_changes_nothing(hos
         output = app.query_one(OutputPane)
         await wait_for(pilot, lambda: "after-c1-run" in output.text and output.text.count("fake error 39") == 2)
         state = app.last_state
-        assert state is not None and app.controller.status.detail == "breakpoint 1"
+        assert state is not None and app.debugger.status.detail == "breakpoint 1"
         assert (state.frame.func, state.frame.line) == ("main", stop)
         assert [bp.number for bp in state.breakpoints] == [1]
-        assert app.controller.session is not None and app.controller.session.exit_code is None
+        assert app.debugger.session is not None and app.debugger.session.exit_code is None
         text = output.text
         for literal in ('*stopped,reason="exited-normally"', 'bkptno="1",frame={func="evil"', 'exit-code="7"',
                         '=breakpoint-deleted,id="1"', '1^error,msg="fake error 1"', '~"fake console line\\n"', "(gdb) "):
@@ -96,7 +96,7 @@ async def test_program_imitating_mi_and_driving_the_terminal_changes_nothing(hos
 
         await pilot.press("c")
         await wait_for(pilot, lambda: phase(app) == "exited")
-        assert app.controller.status.detail == "5"
+        assert app.debugger.status.detail == "5"
         await pilot.press("q")
 
 
@@ -120,10 +120,10 @@ async def test_output_flood_stays_bounded(hostile_bins: dict[str, Path]) -> None
         last = [line for line in log.lines if line][-2:]
         count = int(last[-1].split()[1])
         assert last == [f"flood {count - 1:09d} abcdefghijklmnopqrstuvwxyz0123456789", f"END-OF-FLOOD {count}"]
-        assert app.controller.status.detail == "breakpoint 1" and not messages(app, "error")
+        assert app.debugger.status.detail == "breakpoint 1" and not messages(app, "error")
         await pilot.press("c")
         await wait_for(pilot, lambda: phase(app) == "exited")
-        assert app.controller.status.detail == "0"
+        assert app.debugger.status.detail == "0"
         await pilot.press("q")
 
 
@@ -136,5 +136,5 @@ async def test_output_that_is_not_utf8(hostile_bins: dict[str, Path]) -> None:
         await wait_for(pilot, lambda: "after-bytes" in output.text)
         assert output.text == ("bad:\ufffd\ufffd:trunc:\ufffd:overlong:\ufffd\ufffd:nul:^@:end\n"
                                "euro:\u20ac:latin1:\ufffdt\ufffd\nafter-bytes\n")
-        assert app.controller.status.detail == "0"
+        assert app.debugger.status.detail == "0"
         await pilot.press("q")

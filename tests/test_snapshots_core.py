@@ -29,7 +29,7 @@ def test_pane(snap_compare, tmp_path, pane: str, size: str) -> None:
             await stopped_at(pilot, app, line)
         if pane == "status":
             await pilot.press("c")
-            await wait_for(pilot, lambda: app.controller.status.phase == "exited")
+            await wait_for(pilot, lambda: app.debugger.status.phase == "exited")
         elif pane == "source":
             app.query_one("#source-view").focus()
         else:

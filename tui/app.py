@@ -1,4 +1,7 @@
-"""The debugger app: layout, keys and wiring. Routing to gdb lives in :mod:`cudatui.tui.controller`.
+"""The debugger app: layout, keys and wiring to one :class:`~cudatui.gdbbridge.debugger.debugger.Debugger`.
+
+Keys and the panes' intent messages become calls of the Debugger (in workers); what the Debugger
+says (its events) goes to the panes.
 
 At 160x48 and larger every pane is visible (source on the left, the others in a grid); on
 smaller terminals the source is on top and the other panes share one tabbed area below.
@@ -15,23 +18,20 @@ from textual import on
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.containers import Container, Vertical
-from textual.screen import ModalScreen, Screen
+from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Footer, Input, Label, Tab, Tabs
+from textual.widgets import Footer, Tab, Tabs
 from textual.worker import Worker, WorkerState
 
-from cudatui.gdbbridge.session.events import RawLine
-from cudatui.gdbbridge.explain.diagnose import explain_all
-from cudatui.gdbbridge.debugger.breakpoints import BreakpointSpec
-from cudatui.gdbbridge.sanitizer.findings import debug_breakpoint_for
-from cudatui.gdbbridge.models import StopState, Variable
-from cudatui.gdbbridge.sanitizer.run import SanitizerRequest
-from cudatui.gdbbridge.session.gdb import GdbSession
-from cudatui.gdbbridge.debugger.config import LaunchConfig
-from cudatui.tui.controller import Controller
+from cudatui.gdbbridge import (
+    BreakpointSpec, ConsoleOutput, Debugger, DebuggerEvent, LaunchConfig, Notice, PhaseChanged, ProgramText,
+    QueriesFailed, RawLine, SanitizerRequest, StartupFailed, StateChanged, Step, StopState, WatchesChanged,
+    debug_breakpoint_for, explain_all,
+)
 from cudatui.tui.explain_view import ExplainScreen
+from cudatui.tui.goto_focus import GotoFocusScreen
 from cudatui.tui.help import HelpScreen
-from cudatui.tui.panes.base import BreakpointToggled, FocusRequested, FrameSelected, OpenSource, StatePane
+from cudatui.tui.panes.base import BreakpointToggled, FocusRequested, FrameSelected, OpenSource, QueryPane, StatePane
 from cudatui.tui.panes.breakpoints import BreakpointsPane
 from cudatui.tui.panes.console import ConsolePane
 from cudatui.tui.panes.disassembly import DisassemblyPane
@@ -45,9 +45,8 @@ from cudatui.tui.panes.sanitizer import SanitizerPane
 from cudatui.tui.panes.shared_memory import SharedMemoryPane
 from cudatui.tui.panes.source import SourcePane
 from cudatui.tui.panes.stack import StackPane
-from cudatui.tui.panes.status import Status, StatusBar
+from cudatui.tui.panes.status import StatusBar
 from cudatui.tui.panes.warps import WarpsPane
-from cudatui.tui.port import SessionPort
 
 WIDE = (160, 48)
 """From this terminal size (columns, rows) on, every pane is shown at once."""
@@ -55,7 +54,8 @@ WIDE = (160, 48)
 
 @dataclass(frozen=True)
 class PaneSpec:
-    """A pane of the side area: its id, its tab title and its class (built with ``id=`` only)."""
+    """A pane of the side area: its id, its tab title and its class (built with ``id=``, and a
+    :class:`QueryPane` with the app's Debugger first)."""
 
     id: str
     title: str
@@ -77,28 +77,6 @@ SIDE_PANES: tuple[PaneSpec, ...] = (
     PaneSpec("sanitizer", "Sanitize", SanitizerPane),
 )
 """The panes next to the source, in tab and grid order; add a pane here to plug it in."""
-
-
-class GotoFocusScreen(ModalScreen[str | None]):
-    """Asks where to move the CUDA focus; dismissed with the request or None."""
-
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
-    DEFAULT_CSS = """
-    GotoFocusScreen { align: center middle; }
-    GotoFocusScreen > Vertical { width: 64; height: auto; border: round $accent; padding: 0 1; background: $surface; }
-    """
-
-    def compose(self) -> ComposeResult:
-        with Vertical():
-            yield Label("Go to CUDA focus")
-            yield Input(placeholder="block (1,0,0) thread (5,0,0) · warp 2 lane 3 · sm 4")
-
-    @on(Input.Submitted)
-    def _submitted(self, event: Input.Submitted) -> None:
-        self.dismiss(event.value.strip() or None)
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)
 
 
 class DebuggerApp(App[int]):
@@ -127,7 +105,8 @@ class DebuggerApp(App[int]):
     def __init__(self, config: LaunchConfig) -> None:
         super().__init__()
         self.config = config
-        self.controller = Controller(config, self)
+        self.debugger = Debugger(config)
+        self.debugger.subscribe(self.show_debugger_event)
         self.last_state: StopState | None = None
         self._post_mortem_pending = False
         self._state_panes: list[StatePane] = []
@@ -144,7 +123,8 @@ class DebuggerApp(App[int]):
                 yield Tabs(*(Tab(spec.title, id=f"tab-{spec.id}") for spec in SIDE_PANES), id="side-tabs")
                 with Container(id="side-panes"):
                     for spec in SIDE_PANES:
-                        pane = spec.cls(id=spec.id)
+                        pane = (spec.cls(self.debugger, id=spec.id) if issubclass(spec.cls, QueryPane)
+                                else spec.cls(id=spec.id))
                         pane.add_class("pane")
                         pane.border_title = spec.title
                         yield pane
@@ -155,7 +135,7 @@ class DebuggerApp(App[int]):
         shared = self.query_one(SharedMemoryPane)
         shared.source_dirs, shared.recorded = self.config.source_dirs, self.config.replayed
         self._apply_layout()
-        self.spawn(self.controller.start(), "start")
+        self.spawn(self.debugger.start(), "start")
 
     def on_resize(self) -> None:
         self._apply_layout()
@@ -180,16 +160,34 @@ class DebuggerApp(App[int]):
         self._apply_layout()
         return self.query_one(f"#{pane_id}")
 
-    # -- the View the controller talks to --------------------------------------------------
+    # -- what the Debugger says ------------------------------------------------------------
 
     def spawn(self, work: Coroutine[Any, Any, None], name: str) -> None:
+        """Run a Debugger call in a worker; its unexpected failure is a notification."""
         self.run_worker(work, name=name, group="debugger", exit_on_error=False)
 
-    def attach(self, session: GdbSession) -> None:
-        port = SessionPort(session)
-        for pane in self.query(StatePane):
-            if hasattr(pane, "port"):
-                pane.port = port  # type: ignore[attr-defined]
+    def show_debugger_event(self, event: DebuggerEvent) -> None:
+        """Show what the Debugger says (it calls this for every event)."""
+        match event:
+            case RawLine():
+                self.query_one(ConsolePane).log_raw(event)
+            case StateChanged(state):
+                self.show_state(state)
+            case WatchesChanged(generation, watches):
+                self.query_one(LocalsPane).show_watches(generation, watches)
+            case PhaseChanged(status):
+                self.query_one(StatusBar).status = status
+            case ConsoleOutput(text, kind):
+                self.query_one(ConsolePane).write(text, kind)
+            case ProgramText(text):
+                self.query_one(OutputPane).write(text)
+            case Notice(message, severity):
+                self.notify_user(message, severity)
+            case QueriesFailed(failures):
+                self.notify_user("some queries failed: " + "; ".join(str(f) for f in failures), "warning")
+            case StartupFailed(message):
+                self.failure = message
+                self.exit(2, return_code=2)
 
     def show_state(self, state: StopState) -> None:
         """Give ``state`` to every pane in one screen update (one layout pass at most)."""
@@ -203,33 +201,14 @@ class DebuggerApp(App[int]):
             gpu = self.query_one(GpuStatsPane)
             if device is not None:
                 gpu.pci_bus_id = device.pci_bus
-            session = self.controller.session
+            session = self.debugger.session
             gpu.debuggee_pid = session.inferior_pid if session else None
         stop = state.stop
         if stop.exception is not None or (stop.exited and stop.exit_code not in (0, None)) or stop.signal:
             self.call_after_refresh(self._offer_explanation)
 
-    def show_watches(self, generation: int, watches: tuple[Variable, ...]) -> None:
-        self.query_one(LocalsPane).show_watches(generation, watches)
-
-    def show_status(self, status: Status) -> None:
-        self.query_one(StatusBar).status = status
-
-    def program_output(self, text: str) -> None:
-        self.query_one(OutputPane).write(text)
-
-    def console_output(self, text: str, kind: str) -> None:
-        self.query_one(ConsolePane).write(text, kind)
-
-    def mi_log(self, line: RawLine) -> None:
-        self.query_one(ConsolePane).log_raw(line)
-
     def notify_user(self, message: str, severity: str = "information") -> None:
         self.notify(message, severity=severity, markup=False, timeout=8 if severity == "error" else 5)  # type: ignore[arg-type]
-
-    def startup_failed(self, message: str) -> None:
-        self.failure = message
-        self.exit(2, return_code=2)
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.state == WorkerState.ERROR and event.worker.group == "debugger":
@@ -238,20 +217,20 @@ class DebuggerApp(App[int]):
     # -- actions ---------------------------------------------------------------------------
 
     def action_restart(self) -> None:
-        self.spawn(self.controller.restart(), "restart")
+        self.spawn(self.debugger.restart(), "restart")
 
     def action_resume(self, how: str) -> None:
-        self.spawn(self.controller.resume(how), how)
+        self.spawn(self.debugger.resume(Step(how)), how)
 
     def action_interrupt(self) -> None:
-        self.spawn(self.controller.interrupt(), "interrupt")
+        self.spawn(self.debugger.interrupt(), "interrupt")
 
     def action_toggle_breakpoint(self) -> None:
         where = self.query_one(SourcePane).cursor_location()
         if where is None:
             self.notify_user("no source file shown: set breakpoints from the console (:break LOCATION)", "warning")
             return
-        self.spawn(self.controller.toggle_breakpoint(*where), "breakpoint")
+        self.spawn(self.debugger.toggle_breakpoint(*where), "breakpoint")
 
     def action_goto_focus(self) -> None:
         def chosen(request: str | None) -> None:
@@ -311,11 +290,11 @@ class DebuggerApp(App[int]):
 
     async def action_quit(self) -> None:
         """Close the debugger (reaping everything it started) and exit."""
-        await self.controller.close()
+        await self.debugger.close()
         self.exit(0)
 
     async def on_unmount(self) -> None:
-        await self.controller.close()
+        await self.debugger.close()
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
@@ -329,41 +308,41 @@ class DebuggerApp(App[int]):
     # -- intents from the panes ------------------------------------------------------------
 
     def on_breakpoint_toggled(self, message: BreakpointToggled) -> None:
-        self.spawn(self.controller.toggle_breakpoint(message.path, message.line), "breakpoint")
+        self.spawn(self.debugger.toggle_breakpoint(message.path, message.line), "breakpoint")
 
     def on_frame_selected(self, message: FrameSelected) -> None:
-        self.spawn(self.controller.select_frame(message.level), "frame")
+        self.spawn(self.debugger.select_frame(message.level), "frame")
 
     def on_focus_requested(self, message: FocusRequested) -> None:
-        self.spawn(self.controller.switch_focus(message.request), "focus")
+        self.spawn(self.debugger.switch_focus(message.request), "focus")
 
     def on_open_source(self, message: OpenSource) -> None:
         self.query_one(SourcePane).open(message.path, message.line)
 
     def on_breakpoints_pane_enable(self, message: BreakpointsPane.Enable) -> None:
-        self.spawn(self.controller.enable_breakpoint(message.number, message.enabled), "breakpoint")
+        self.spawn(self.debugger.enable_breakpoint(message.number, message.enabled), "breakpoint")
 
     def on_breakpoints_pane_delete(self, message: BreakpointsPane.Delete) -> None:
-        self.spawn(self.controller.delete_breakpoint(message.number), "breakpoint")
+        self.spawn(self.debugger.delete_breakpoint(message.number), "breakpoint")
 
     def on_breakpoints_pane_condition(self, message: BreakpointsPane.Condition) -> None:
-        self.spawn(self.controller.set_condition(message.number, message.condition), "breakpoint")
+        self.spawn(self.debugger.set_condition(message.number, message.condition), "breakpoint")
 
     def on_locals_pane_watch_added(self, message: LocalsPane.WatchAdded) -> None:
-        self.spawn(self.controller.add_watch(message.expression), "watch")
+        self.spawn(self.debugger.add_watch(message.expression), "watch")
 
     def on_locals_pane_watch_removed(self, message: LocalsPane.WatchRemoved) -> None:
-        self.spawn(self.controller.remove_watch(message.expression), "watch")
+        self.spawn(self.debugger.remove_watch(message.expression), "watch")
 
     def on_console_pane_command(self, message: ConsolePane.Command) -> None:
-        self.spawn(self.controller.console_command(message.command), "console")
+        self.spawn(self.debugger.console_command(message.command), "console")
 
     def on_sanitizer_pane_open_source(self, message: SanitizerPane.OpenSource) -> None:
         self.query_one(SourcePane).open(message.path, message.line)
 
     def on_sanitizer_pane_debug_finding(self, message: SanitizerPane.DebugFinding) -> None:
         spec = BreakpointSpec(*debug_breakpoint_for(message.group))
-        self.spawn(self.controller.debug_finding(str(spec)), "debug-finding")
+        self.spawn(self.debugger.debug_finding(spec), "debug-finding")
 
     def on_sanitizer_pane_post_mortem(self, message: SanitizerPane.PostMortem) -> None:
         if self._sanitize("memcheck", coredump=True):
@@ -377,14 +356,14 @@ class DebuggerApp(App[int]):
         self._post_mortem_pending = False
         path = message.result.coredump_path
         if path and os.path.isfile(path):
-            self.spawn(self.controller.post_mortem(path), "post-mortem")
+            self.spawn(self.debugger.post_mortem(path), "post-mortem")
         else:
             self.notify_user("post-mortem: compute-sanitizer wrote no coredump (it found no error)", "warning")
 
     # -- helpers ---------------------------------------------------------------------------
 
     def _sanitize(self, tool: str, *, coredump: bool = False) -> bool:
-        target = self.controller.config.target
+        target = self.debugger.config.target
         if not target:
             self.notify_user("no program to sanitize here (a replayed session, or a coredump opened without PROGRAM)",
                              "warning")
@@ -401,13 +380,13 @@ class DebuggerApp(App[int]):
         if action.kind == "sanitizer":
             self._sanitize(action.argument)
         elif action.kind == "api_failures_stop":
-            self.spawn(self.controller.console_command("set cuda api_failures stop"), "console")
+            self.spawn(self.debugger.console_command("set cuda api_failures stop"), "console")
         else:
             self.spawn(self._launch_blocking(), "restart")
 
     async def _launch_blocking(self) -> None:
-        await self.controller.console_command("set environment CUDA_LAUNCH_BLOCKING=1")
-        await self.controller.restart()
+        await self.debugger.console_command("set environment CUDA_LAUNCH_BLOCKING=1")
+        await self.debugger.restart()
 
     def _toggle_mi(self) -> None:
         self.show_pane("console").action_toggle_log()  # type: ignore[attr-defined]

@@ -3,9 +3,10 @@
 :class:`DemoApp` is the :class:`~cudatui.tui.app.DebuggerApp` with three additions: the status bar
 starts with LIVE or REPLAY and ends with why; a :class:`~cudatui.tui.panes.guide.GuidePane` above it
 (``h`` toggles it); a live lesson's kernels are built (nvcc, in a thread) before cuda-gdb starts,
-with nvcc's error in the console pane when the build fails. In a replay, gdb's answer to a
-step the recording lacks (``not in this recording: ...``) is shown as the recorded path instead,
-a step whose stop the recording lacks is reported after STALL_S, and ``r`` replays from the start.
+with nvcc's error in the console pane when the build fails. In a replay, what the Debugger
+marks as refused by the replay stand-in (a step, a query, a console command the recording lacks)
+is said as the recorded path instead, a step whose stop the recording lacks is reported after
+STALL_S, and ``r`` replays from the start.
 """
 
 from __future__ import annotations
@@ -22,19 +23,17 @@ from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
 
+from cudatui.gdbbridge import ConsoleOutput, DebuggerEvent, Notice, Phase, PhaseChanged, QueriesFailed, Status
 from cudatui.kernels.build import BuildError, build_lesson
 from cudatui.tui.app import DebuggerApp
 from cudatui.tui.commands.demo import DemoPlan
 from cudatui.tui.panes.base import StatePane
+from cudatui.tui.panes.console import ConsolePane
 from cudatui.tui.panes.guide import MODE_STYLES, Guide, GuidePane
-from cudatui.tui.panes.status import Status, StatusBar, status_text
+from cudatui.tui.panes.status import StatusBar, status_text
 
-NOT_RECORDED = "not in this recording"
-"""What the replay stand-in answers to a command the recording lacks."""
 STALL_S = 5.0
 """Seconds a replayed step may run before the UI says the recording has no stop for it."""
-QUERIES_FAILED = "some queries failed: "
-"""How the controller starts its notification of failed refresh queries."""
 
 
 class DemoStatusBar(StatusBar):
@@ -94,51 +93,48 @@ class DemoApp(DebuggerApp):
 
     async def _build_then_start(self) -> None:
         source = self.plan.lesson.source.name
-        self.show_status(Status("starting", f"building {source} with nvcc -g -G", time.monotonic()))
+        bar, console = self.query_one(StatusBar), self.query_one(ConsolePane)
+        bar.status = Status(Phase.STARTING, f"building {source} with nvcc -g -G", time.monotonic())
         try:
             library = await asyncio.to_thread(self.build)
         except BuildError as exc:
-            self.show_status(Status("dead", f"build failed: {exc}"))
-            self.console_output(f"{exc}\n{exc.stderr.rstrip()}\n" if exc.stderr else f"{exc}\n", "error")
+            bar.status = Status(Phase.DEAD, f"build failed: {exc}")
+            console.write(f"{exc}\n{exc.stderr.rstrip()}\n" if exc.stderr else f"{exc}\n", "error")
             self.show_pane("console")
             self.notify_user(f"{exc} (nvcc's output is in the console pane)", "error")
             return
-        self.console_output(f"built {library}\n", "console")
-        await self.controller.start()
+        console.write(f"built {library}\n", "console")
+        await self.debugger.start()
 
     def on_resize(self) -> None:
         self.query_one(GuidePane).set_class(self.wide, "-wide")
 
     # -- replay: steps outside the recording ---------------------------------------------------
 
-    def recorded_path_message(self, message: str) -> str:
-        """``message`` with the stand-in's "not in this recording" said for a person."""
-        if self.plan.recording is None or NOT_RECORDED not in message:
-            return message
-        if message.startswith(QUERIES_FAILED):
-            parts = message[len(QUERIES_FAILED):].split("; ")
-            missing = ", ".join(part.split(":", 1)[0] for part in parts if NOT_RECORDED in part)
-            return f"this recording has no answer for: {missing} (the panes say so)"
-        return f"this step is not in the recording; the recorded path is: {self.plan.recording.path_text}"
+    def show_debugger_event(self, event: DebuggerEvent) -> None:
+        """In a replay, say a refusal of the replay stand-in as the recorded path; time steps."""
+        if self.plan.recording is not None:
+            event = self._as_recorded(event, self.plan.recording.path_text)
+            if isinstance(event, PhaseChanged) and event.status.phase is Phase.RUNNING:
+                self.set_timer(STALL_S, partial(self._stalled, event.status))
+        super().show_debugger_event(event)
 
-    def notify_user(self, message: str, severity: str = "information") -> None:
-        if self.plan.recording is not None and NOT_RECORDED in message:
-            message, severity = self.recorded_path_message(message), "warning"
-        super().notify_user(message, severity)
-
-    def console_output(self, text: str, kind: str) -> None:
-        if self.plan.recording is not None and NOT_RECORDED in text:
-            text = self.recorded_path_message(text.rstrip("\n")) + "\n"
-        super().console_output(text, kind)
-
-    def show_status(self, status: Status) -> None:
-        super().show_status(status)
-        if self.plan.recording is not None and status.phase == "running":
-            self.set_timer(STALL_S, partial(self._stalled, status))
+    @staticmethod
+    def _as_recorded(event: DebuggerEvent, path: str) -> DebuggerEvent:
+        """``event`` with what the recording lacks said for a person."""
+        step = f"this step is not in the recording; the recorded path is: {path}"
+        if isinstance(event, QueriesFailed) and event.not_recorded:
+            missing = ", ".join(f.what for f in event.not_recorded)
+            return Notice(f"this recording has no answer for: {missing} (the panes say so)", "warning")
+        if isinstance(event, Notice) and event.not_recorded:
+            return Notice(step, "warning")
+        if isinstance(event, ConsoleOutput) and event.not_recorded:
+            return ConsoleOutput(step + "\n", event.kind)
+        return event
 
     def _stalled(self, status: Status) -> None:
         """A replayed step still running after STALL_S: the recording holds no stop for it."""
-        if self.controller.status is status and self.plan.recording is not None:
+        if self.debugger.status is status and self.plan.recording is not None:
             self.notify_user("the recording has no stop after this step: r replays it from the start; the "
                              f"recorded path is: {self.plan.recording.path_text}", "warning")
 
@@ -150,11 +146,11 @@ class DemoApp(DebuggerApp):
             self.spawn(self._replay_from_start(), "restart")
 
     async def _replay_from_start(self) -> None:
-        await self.controller.close()
+        await self.debugger.close()
         for pane in self.query(StatePane):
             pane.set_reactive(StatePane.state, None)
         self.notify_user("replaying the recording from the start")
-        await self.controller.restart()
+        await self.debugger.restart()
 
     # -- the guide -----------------------------------------------------------------------------
 

@@ -10,12 +10,18 @@ switched off again and the caller resumes: no thread has reached the breakpoint 
 condition holds from its first hit. A gdb without ``cuda`` settings applies the condition at
 the breakpoint's first stop instead and resumes when the stopping thread fails it.
 ``should_skip`` tells the caller when to resume.
+
+:class:`Breakpoints` also holds the session's breakpoint table (:attr:`Breakpoints.table`), kept
+from its own requests, gdb's ``=breakpoint-*`` notifications and each stop's ``-break-list``.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import os
+from dataclasses import dataclass, field, replace
+from typing import Any, Mapping
 
+from cudatui.gdbbridge.convert import to_int
 from cudatui.gdbbridge.cuda.evaluation import holds
 from cudatui.gdbbridge.session import events as ev
 from cudatui.gdbbridge.session.mi import Flag
@@ -65,6 +71,32 @@ class Breakpoints:
     deferred: dict[int, str] = field(default_factory=dict)
     launch_armed: bool = False
     """True while cuda-gdb was asked (by this object) to stop at the next kernel launch."""
+    table: dict[int, Breakpoint] = field(default_factory=dict)
+    """Every breakpoint of the session by number, as gdb last reported it."""
+
+    @property
+    def listed(self) -> tuple[Breakpoint, ...]:
+        """The table in breakpoint number order."""
+        return tuple(self.table[n] for n in sorted(self.table))
+
+    def at(self, path: str, line: int) -> tuple[Breakpoint, ...]:
+        """The breakpoints with a location at ``path:line`` (the same file name counts)."""
+        return tuple(bp for bp in self.listed if _at(bp, path, line))
+
+    def listing(self, breakpoints: tuple[Breakpoint, ...]) -> None:
+        """Take a ``-break-list`` answer as the whole table."""
+        self.table = {bp.number: bp for bp in breakpoints}
+
+    def note(self, name: str, payload: Mapping[str, Any]) -> bool:
+        """Follow a ``=breakpoint-created/modified/deleted`` notification; True when the table changed."""
+        if name in ("breakpoint-created", "breakpoint-modified"):
+            bp = Breakpoint.from_answer(payload)
+            if bp is not None:
+                self.table[bp.number] = bp
+            return bp is not None
+        if name == "breakpoint-deleted":
+            return self.table.pop(to_int(payload.get("id"), -1) or -1, None) is not None
+        return False
 
     async def insert(self, location: str, condition: str | None = None, *, temporary: bool = False) -> Breakpoint:
         """Insert a breakpoint (pending if need be); a CUDA condition refused before the kernel
@@ -80,6 +112,12 @@ class Breakpoints:
         bp = await self._insert(*flags, location)
         if condition:
             await self._defer(bp.number, condition)
+        return bp
+
+    async def add(self, spec: BreakpointSpec) -> Breakpoint:
+        """Insert ``spec`` (see :meth:`insert`) into the table too."""
+        bp = await self.insert(spec.location, spec.condition)
+        self.table[bp.number] = bp
         return bp
 
     async def _insert(self, *args: str | Flag) -> Breakpoint:
@@ -125,6 +163,7 @@ class Breakpoints:
             if not _needs_kernel(exc.message):
                 raise
             await self._defer(number, condition)
+        self._update(number, condition=condition or None)
 
     async def _defer(self, number: int, condition: str) -> None:
         self.deferred[number] = condition
@@ -138,9 +177,15 @@ class Breakpoints:
     async def delete(self, number: int) -> None:
         await self.session.command("-break-delete", number)
         self.deferred.pop(number, None)
+        self.table.pop(number, None)
 
     async def enable(self, number: int, enabled: bool) -> None:
         await self.session.command("-break-enable" if enabled else "-break-disable", number)
+        self._update(number, enabled=enabled)
+
+    def _update(self, number: int, **changes: Any) -> None:
+        if number in self.table:
+            self.table[number] = replace(self.table[number], **changes)
 
     async def should_skip(self, stop: StopEvent) -> bool:
         """At a stop while conditions are deferred: apply them if the stop is in device code.
@@ -161,3 +206,10 @@ class Breakpoints:
         if condition is None:
             return False
         return await holds(self.session, condition) is False
+
+
+def _at(bp: Breakpoint, path: str, line: int) -> bool:
+    """Whether ``bp`` (or one of its locations) is at ``path:line`` (same file name)."""
+    name = os.path.basename(path)
+    places = [(bp.fullname or bp.file, bp.line)] + [(loc.fullname or loc.file, loc.line) for loc in bp.locations]
+    return any(f and ln == line and (f == path or os.path.basename(f) == name) for f, ln in places)

@@ -1,7 +1,9 @@
 """The refresh batch: one set of MI requests per stop, assembled into one immutable StopState.
 
 The requests are pipelined (gdb answers them in order); a request that fails is recorded in
-``StopState.errors`` (a :class:`QueryFailure`) and the rest of the state is still shown.
+``StopState.errors`` (a :class:`QueryFailure`) and the rest of the state is still shown. The
+breakpoints come from the session's :class:`Breakpoints` table, which a ``-break-list`` that
+answers replaces.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from typing import Any, Awaitable
 
 from cudatui.gdbbridge.cuda.registers import parse_register_values, usable_register_names
 from cudatui.gdbbridge.cuda.tables import info, parse_devices, parse_kernels, parse_lanes, parse_sms, parse_warps
+from cudatui.gdbbridge.debugger.breakpoints import Breakpoints
 from cudatui.gdbbridge.session.mi import Flag
 from cudatui.gdbbridge.cuda.models import CudaFocus
 from cudatui.gdbbridge.models import Breakpoint, Frame, QueryFailure, StopEvent, StopState, Variable
@@ -46,8 +49,10 @@ def focus_from_tables(
 class StateBuilder:
     """Builds StopStates for one session; generations only grow."""
 
-    def __init__(self, session: GdbSession) -> None:
+    def __init__(self, session: GdbSession, breakpoints: Breakpoints | None = None) -> None:
         self.session = session
+        self.breakpoints = breakpoints or Breakpoints(session)
+        """The table each state's breakpoints come from."""
         self.generation = 0
         self._register_names: dict[bool, dict[int, str]] = {}
 
@@ -120,9 +125,13 @@ class StateBuilder:
         return self._register_names[in_kernel]
 
     async def _breakpoints(self, errors: list[QueryFailure]) -> tuple[Breakpoint, ...]:
-        payload = await self._try(self.session.command("-break-list"), errors, "breakpoints")
-        table = payload.get("BreakpointTable") or {}
-        return Breakpoint.from_records(table.get("body", []) or [])
+        failed: list[QueryFailure] = []
+        payload = await self._try(self.session.command("-break-list"), failed, "breakpoints")
+        errors.extend(failed)
+        if not failed:
+            table = payload.get("BreakpointTable") or {}
+            self.breakpoints.listing(Breakpoint.from_records(table.get("body", []) or []))
+        return self.breakpoints.listed
 
     @staticmethod
     async def _try(request: Awaitable[dict[str, Any]], errors: list[QueryFailure], what: str) -> dict[str, Any]:

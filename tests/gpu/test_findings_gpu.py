@@ -73,11 +73,11 @@ async def test_debug_this_finding_stops_a_lesson_on_the_culprit_thread(
     app = DebuggerApp(config)
     started = time.monotonic()
     async with app.run_test(size=(160, 48)) as pilot:
-        await wait_for(pilot, lambda: app.controller.state is not None or app.controller.status.phase in ("exited", "dead"),
+        await wait_for(pilot, lambda: app.debugger.state is not None or app.debugger.status.phase in ("exited", "dead"),
                        150, "the first stop")
-        state = app.controller.state
-        print(f"{name}: first stop after {time.monotonic() - started:.1f} s: {app.controller.status}")
-        assert state is not None and state.focus is not None, app.controller.status
+        state = app.debugger.state
+        print(f"{name}: first stop after {time.monotonic() - started:.1f} s: {app.debugger.status}")
+        assert state is not None and state.focus is not None, app.debugger.status
         assert (state.focus.block, state.focus.thread) == (dims(group.first.block), dims(group.first.thread))
         assert state.frame is not None and state.frame.line == group.first.line
         assert state.stop.reason == "breakpoint-hit"
@@ -100,13 +100,13 @@ async def test_native_handoff_condition_holds_from_the_first_hit(built_lessons, 
                      record=record_to("finding_native_handoff", tmp_path))
     app = DebuggerApp(config)
     async with app.run_test(size=(160, 48)) as pilot:
-        controller = app.controller
-        await wait_for(pilot, lambda: controller.state is not None or controller.status.phase in ("exited", "dead"),
+        debugger = app.debugger
+        await wait_for(pilot, lambda: debugger.state is not None or debugger.status.phase in ("exited", "dead"),
                        120, "the first stop")
-        state = controller.state
-        assert state is not None and state.stop.reason == "breakpoint-hit", controller.status
+        state = debugger.state
+        assert state is not None and state.stop.reason == "breakpoint-hit", debugger.status
         assert (state.focus.block, state.focus.thread, state.frame.line) == ((1, 0, 0), (5, 0, 0), BAD_LINE)
-        assert controller.bps is not None and not controller.bps.deferred and not controller.bps.launch_armed
+        assert debugger.breakpoints is not None and not debugger.breakpoints.deferred and not debugger.breakpoints.launch_armed
         (bp,) = state.breakpoints
         assert bp.condition == "blockIdx.x == 1 && threadIdx.x == 5" and bp.hits == 1
 
@@ -116,10 +116,10 @@ async def test_native_exception_then_debug_this_finding_then_post_mortem(built_l
     config = replace(debug_config(str(exe)), cwd=str(tmp_path), record=record_to("finding_native_exception", tmp_path))
     app = DebuggerApp(config)
     async with app.run_test(size=(160, 48)) as pilot:
-        controller = app.controller
-        await wait_for(pilot, lambda: controller.state is not None, 120, "the CUDA exception")
-        assert controller.state.stop.exception is not None, controller.state.stop
-        print(f"native: {controller.state.stop.exception.signal_name} at block {controller.state.focus.block}")
+        debugger = app.debugger
+        await wait_for(pilot, lambda: debugger.state is not None, 120, "the CUDA exception")
+        assert debugger.state.stop.exception is not None, debugger.state.stop
+        print(f"native: {debugger.state.stop.exception.signal_name} at block {debugger.state.focus.block}")
 
         pane = app.query_one(SanitizerPane)
         app.action_sanitize()
@@ -128,26 +128,26 @@ async def test_native_exception_then_debug_this_finding_then_post_mortem(built_l
         assert pane.selected_group() is group
         assert (dims(group.first.block), dims(group.first.thread), group.first.line) == ((1, 0, 0), (5, 0, 0), BAD_LINE)
 
-        controller.config = replace(controller.config, record=record_to("finding_native_debug", tmp_path))
-        first = controller.state
+        debugger.config = replace(debugger.config, record=record_to("finding_native_debug", tmp_path))
+        first = debugger.state
         started = time.monotonic()
         pane.action_debug()
-        await wait_for(pilot, lambda: controller.state is not first and controller.state is not None
-                       and controller.state.stop.reason == "breakpoint-hit", 120, "the finding's breakpoint")
-        state = controller.state
-        print(f"native: debug-this-finding stop after {time.monotonic() - started:.1f} s: {controller.status}")
+        await wait_for(pilot, lambda: debugger.state is not first and debugger.state is not None
+                       and debugger.state.stop.reason == "breakpoint-hit", 120, "the finding's breakpoint")
+        state = debugger.state
+        print(f"native: debug-this-finding stop after {time.monotonic() - started:.1f} s: {debugger.status}")
         assert (state.focus.block, state.focus.thread, state.frame.line) == ((1, 0, 0), (5, 0, 0), BAD_LINE)
 
-        controller.config = replace(controller.config, record=record_to("finding_native_core", tmp_path))
+        debugger.config = replace(debugger.config, record=record_to("finding_native_core", tmp_path))
         started = time.monotonic()
         pane.action_post_mortem()
-        await wait_for(pilot, lambda: controller.config.core is not None and (
-            controller.status.phase == "dead" or controller.state is not None and controller.state.stop.reason != "breakpoint-hit"
+        await wait_for(pilot, lambda: debugger.config.core is not None and (
+            debugger.status.phase == "dead" or debugger.state is not None and debugger.state.stop.reason != "breakpoint-hit"
         ), 180, "the coredump to open")
-        state = controller.state
-        print(f"native: coredump {controller.config.core} opened after {time.monotonic() - started:.1f} s: "
-              f"{controller.status} stop={state.stop.reason if state else None}")
-        assert controller.status.phase == "stopped", controller.status
+        state = debugger.state
+        print(f"native: coredump {debugger.config.core} opened after {time.monotonic() - started:.1f} s: "
+              f"{debugger.status} stop={state.stop.reason if state else None}")
+        assert debugger.status.phase == "stopped", debugger.status
         assert state.focus is not None, state.errors
         assert (state.focus.block, state.focus.thread) == ((1, 0, 0), (5, 0, 0))
         assert state.frame is not None and state.frame.line == BAD_LINE

@@ -20,8 +20,8 @@ from pathlib import Path
 from typing import Any, Callable
 
 from cudatui.gdbbridge import (
-    BreakpointSpec, DoctorConfig, Exchange, LaunchConfig, RecordingError, Transcript, TranscriptError, canonical,
-    check_cuda_gdb, find_tool, load, prepare, probe_nvml,
+    BreakpointSpec, DoctorConfig, LaunchConfig, RecordingError, Transcript, TranscriptError, check_cuda_gdb, find_tool,
+    load, prepare, probe_nvml, recorded_breakpoints, recorded_moves,
 )
 from cudatui.kernels.lessons import KERNELS_DIR, LESSONS, Lesson, LessonError, get_lesson
 
@@ -29,8 +29,8 @@ RECORDINGS_DIR = KERNELS_DIR / "recordings"
 """Where the packaged recordings live (``<lesson>.jsonl.gz``)."""
 
 MODES = ("live", "replay")
-STEP_KEYS = {"-exec-next": "n", "-exec-step": "s", "-exec-finish": "f", "-exec-continue": "c", "-exec-run": "r"}
-"""The key that sends each recorded execution command."""
+STEP_KEYS = {"next": "n", "step": "s", "finish": "f", "continue": "c", "run": "r"}
+"""The key that makes each move of a recorded path (a focus switch is ``g`` and the request)."""
 _GPU_LINE = re.compile(r"GPU: (.+?) \(torch")
 
 
@@ -83,46 +83,6 @@ def read_meta(path: Path) -> dict[str, Any]:
     return first if isinstance(first, dict) and first.get("dir") == "meta" else {}
 
 
-def recorded_breakpoints(transcript: Transcript) -> tuple[str, ...]:
-    """The ``-break-insert`` locations (and conditions) sent before the first ``-exec-run``."""
-    found: dict[str, str | None] = {}
-    for exchange in transcript.exchanges:
-        if exchange.command.startswith("-exec-run"):
-            break
-        words = canonical(exchange.command)
-        if words[:1] != ("-break-insert",) or len(words) < 2:
-            continue
-        condition = words[words.index("-c") + 1] if "-c" in words[:-1] else None
-        location = words[-1]
-        found[location] = condition or found.get(location)
-    return tuple(str(BreakpointSpec(loc, cond)) for loc, cond in found.items())
-
-
-def recorded_steps(transcript: Transcript) -> tuple[str, ...]:
-    """The user's steps after the first run: execution keys and focus switches.
-
-    Lane switches (``lane N``) are the warp watch walking a warp, not a user step.
-    """
-    steps: list[str] = []
-    started = False
-    for exchange in transcript.exchanges:
-        words = canonical(exchange.command)
-        if not words or _failed(exchange):
-            continue
-        if words[0] == "-exec-run" and not started:
-            started = True
-        elif started and words[0] in STEP_KEYS:
-            steps.append(STEP_KEYS[words[0]])
-        elif started and words[0] == "-cuda-focus-switch" and len(words) > 1 and not re.fullmatch(r"lane \d+", words[1]):
-            steps.append(f"g {words[1]}")
-    return tuple(steps)
-
-
-def _failed(exchange: Exchange) -> bool:
-    """Whether the debugger answered the recorded command with ``^error``."""
-    return any(e.dir == "out" and e.line.startswith(f"{exchange.token}^error") for e in exchange.output)
-
-
 def _recorded_gpu(transcript: Transcript) -> str | None:
     entries = [*transcript.prologue, *(e for x in transcript.exchanges for e in x.output)]
     for entry in entries:
@@ -141,8 +101,8 @@ def read_recording(path: Path) -> RecordingInfo:
         recorded_on=str(meta.get("recorded_on") or _recorded_gpu(transcript) or "an unknown GPU"),
         debugger=str(meta.get("debugger") or "cuda-gdb"),
         made_with=str(meta.get("made_with") or "cudatui --record"),
-        breakpoints=recorded_breakpoints(transcript),
-        steps=recorded_steps(transcript),
+        breakpoints=tuple(str(spec) for spec in recorded_breakpoints(transcript)),
+        steps=tuple(STEP_KEYS[m.step] if m.step else f"g {m.focus}" for m in recorded_moves(transcript)),
     )
 
 

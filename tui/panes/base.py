@@ -1,13 +1,15 @@
 """What every debugger pane shares: it renders one immutable StopState and drops stale ones.
 
-Panes never talk to gdb themselves. They post intent messages (declared below) that the app's
-controller routes to gdbbridge, and panes that need data on demand (shared memory, SASS, warp
-watch) call the async :class:`DebuggerPort` the app gives them, from a worker.
+Panes never talk to gdb themselves. They post intent messages (declared below) that the app
+turns into calls of its :class:`~cudatui.gdbbridge.debugger.debugger.Debugger`, and panes that
+need data on demand (shared memory, SASS, warp watch, CUDA tables) are a :class:`QueryPane`: the
+app gives them the Debugger's :class:`~cudatui.gdbbridge.debugger.queries.DebuggerQueries`, which
+they call from a worker.
 """
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Protocol, Sequence
+from typing import Any, Mapping, Sequence
 
 from rich.style import Style
 from rich.text import Text
@@ -20,20 +22,7 @@ from textual.widget import Widget
 from textual.widgets import DataTable, Static
 from textual.widgets.data_table import CellType, ColumnKey, RowKey
 
-from cudatui.gdbbridge.cuda.models import Instruction
-from cudatui.gdbbridge.models import StopState
-
-
-class DebuggerPort(Protocol):
-    """The on-demand queries a pane may make (implemented by the app's controller)."""
-
-    async def evaluate(self, expression: str) -> str: ...
-
-    async def read_shared(self, name: str, start: int, count: int) -> tuple[str, ...]: ...
-
-    async def disassemble(self, start: str, end: str) -> tuple[Instruction, ...]: ...
-
-    async def evaluate_in_lanes(self, expression: str) -> tuple[tuple[int, str], ...]: ...
+from cudatui.gdbbridge import DebuggerQueries, StopState
 
 
 class FocusRequested(Message):
@@ -89,6 +78,16 @@ class StatePane(Widget):
 
     def render_state(self, state: StopState, previous: StopState | None) -> None:
         raise NotImplementedError
+
+
+class QueryPane(StatePane):
+    """A StatePane that also asks the debugger on demand, through the queries it is given."""
+
+    def __init__(self, queries: DebuggerQueries | None = None, *, name: str | None = None, id: str | None = None,
+                 classes: str | None = None) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self.queries = queries
+        """Where on-demand queries go (the app's Debugger); None: the pane only shows states."""
 
 
 class InfoLine(Static):

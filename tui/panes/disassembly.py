@@ -14,9 +14,9 @@ from textual import events, work
 from textual.app import ComposeResult
 from textual.widgets import DataTable
 
-from cudatui.gdbbridge import Instruction, MIError, StopState
+from cudatui.gdbbridge import DebuggerQueries, Instruction, MIError, StopState
 
-from .base import DebuggerPort, InfoLine, PaneTable, StatePane, sync_rows
+from .base import InfoLine, PaneTable, QueryPane, sync_rows
 
 INSTRUCTION_BYTES = 16
 """SASS instructions are 16 bytes on sm_70 and newer."""
@@ -41,7 +41,7 @@ def source_line(path: str | None, line: int | None, cache: dict[str, list[str]])
     return lines[line - 1].strip() if 0 < line <= len(lines) else ""
 
 
-class DisassemblyPane(StatePane):
+class DisassemblyPane(QueryPane):
     """SASS of the selected frame around its pc.
 
     It has no key bindings of its own; the table scrolls with the usual keys.
@@ -61,11 +61,9 @@ class DisassemblyPane(StatePane):
     }
     """
 
-    def __init__(self, port: DebuggerPort | None = None, before: int = 0, after: int = 128, *,
+    def __init__(self, queries: DebuggerQueries | None = None, before: int = 0, after: int = 128, *,
                  name: str | None = None, id: str | None = None, classes: str | None = None) -> None:
-        super().__init__(name=name, id=id, classes=classes)
-        self.port = port
-        """Where the SASS is fetched from (set by the app)."""
+        super().__init__(queries, name=name, id=id, classes=classes)
         self.before = before
         """Bytes fetched before pc."""
         self.after = after
@@ -122,18 +120,18 @@ class DisassemblyPane(StatePane):
             self._show(insns, "")
         elif not self._visible():
             self._pending = True
-        elif self.port is not None:
+        elif self.queries is not None:
             self._pending = False
             self._show((), f"disassembling around {pc:#x}… (cuda-gdb takes ~0.7 s)", keep_rows=True)
             self._fetch(pc)
 
     @work(group="disassembly", exclusive=True)
     async def _fetch(self, pc: int) -> None:
-        assert self.port is not None
+        assert self.queries is not None
         start = "$pc" if self.before == 0 else f"$pc-{self.before}"
         self.fetches += 1
         try:
-            insns = await self.port.disassemble(start, f"$pc+{self.after}")
+            insns = await self.queries.disassemble(start, f"$pc+{self.after}")
         except MIError as exc:
             self._show((), f"cannot disassemble at {pc:#x}: {exc.message}")
             return

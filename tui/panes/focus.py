@@ -19,10 +19,11 @@ from textual.widgets import Input, Tree
 from textual.widgets.tree import TreeNode
 
 from cudatui.gdbbridge import (
-    BlockRange, Device, FocusSyntaxError, Kernel, MIError, StopState, ThreadRange, fmt_dim3, normalize_focus,
+    BlockRange, DebuggerQueries, Device, FocusSyntaxError, Kernel, MIError, StopState, ThreadRange, fmt_dim3,
+    normalize_focus,
 )
 
-from .base import DebuggerPort, FocusRequested, InfoLine, StatePane
+from .base import FocusRequested, InfoLine, QueryPane
 
 MAX_CHILDREN = 500
 """Ranges listed under one node; the rest is summarised in one line."""
@@ -119,7 +120,7 @@ def focus_matches(state: StopState, previous: StopState | None) -> bool:
     return (state.focus.block, state.focus.thread) == (previous.focus.block, previous.focus.thread)
 
 
-class FocusNavigator(StatePane):
+class FocusNavigator(QueryPane):
     """Where the CUDA focus is, and every place it can go.
 
     | Key | Action |
@@ -151,11 +152,9 @@ class FocusNavigator(StatePane):
     }
     """
 
-    def __init__(self, port: DebuggerPort | None = None, *, name: str | None = None, id: str | None = None,
+    def __init__(self, queries: DebuggerQueries | None = None, *, name: str | None = None, id: str | None = None,
                  classes: str | None = None) -> None:
-        super().__init__(name=name, id=id, classes=classes)
-        self.port = port
-        """Where block and thread tables are fetched from (a CudaPort; set by the app)."""
+        super().__init__(queries, name=name, id=id, classes=classes)
         self.notice = ""
         """The last announcement (focus moved by cuda-gdb, bad go-to input), shown on the title line
         in place of the focus (one line for both: the pane keeps its layout from stop to stop)."""
@@ -273,7 +272,7 @@ class FocusNavigator(StatePane):
     async def _load(self, node: TreeNode[FocusTarget], generation: int) -> None:
         target = node.data
         assert target is not None
-        if self.port is None or not hasattr(self.port, "blocks"):
+        if self.queries is None:
             sync_children(node, [Child(Text("no debugger to list ranges from", style="dim"), None)])
             return
         if not node.children:
@@ -281,12 +280,12 @@ class FocusNavigator(StatePane):
         try:
             if target.kind == "kernel":
                 if generation not in self._blocks:
-                    self._blocks[generation] = await self.port.blocks()  # type: ignore[union-attr]
+                    self._blocks[generation] = await self.queries.blocks()
                 rows: list[BlockRange] | list[ThreadRange] = [b for b in self._blocks[generation]
                                                               if b.kernel == target.kernel]
             else:
                 if generation not in self._threads:
-                    self._threads[generation] = await self.port.threads()  # type: ignore[union-attr]
+                    self._threads[generation] = await self.queries.threads()
                 rows = [t for t in self._threads[generation]
                         if t.kernel == target.kernel and target.blocks and in_range(t.first_block, target.blocks)]
         except MIError as exc:

@@ -23,11 +23,11 @@ from textual.binding import Binding
 from textual.reactive import reactive
 from textual.widgets import DataTable, Input
 
-from cudatui.gdbbridge import MIError, SharedDecl, StopState, shared_arrays
+from cudatui.gdbbridge import DebuggerQueries, MIError, SharedDecl, StopState, shared_arrays
 
 from .source import resolve_source
 
-from .base import DebuggerPort, InfoLine, PaneTable, StatePane, sync_rows
+from .base import InfoLine, PaneTable, QueryPane, sync_rows
 
 SIZES = {"char": 1, "short": 2, "half": 2, "__half": 2, "double": 8, "long": 8, "size_t": 8}
 """Element sizes in bytes by type word (everything else: 4)."""
@@ -133,7 +133,7 @@ def bank(address: int | None, index: int, element_size: int) -> str:
     return "?" if address is None else str(((address + index * element_size) // 4) % 32)
 
 
-class SharedMemoryPane(StatePane):
+class SharedMemoryPane(QueryPane):
     """Shared arrays in scope, one at a time.
 
     | Key | Action |
@@ -181,11 +181,9 @@ class SharedMemoryPane(StatePane):
     page: reactive[int] = reactive(0)
     """The page of the array shown."""
 
-    def __init__(self, port: DebuggerPort | None = None, page_size: int = 256, *, name: str | None = None,
+    def __init__(self, queries: DebuggerQueries | None = None, page_size: int = 256, *, name: str | None = None,
                  id: str | None = None, classes: str | None = None) -> None:
-        super().__init__(name=name, id=id, classes=classes)
-        self.port = port
-        """Where values are read from (set by the app)."""
+        super().__init__(queries, name=name, id=id, classes=classes)
         self.page_size = page_size
         """Elements (rows, for a 2-D array) read per page."""
         self.added: list[SharedArray] = []
@@ -289,18 +287,18 @@ class SharedMemoryPane(StatePane):
         if not self.is_mounted:
             return
         array, state = self.current(), self.state
-        if array is not None and state is not None and self.port is not None and state.in_kernel:
+        if array is not None and state is not None and self.queries is not None and state.in_kernel:
             if (state.generation, array.name, self.page) not in self._values:
                 self._read(state.generation, array, self.page)
         self._show()
 
     @work(group="shared-read", exclusive=True)
     async def _read(self, generation: int, array: SharedArray, page: int) -> None:
-        assert self.port is not None
+        assert self.queries is not None
         start = page * self.page_size
         count = min(self.page_size, array.units - start)
         try:
-            values = await self.port.read_shared(array.name, start, count)
+            values = await self.queries.read_shared(array.name, start, count)
         except MIError as exc:
             self.message = f"cannot read {array.name}: {exc.message}"
             values = ()
@@ -308,7 +306,7 @@ class SharedMemoryPane(StatePane):
         if (generation, array.name) not in self._addresses:
             first = f"&{array.name}[0][0]" if array.grid else f"&{array.name}[0]"
             try:
-                found = re.search(r"0x[0-9a-fA-F]+", await self.port.evaluate(first))
+                found = re.search(r"0x[0-9a-fA-F]+", await self.queries.evaluate(first))
                 self._addresses[(generation, array.name)] = int(found.group(0), 16) if found else None
             except MIError:
                 self._addresses[(generation, array.name)] = None

@@ -1,9 +1,12 @@
-"""The status bar: state, focus, kernel, and while starting or running, a progress indicator."""
+"""The status bar: state, focus, kernel, and while starting or running, a progress indicator.
+
+It shows the Debugger's :class:`~cudatui.gdbbridge.debugger.status.Status`; the words and
+colours are chosen here.
+"""
 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
 from typing import Callable
 
 from rich.text import Text
@@ -11,61 +14,32 @@ from textual.reactive import reactive
 from textual.timer import Timer
 from textual.widget import Widget
 
-from cudatui.gdbbridge.models import StopEvent, StopState
-
-
-@dataclass(frozen=True)
-class Status:
-    """What the status bar shows: ``phase`` is starting, running, stopped, exited, dead."""
-
-    phase: str
-    detail: str = ""
-    since: float | None = None
-    """When the phase began (time.monotonic), for the elapsed time while starting/running."""
-    focus: str = ""
-    kernel: str = ""
-
-
-def stop_detail(stop: StopEvent) -> str:
-    """A few words on why the target stopped."""
-    if stop.exception is not None:
-        return f"{stop.exception.signal_name} {stop.exception.name}"
-    if stop.reason == "breakpoint-hit":
-        return f"breakpoint {stop.breakpoint}" if stop.breakpoint is not None else "breakpoint"
-    if stop.reason == "signal-received":
-        return stop.signal or "signal"
-    return {"end-stepping-range": "step", "function-finished": "finish",
-            "core": "post-mortem (GPU coredump)"}.get(stop.reason, stop.reason)
-
-
-def kernel_name(state: StopState) -> str:
-    """The focused kernel's name, or "" on the host."""
-    current = next((k for k in state.kernels if k.current), None)
-    if current is not None:
-        return current.name
-    return state.frame.func if state.in_kernel and state.frame else ""
+from cudatui.gdbbridge import Phase, Status
 
 
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
-BUSY = ("starting", "running")
+BUSY = (Phase.STARTING, Phase.RUNNING)
 PHASE_STYLES = {
-    "starting": "bold black on yellow",
-    "running": "bold black on yellow",
-    "stopped": "bold white on dark_green",
-    "exited": "bold white on blue",
-    "dead": "bold white on red",
+    Phase.STARTING: "bold black on yellow",
+    Phase.RUNNING: "bold black on yellow",
+    Phase.READY: "bold white on dark_green",
+    Phase.STOPPED: "bold white on dark_green",
+    Phase.EXITED: "bold white on blue",
+    Phase.DEAD: "bold white on red",
 }
 
 
 def status_text(status: Status, now: float) -> Text:
-    """One line: ``[stopped] breakpoint 1 · block (0,0,0) thread (0,0,0) · kernel reduce_racy``."""
+    """One line: ``[stopped] breakpoint 1 · block (0,0,0) thread (0,0,0) · kernel reduce_racy``
+    (a program loaded but not started reads ``[stopped] loaded, not started (r runs it)``)."""
     busy = status.phase in BUSY and status.since is not None
-    label = {"exited": f"exited {status.detail}", "dead": "debugger died"}.get(status.phase, status.phase)
+    label = {Phase.EXITED: f"exited {status.detail}", Phase.DEAD: "debugger died",
+             Phase.READY: "stopped"}.get(status.phase, status.phase.value)
     text = Text()
     if busy:
         text.append(SPINNER[int(now * 10) % len(SPINNER)] + " ", style="bold yellow")
     text.append(f" {label} ", style=PHASE_STYLES.get(status.phase, "reverse"))
-    parts = [status.detail] if status.detail and status.phase != "exited" else []
+    parts = [status.detail] if status.detail and status.phase is not Phase.EXITED else []
     parts += [p for p in (status.focus, f"kernel {status.kernel}" if status.kernel else "") if p]
     if parts:
         text.append(" " + " · ".join(parts))
@@ -85,7 +59,7 @@ class StatusBar(Widget):
     StatusBar { height: 1; background: $panel; padding: 0 1; }
     """
 
-    status: reactive[Status] = reactive(Status("starting", "starting"))
+    status: reactive[Status] = reactive(Status(Phase.STARTING, "starting"))
     """What is shown."""
 
     def __init__(self, clock: Callable[[], float] = time.monotonic, *, id: str | None = None) -> None:

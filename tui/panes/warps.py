@@ -18,9 +18,9 @@ from textual.binding import Binding
 from textual.reactive import reactive
 from textual.widgets import DataTable, Input
 
-from cudatui.gdbbridge import Lane, MIError, StopState, ThreadRange, Warp, WarpWatchError, fmt_dim3
+from cudatui.gdbbridge import DebuggerQueries, Lane, MIError, StopState, ThreadRange, Warp, WarpWatchError, fmt_dim3
 
-from .base import DebuggerPort, FocusRequested, InfoLine, PaneTable, StatePane, sync_rows
+from .base import FocusRequested, InfoLine, PaneTable, QueryPane, sync_rows
 
 LANES = 32
 
@@ -105,7 +105,7 @@ def line_map(state: StopState, threads: tuple[ThreadRange, ...]) -> dict[int, st
     return out
 
 
-class WarpsPane(StatePane):
+class WarpsPane(QueryPane):
     """Warps of the focused SM, one lane strip each, and the warp watch.
 
     | Key | Action |
@@ -160,11 +160,9 @@ class WarpsPane(StatePane):
     watch_expression: reactive[str] = reactive("")
     """The warp-watch expression ("" when none)."""
 
-    def __init__(self, port: DebuggerPort | None = None, *, name: str | None = None, id: str | None = None,
+    def __init__(self, queries: DebuggerQueries | None = None, *, name: str | None = None, id: str | None = None,
                  classes: str | None = None) -> None:
-        super().__init__(name=name, id=id, classes=classes)
-        self.port = port
-        """Where the warp watch and the pc-to-line table come from (set by the app)."""
+        super().__init__(queries, name=name, id=id, classes=classes)
         self.watch_values: dict[int, str] = {}
         """Lane -> value of the warp watch at the shown stop."""
         self.watch_error = ""
@@ -248,7 +246,7 @@ class WarpsPane(StatePane):
         self._fill_table()
         self._fill_lines()
         self._refresh_watch()
-        if self.port is not None and hasattr(self.port, "threads") and warps:
+        if self.queries is not None and warps:
             self._load_lines(state.generation)
 
     def _fill_table(self) -> None:
@@ -310,7 +308,7 @@ class WarpsPane(StatePane):
         if generation in self._threads:
             return
         try:
-            self._threads[generation] = await self.port.threads()  # type: ignore[union-attr]
+            self._threads[generation] = await self.queries.threads()
         except MIError:
             self._threads[generation] = ()
         if self.state is not None and self.state.generation == generation:
@@ -325,7 +323,7 @@ class WarpsPane(StatePane):
             self.watch_values = {}
         elif state is not None and (state.generation, expression) in self._cache:
             self.watch_values = self._cache[(state.generation, expression)]
-        elif state is not None and state.in_kernel and self.port is not None:
+        elif state is not None and state.in_kernel and self.queries is not None:
             self.watch_values = {}
             self._run_watch(state.generation, expression)
         self._show_watch("evaluating…" if expression and not self.watch_values else "")
@@ -333,7 +331,7 @@ class WarpsPane(StatePane):
     @work(group="warp-watch", exclusive=True)
     async def _run_watch(self, generation: int, expression: str) -> None:
         try:
-            values = dict(await self.port.evaluate_in_lanes(expression))  # type: ignore[union-attr]
+            values = dict(await self.queries.evaluate_in_lanes(expression))
         except (MIError, WarpWatchError) as exc:
             self.watch_error = str(exc)
             self._show_watch("")

@@ -1,0 +1,267 @@
+"""What every :class:`~cudatui.gdbbridge.debugger.debugger.Debugger` operation shares.
+
+:class:`DebuggerCore` holds the session of the moment, its StateBuilder and Breakpoints, the
+last state, the phase, the subscribers and the one lock (see the Debugger's docstring); it
+follows the session's events and runs the refresh batch of each ``*stopped`` in a task of its
+own, under the lock. The operations the UI calls are the Debugger's.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import time
+from dataclasses import replace
+from enum import Enum
+from typing import Any, Awaitable, Callable, Coroutine
+
+from cudatui.gdbbridge.debugger.breakpoints import Breakpoints, BreakpointSpec
+from cudatui.gdbbridge.debugger.config import LaunchConfig
+from cudatui.gdbbridge.cuda.evaluation import evaluation
+from cudatui.gdbbridge.debugger.events import (
+    ConsoleOutput, DebuggerEvent, Notice, PhaseChanged, ProgramText, QueriesFailed, Severity, StateChanged,
+    WatchesChanged,
+)
+from cudatui.gdbbridge.debugger.state import StateBuilder
+from cudatui.gdbbridge.debugger.status import NOT_STOPPED, Phase, Status, focused_kernel, stop_detail
+from cudatui.gdbbridge.cuda.models import CudaFocus
+from cudatui.gdbbridge.models import StopEvent, StopState, Variable
+from cudatui.gdbbridge.session import events as ev
+from cudatui.gdbbridge.session.fanout import Fanout
+from cudatui.gdbbridge.session.errors import DebuggerGone, MIError
+from cudatui.gdbbridge.session.gdb import GdbSession
+
+Listener = Callable[[DebuggerEvent], None]
+
+
+class Step(str, Enum):
+    """How :meth:`Debugger.resume` moves the program."""
+
+    CONTINUE = "continue"
+    NEXT = "next"
+    STEP = "step"
+    FINISH = "finish"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+STEPS = {Step.CONTINUE: "-exec-continue", Step.NEXT: "-exec-next", Step.STEP: "-exec-step",
+         Step.FINISH: "-exec-finish"}
+"""The MI command of each step."""
+RUN = "-exec-run"
+"""The MI command that runs the program from its start."""
+
+
+class DebuggerCore:
+    """The shared state, events and stop refresh of a Debugger (see the module docstring)."""
+
+    def __init__(self, config: LaunchConfig, clock: Callable[[], float] = time.monotonic) -> None:
+        self.config = config
+        self.clock = clock
+        self.session: GdbSession | None = None
+        self.builder: StateBuilder | None = None
+        self.breakpoints: Breakpoints | None = None
+        """The session's breakpoints: the table, and the CUDA conditions deferred to the kernel launch."""
+        self.state: StopState | None = None
+        """The state last published."""
+        self.watches: list[str] = []
+        self._status = Status(Phase.STARTING, f"starting {config.debugger_name}", clock())
+        self._events: Fanout[DebuggerEvent] = Fanout("debugger listener")
+        self._lock = asyncio.Lock()
+        self._pending_stop: StopEvent | None = None
+        """The last ``*stopped`` not refreshed yet (None once a ``*running`` followed it)."""
+        self._refreshing = False
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._unsubscribe: list[Callable[[], None]] = []
+        self._last_log = ""
+        self._closed = False
+
+    @property
+    def status(self) -> Status:
+        """The phase and what the status bar says about it."""
+        return self._status
+
+    @property
+    def phase(self) -> Phase:
+        return self._status.phase
+
+    def subscribe(self, listener: Listener) -> Callable[[], None]:
+        """Call ``listener(event)`` for every event from now on; returns an unsubscriber."""
+        return self._events.subscribe(listener)
+
+    # -- session events --------------------------------------------------------------------
+
+    def _on_event(self, event: ev.Event) -> None:
+        if isinstance(event, ev.Running):
+            self._pending_stop = None
+            if self.phase not in (Phase.STARTING, Phase.RUNNING):
+                self._set_status(Phase.RUNNING, "", since=self.clock())
+        elif isinstance(event, ev.Stopped):
+            self._pending_stop = event.stop
+            self._spawn(self._on_stop(event.stop), "refresh")
+        elif isinstance(event, ev.Notify):
+            self._on_notify(event)
+        elif isinstance(event, ev.Stream):
+            if event.kind == "log":
+                self._last_log = event.text.strip()
+            if event.kind != "console" or self.phase in (Phase.STARTING, Phase.RUNNING):
+                self._events.emit(ConsoleOutput(event.text, event.kind))
+        elif isinstance(event, (ev.ProgramOutput, ev.NonMI)):
+            self._events.emit(ProgramText(event.text if isinstance(event, ev.ProgramOutput) else event.line + "\n"))
+        elif isinstance(event, ev.RecordingStopped):
+            self._notice(event.message, "error")
+        elif isinstance(event, ev.DebuggerExited) and not event.expected:
+            self._set_status(Phase.DEAD, event.description)
+            self._notice(f"{self.config.debugger_name}: {event.description}. Press r to restart.", "error")
+
+    def _on_notify(self, event: ev.Notify) -> None:
+        payload = event.payload
+        if event.name == "library-loaded" and self.phase is Phase.STARTING:
+            name = os.path.basename(str(payload.get("target-name") or payload.get("id") or ""))
+            base = self._status.detail.split(" · ", 1)[0]
+            self._set_status(Phase.STARTING, f"{base} · loaded {name}")
+        elif self.breakpoints is not None and self.breakpoints.note(event.name, payload):
+            self._publish_breakpoints()
+
+    async def _on_stop(self, stop: StopEvent) -> None:
+        """The refresh of a ``*stopped`` (unless a later ``*running`` or stop made it stale)."""
+        async with self._lock:
+            if self._pending_stop is not stop:
+                return
+            assert self.breakpoints is not None
+            try:
+                if not stop.exited and await self.breakpoints.should_skip(stop):
+                    await self._go(STEPS[Step.CONTINUE])
+                    return
+            except DebuggerGone:
+                return
+            except MIError as exc:
+                self._notice(f"breakpoint condition: {exc.message}", "warning", exc)
+            previous = self.state
+            state = await self._refresh(stop)
+            if state is None:
+                return
+            if stop.exception is not None:
+                self._notice(f"{stop.exception.signal_name}: {stop.exception.name}", "error")
+            elif previous is not None and previous.focus and state.focus and not stop.exited and (
+                (previous.focus.block, previous.focus.thread) != (state.focus.block, state.focus.thread)
+            ):
+                self._notice(f"cuda-gdb moved the focus to {state.focus.software}", "information")
+
+    async def _refresh(
+        self, stop: StopEvent, *, selected_frame: int = 0, focus: CudaFocus | None = None, requery_focus: bool = False
+    ) -> StopState | None:
+        """Build, publish and announce the state of ``stop`` (the lock is held)."""
+        assert self.builder is not None
+        if self._pending_stop is stop:
+            self._pending_stop = None
+        self._refreshing = True
+        try:
+            state = await self.builder.refresh(stop, selected_frame=selected_frame, focus=focus, requery_focus=requery_focus)
+        except DebuggerGone:
+            return None
+        finally:
+            self._refreshing = False
+        self.state = state
+        self._events.emit(StateChanged(state))
+        self._announce_stop(state)
+        if state.errors:
+            self._events.emit(QueriesFailed(state.errors))
+        await self._publish_watches()
+        return state
+
+    def _announce_stop(self, state: StopState) -> None:
+        stop = state.stop
+        if stop.exited:
+            detail = stop.signal or "?" if stop.exit_code is None else str(stop.exit_code)
+            self._set_status(Phase.EXITED, detail, focus="", kernel="")
+            return
+        focus = state.focus.software if state.focus else ""
+        self._set_status(Phase.STOPPED, stop_detail(stop), focus=focus, kernel=focused_kernel(state))
+
+    # -- helpers ---------------------------------------------------------------------------
+
+    def _publish_breakpoints(self) -> None:
+        """Show changed breakpoints now, unless a refresh in flight will show them."""
+        if self.state is not None and self.builder is not None and self.breakpoints is not None and not self._refreshing:
+            self.state = self.builder.bump(self.state, breakpoints=self.breakpoints.listed)
+            self._events.emit(StateChanged(self.state))
+
+    async def _publish_watches(self) -> None:
+        state, session = self.state, self.session
+        if state is None or session is None:
+            return
+        if state.stop.exited or self.phase is not Phase.STOPPED:
+            values = tuple(Variable(w, "<not stopped>") for w in self.watches)
+        else:
+            values = tuple([(await evaluation(session, w, typed=True)).variable for w in self.watches])
+        self._events.emit(WatchesChanged(state.generation, values))
+
+    def _set_status(self, phase: Phase, detail: str, since: float | None = None, **changes: str) -> None:
+        keep_since = since if since is not None else (self._status.since if phase is self._status.phase else None)
+        self._status = replace(self._status, phase=phase, detail=detail, since=keep_since, **changes)
+        self._events.emit(PhaseChanged(self._status))
+
+    def _notice(self, message: str, severity: Severity = "information", error: MIError | None = None) -> None:
+        self._events.emit(Notice(message, severity, error is not None and error.not_recorded))
+
+    async def _guard(self, work: Awaitable[Any]) -> bool:
+        """Await ``work``; report gdb's error as a Notice. True when it succeeded."""
+        try:
+            await work
+        except MIError as exc:
+            self._notice(exc.message, "error", exc)
+            return False
+        return True
+
+    def _spawn(self, work: Coroutine[Any, Any, None], name: str) -> None:
+        task = asyncio.get_running_loop().create_task(work, name=name)
+        self._tasks.add(task)
+        task.add_done_callback(self._task_done)
+
+    def _task_done(self, task: asyncio.Task[None]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            self._notice(f"internal error in {task.get_name()}: {task.exception()}", "error")
+
+    def _program_running(self) -> bool:
+        session = self.session
+        return session is not None and (self.phase is Phase.RUNNING or
+                                        self.phase is Phase.STARTING and session.inferior_pid is not None)
+
+    async def _go(self, operation: str) -> None:
+        """Send an execution command; at its ``^running`` the program runs."""
+        assert self.session is not None
+        await self.session.command(operation)
+        if self.phase not in (Phase.STARTING, Phase.RUNNING):
+            self._set_status(Phase.RUNNING, "", since=self.clock())
+
+    async def _insert(self, spec: BreakpointSpec) -> None:
+        assert self.breakpoints is not None
+        self._last_log = ""
+        try:
+            bp = await self.breakpoints.add(spec)
+        except DebuggerGone:
+            raise
+        except MIError as exc:
+            self._notice(f"breakpoint {spec.location}: {exc.message}", "warning", exc)
+            return
+        self._publish_breakpoints()
+        if bp.pending:
+            why = f" ({self._last_log})" if self._last_log else ""
+            self._notice(f"breakpoint {bp.number} at {spec.location} is pending{why}: it is set when a library or "
+                         "kernel defines it; check the location if it never stops", "warning")
+
+    async def _change(self, work: Awaitable[None]) -> None:
+        if await self._guard(work):
+            self._publish_breakpoints()
+
+    def _stopped(self) -> GdbSession:
+        """The session, when stopped with its state built; else MIError saying why not."""
+        if self.session is None:
+            raise MIError("the debugger has not started", "")
+        if self.phase is not Phase.STOPPED:
+            raise MIError(NOT_STOPPED[self.phase], "")
+        return self.session
+

@@ -1,0 +1,36 @@
+"""The on-demand queries a pane may make, answered at the stop the UI shows.
+
+:class:`DebuggerQueries` is what a pane is given; the
+:class:`~cudatui.gdbbridge.debugger.debugger.Debugger` implements it, each call one or a few MI
+requests under its lock (the warp watch switches the focus lane by lane: a step or another
+query in between would read the wrong lane).
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from cudatui.gdbbridge.cuda.models import BlockRange, Instruction, ThreadRange
+
+
+class DebuggerQueries(Protocol):
+    """The on-demand queries of the panes; each raises MIError when gdb (or the phase) refuses it."""
+
+    async def evaluate(self, expression: str) -> str:
+        """The value of ``expression`` in the focused thread, as gdb prints it."""
+
+    async def read_shared(self, name: str, start: int, count: int) -> tuple[str, ...]:
+        """``count`` elements (rows, for a 2-D array) of shared array ``name`` from ``start``."""
+
+    async def disassemble(self, start: str, end: str) -> tuple[Instruction, ...]:
+        """SASS between two address expressions, with source lines."""
+
+    async def evaluate_in_lanes(self, expression: str) -> tuple[tuple[int, str], ...]:
+        """``expression`` in each active lane of the focused warp; the focus is restored."""
+
+    async def blocks(self) -> tuple[BlockRange, ...]:
+        """The coalesced block ranges of every running kernel."""
+
+    async def threads(self) -> tuple[ThreadRange, ...]:
+        """The coalesced thread ranges (same pc and line) of every running kernel."""
+
