@@ -31,8 +31,8 @@ _PUBLIC = {
     "cudatui.gdbbridge.debugger.config": ("LaunchConfig",),
     "cudatui.gdbbridge.debugger.debugger": ("Debugger", "Step"),
     "cudatui.gdbbridge.debugger.events": (
-        "ConsoleOutput", "DebuggerEvent", "Notice", "PhaseChanged", "ProgramText", "QueriesFailed", "StartupFailed",
-        "StateChanged", "WatchesChanged",
+        "ConsoleOutput", "DebuggerEvent", "HostStackChanged", "Notice", "PhaseChanged", "ProgramText", "QueriesFailed",
+        "StartupFailed", "StateChanged", "WatchesChanged",
     ),
     "cudatui.gdbbridge.debugger.queries": ("DebuggerQueries",),
     "cudatui.gdbbridge.debugger.status": ("Phase", "Status"),
@@ -73,6 +73,9 @@ _PUBLIC = {
     "cudatui.gdbbridge.doctor.checks": ("check_cuda_gdb", "find_tool", "probe_nvml"),
     "cudatui.gdbbridge.doctor.run": ("checks_to_json", "exit_code", "format_lines", "run_checks"),
     "cudatui.gdbbridge.text": ("TerminalFilter", "sanitize"),
+    "cudatui.gdbbridge.names": ("is_shortened", "short_name"),
+    "cudatui.gdbbridge.host.stack": ("HostFrame", "HostStack", "HostThread"),
+    "cudatui.gdbbridge.host.view": ("Folded", "fold", "sync_point"),
 }
 """Module -> the public names it defines."""
 

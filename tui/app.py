@@ -24,9 +24,9 @@ from textual.widgets import Footer, Tab, Tabs
 from textual.worker import Worker, WorkerState
 
 from cudatui.gdbbridge import (
-    BreakpointSpec, ConsoleOutput, Debugger, DebuggerEvent, LaunchConfig, Notice, PhaseChanged, ProgramText,
-    QueriesFailed, RawLine, SanitizerRequest, StartupFailed, StateChanged, Step, StopState, WatchesChanged,
-    debug_breakpoint_for, explain_all,
+    BreakpointSpec, ConsoleOutput, Debugger, DebuggerEvent, HostStackChanged, LaunchConfig, Notice, PhaseChanged,
+    ProgramText, QueriesFailed, RawLine, SanitizerRequest, StartupFailed, StateChanged, Step, StopState,
+    WatchesChanged, debug_breakpoint_for, explain_all,
 )
 from cudatui.tui.explain_view import ExplainScreen
 from cudatui.tui.goto_focus import GotoFocusScreen
@@ -96,6 +96,7 @@ class DebuggerApp(App[int]):
         Binding("question_mark", "help", "Help", key_display="?"),
         Binding("q", "quit", "Quit"),
         Binding("E", "explain", "Explain error", show=False),
+        Binding("L", "launch_blocking", "Re-run with CUDA_LAUNCH_BLOCKING=1", show=False),
         Binding("ctrl+c", "interrupt", "Interrupt", priority=True, show=False),
         Binding("tab", "cycle_pane(1)", "Next pane", priority=True, show=False),
         Binding("shift+tab", "cycle_pane(-1)", "Previous pane", priority=True, show=False),
@@ -175,6 +176,8 @@ class DebuggerApp(App[int]):
                 self.show_state(state)
             case WatchesChanged(generation, watches):
                 self.query_one(LocalsPane).show_watches(generation, watches)
+            case HostStackChanged(generation, stack, note):
+                self.query_one(StackPane).show_host(generation, stack, note)
             case PhaseChanged(status):
                 self.query_one(StatusBar).status = status
             case ConsoleOutput(text, kind):
@@ -382,11 +385,11 @@ class DebuggerApp(App[int]):
         elif action.kind == "api_failures_stop":
             self.spawn(self.debugger.console_command("set cuda api_failures stop"), "console")
         else:
-            self.spawn(self._launch_blocking(), "restart")
+            self.action_launch_blocking()
 
-    async def _launch_blocking(self) -> None:
-        await self.debugger.console_command("set environment CUDA_LAUNCH_BLOCKING=1")
-        await self.debugger.restart()
+    def action_launch_blocking(self) -> None:
+        """Run again with CUDA_LAUNCH_BLOCKING=1 (the Python line behind a kernel is then its launch)."""
+        self.spawn(self.debugger.rerun_with_launch_blocking(), "restart")
 
     def _toggle_mi(self) -> None:
         self.show_pane("console").action_toggle_log()  # type: ignore[attr-defined]

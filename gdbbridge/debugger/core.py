@@ -19,9 +19,12 @@ from cudatui.gdbbridge.debugger.breakpoints import Breakpoints, BreakpointSpec
 from cudatui.gdbbridge.debugger.config import LaunchConfig
 from cudatui.gdbbridge.cuda.evaluation import evaluation
 from cudatui.gdbbridge.debugger.events import (
-    ConsoleOutput, DebuggerEvent, Notice, PhaseChanged, ProgramText, QueriesFailed, Severity, StateChanged,
-    WatchesChanged,
+    ConsoleOutput, DebuggerEvent, HostStackChanged, Notice, PhaseChanged, ProgramText, QueriesFailed, Severity,
+    StateChanged, WatchesChanged,
 )
+from cudatui.gdbbridge.debugger.host import debuggee_env, read_host_stack
+from cudatui.gdbbridge.record.replay import REPLAY_CUT
+from cudatui.gdbbridge.host.view import sync_point
 from cudatui.gdbbridge.debugger.state import StateBuilder
 from cudatui.gdbbridge.debugger.status import NOT_STOPPED, Phase, Status, focused_kernel, stop_detail
 from cudatui.gdbbridge.cuda.models import CudaFocus
@@ -76,6 +79,8 @@ class DebuggerCore:
         self._unsubscribe: list[Callable[[], None]] = []
         self._last_log = ""
         self._closed = False
+        self.launch_blocking = False
+        """Whether the program was re-run with CUDA_LAUNCH_BLOCKING=1 (so a stop's host line is the launch)."""
 
     @property
     def status(self) -> Status:
@@ -121,6 +126,10 @@ class DebuggerCore:
             name = os.path.basename(str(payload.get("target-name") or payload.get("id") or ""))
             base = self._status.detail.split(" · ", 1)[0]
             self._set_status(Phase.STARTING, f"{base} · loaded {name}")
+        elif event.name == REPLAY_CUT:
+            line = payload.get("line", "?")
+            self._set_status(Phase.DEAD, f"the recording ends here: it was cut off at line {line} (a crash?)")
+            self._notice(f"the recording was cut off at line {line}: it replays up to there", "warning")
         elif self.breakpoints is not None and self.breakpoints.note(event.name, payload):
             self._publish_breakpoints()
 
@@ -142,6 +151,8 @@ class DebuggerCore:
             state = await self._refresh(stop)
             if state is None:
                 return
+            if not stop.exited:
+                await self._publish_host(state)
             if stop.exception is not None:
                 self._notice(f"{stop.exception.signal_name}: {stop.exception.name}", "error")
             elif previous is not None and previous.focus and state.focus and not stop.exited and (
@@ -187,6 +198,18 @@ class DebuggerCore:
         if self.state is not None and self.builder is not None and self.breakpoints is not None and not self._refreshing:
             self.state = self.builder.bump(self.state, breakpoints=self.breakpoints.listed)
             self._events.emit(StateChanged(self.state))
+
+    async def _publish_host(self, state: StopState) -> None:
+        """The host stack behind this stop, when the program is Python (or the recording has it)."""
+        assert self.session is not None
+        try:
+            stack = await read_host_stack(self.session, self.config)
+        except DebuggerGone:
+            return
+        if stack is not None:
+            in_kernel = state.focus is not None
+            note = sync_point(stack, debuggee_env(self.config, self.launch_blocking)) if in_kernel else None
+            self._events.emit(HostStackChanged(state.generation, stack, note))
 
     async def _publish_watches(self) -> None:
         state, session = self.state, self.session

@@ -31,6 +31,7 @@ from cudatui.gdbbridge.cuda.tables import info, parse_blocks, parse_threads
 from cudatui.gdbbridge.debugger.breakpoints import Breakpoints, BreakpointSpec
 from cudatui.gdbbridge.debugger.core import RUN, STEPS, DebuggerCore, Step
 from cudatui.gdbbridge.debugger.events import ConsoleOutput, Notice, StartupFailed
+from cudatui.gdbbridge.debugger.host import LAUNCH_BLOCKING
 from cudatui.gdbbridge.debugger.state import StateBuilder
 from cudatui.gdbbridge.debugger.status import Phase
 from cudatui.gdbbridge.session.errors import DebuggerGone, DebuggerNotFound, MIError
@@ -121,6 +122,13 @@ class Debugger(DebuggerCore):
         """Run again: kill a live program first; start a new debugger if the old one died."""
         async with self._lock:
             await self._guard(self._restart())
+
+    async def rerun_with_launch_blocking(self) -> None:
+        """Run again with ``CUDA_LAUNCH_BLOCKING=1``: every launch waits for its kernel, so the
+        host line behind a kernel's stop is the line that launched it."""
+        await self.console_command(f"set environment {LAUNCH_BLOCKING}=1")
+        self.launch_blocking = True
+        await self.restart()
 
     async def _restart(self) -> None:
         session = self.session

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from cudatui.gdbbridge.debugger.status import Status
+from cudatui.gdbbridge.host.stack import HostStack
 from cudatui.gdbbridge.models import QueryFailure, StopState, Variable
 from cudatui.gdbbridge.session.events import RawLine
 
@@ -76,6 +77,16 @@ class ProgramText:
 
 
 @dataclass(frozen=True)
+class HostStackChanged:
+    """The Python stack of the program at the stop of ``generation``, and the note that says when
+    its line is where the host waits for the GPU rather than the kernel's launch."""
+
+    generation: int
+    stack: HostStack
+    note: str | None = None
+
+
+@dataclass(frozen=True)
 class StartupFailed:
     """The first start failed (no debugger, not a gdb): there is nothing to debug."""
 
@@ -83,4 +94,4 @@ class StartupFailed:
 
 
 DebuggerEvent = (StateChanged | WatchesChanged | PhaseChanged | QueriesFailed | Notice | ConsoleOutput | ProgramText
-                 | RawLine | StartupFailed)
+                 | HostStackChanged | RawLine | StartupFailed)

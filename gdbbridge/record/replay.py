@@ -43,6 +43,9 @@ STOP_INDEPENDENT = {"-cuda-info-devices", "-data-list-register-names", "-list-fe
                     "-file-list-exec-source-files", "-gdb-set", "-environment-cd", "-enable-pretty-printing"}
 """Commands whose answer no later stop changes: served from an earlier stop too."""
 
+REPLAY_CUT = "replay-cut"
+"""The notification (``=replay-cut,line="N"``) after the last exchange of a recording cut off by a crash."""
+
 Place = tuple[int, str, str]
 """(stop number, focus, frame): where the debugger is when a command is asked."""
 
@@ -196,9 +199,17 @@ class Replayer:
         if again:
             output = tuple(e for e in output if e.dir == "out" and not e.line.startswith(("*", "=")))
         self._emit(output, (exchange.token, token), exchange.t)
-        if self.transcript.truncated and exchange.index == len(self.transcript.exchanges) - 1:
-            self._print(f'=replay-cut,line="{self.transcript.cut_at}"')
+        if self._cut_while_moving(exchange):
+            self._print(f'={REPLAY_CUT},line="{self.transcript.cut_at}"')
         return True
+
+    def _cut_while_moving(self, exchange: Exchange) -> bool:
+        """Whether ``exchange`` set the target moving and the recording was cut before it stopped."""
+        if not self.transcript.truncated or self.steps[exchange.index].kind != "mover":
+            return False
+        later = self.transcript.exchanges[exchange.index + 1:]
+        stopped = any(e.dir == "out" and e.line.startswith("*stopped") for e in exchange.output)
+        return not stopped and not any(self.steps[x.index].kind == "mover" for x in later)
 
     def _cut_note(self) -> str:
         if not self.transcript.truncated:

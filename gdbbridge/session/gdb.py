@@ -103,6 +103,11 @@ class GdbSession(OutputHandling):
         """The debugger's first non-empty stderr line (shown when it dies at startup)."""
         self._decoder = codecs.getincrementaldecoder("utf-8")("replace")
 
+    def record(self, direction: str, line: str) -> None:
+        """Add a line to the recording (what cudatui reads beside gdb, such as the host stack)."""
+        if self._recorder is not None:
+            self._recorder.write(direction, line)
+
     def _recording_stopped(self, message: str) -> None:
         self._events.emit(ev.RecordingStopped(message))
 

@@ -1,16 +1,20 @@
-"""The call stack pane: one row per frame; selecting a frame makes locals and source follow."""
+"""The call stack pane: the device (gdb) frames, and below them the host Python frames of the
+user's script at this stop; selecting a device frame makes locals and source follow, selecting a
+Python frame opens its file."""
 
 from __future__ import annotations
 
 import os
+
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
-from textual.widgets import DataTable
+from textual.widgets import DataTable, Static
 
-from cudatui.gdbbridge import Frame, StopState
+from cudatui.gdbbridge import Folded, Frame, HostFrame, HostStack, StopEvent, StopState, fold, sanitize, short_name
 
-from .base import Cell, FrameSelected, PaneTable, StatePane, sync_rows
+from .base import Cell, FrameSelected, OpenSource, PaneTable, StatePane, sync_rows
+
 
 def frame_location(frame: Frame) -> str:
     """``file:line`` or the address when there is no line information."""
@@ -19,27 +23,59 @@ def frame_location(frame: Frame) -> str:
     return hex(frame.addr) if frame.addr is not None else "??"
 
 
+def host_rows(stack: HostStack) -> dict[str, tuple[Cell, ...]]:
+    """One row per Python frame of the thread shown (innermost first), library runs folded."""
+    thread = stack.thread
+    if thread is None:
+        return {"error": (Text(""), Text("py", style="dim"), Text(sanitize(stack.error or "no Python thread")),
+                          Text(""))}
+    rows: dict[str, tuple[Cell, ...]] = {}
+    for index, entry in enumerate(fold(thread.frames)):
+        if isinstance(entry, Folded):
+            rows[f"fold {index}"] = (Text(""), Text("py", style="dim"), Text(sanitize(entry.text), style="dim"),
+                                     Text(""))
+            continue
+        style = "bold" if entry.user else "dim"
+        where = f"{os.path.basename(entry.file)}:{entry.line}"
+        rows[f"frame {index}"] = (Text("•" if entry is thread.user_frame else " ", style="bold"),
+                                  Text("py", style="dim"), Text(sanitize(entry.function), style=style),
+                                  Text(sanitize(f"{where}  {entry.code}"), style=style))
+    return rows
+
+
 class StackPane(StatePane):
-    """The call stack at the current stop.
+    """The call stack at the current stop (device frames, then the host's Python frames).
 
     | Key | Action |
     | :- | :- |
-    | enter | Select the frame under the cursor (locals and source follow) |
+    | enter | Select the frame under the cursor (locals and source follow); on a Python frame, open its file |
     | up/down | Move the cursor |
     """
 
     DEFAULT_CSS = """
     StackPane { height: 1fr; }
-    StackPane > DataTable { height: 1fr; }
+    StackPane > #stack-table { height: 1fr; }
+    StackPane > #host-note { height: auto; color: $warning; display: none; }
+    StackPane > #host-table { height: 1fr; display: none; }
     """
 
     COLUMNS = ("mark", "level", "function", "location")
 
+    def __init__(self, **kwargs: str | None) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        self._host: HostStack | None = None
+        self._host_stop: StopEvent | None = None
+        """The stop whose host stack is shown (a later stop hides it until its own arrives)."""
+
     def compose(self) -> ComposeResult:
-        table: PaneTable[Cell] = PaneTable(cursor_type="row", zebra_stripes=True)
-        for key, label in zip(self.COLUMNS, ("", "#", "Function", "Location")):
-            table.add_column(label, key=key)
-        yield table
+        for table_id, labels in (("stack-table", ("", "#", "Function", "Location")),
+                                 ("host-table", ("", "", "Python", "Line"))):
+            table: PaneTable[Cell] = PaneTable(cursor_type="row", zebra_stripes=True, id=table_id)
+            for key, label in zip(self.COLUMNS, labels):
+                table.add_column(label, key=key)
+            if table_id == "host-table":
+                yield Static("", id="host-note")
+            yield table
 
     def render_state(self, state: StopState, previous: StopState | None) -> None:
         frames = state.frames or ((state.stop.frame,) if state.stop.frame else ())
@@ -50,13 +86,43 @@ class StackPane(StatePane):
             rows[str(frame.level)] = (
                 Text("▶" if selected else " ", style="bold"),
                 Text(str(frame.level), style=style),
-                Text(frame.func, style=style),
-                Text(frame_location(frame), style=style),
+                Text(sanitize(short_name(frame.func)), style=style),
+                Text(sanitize(frame_location(frame)), style=style),
             )
-        sync_rows(self.query_one(DataTable), self.COLUMNS, rows)
+        sync_rows(self.query_one("#stack-table", DataTable), self.COLUMNS, rows)
+        if state.stop is not self._host_stop:
+            self._show_host(None, None)
 
-    @on(DataTable.RowSelected)
+    def show_host(self, generation: int, stack: HostStack, note: str | None) -> None:
+        """Show the host stack of the stop of ``generation`` (dropped when a later stop is shown)."""
+        state = self.state
+        if state is None or state.generation < generation:
+            return
+        self._host_stop = state.stop
+        self._show_host(stack, note)
+
+    def _show_host(self, stack: HostStack | None, note: str | None) -> None:
+        self._host = stack
+        table = self.query_one("#host-table", DataTable)
+        table.display = stack is not None
+        message = self.query_one("#host-note", Static)
+        message.display = bool(note)
+        message.update(Text(sanitize(note or "")))
+        sync_rows(table, self.COLUMNS, host_rows(stack) if stack is not None else {})
+
+    @on(DataTable.RowSelected, "#stack-table")
     def _selected(self, event: DataTable.RowSelected) -> None:
         event.stop()
         if event.row_key.value is not None:
             self.post_message(FrameSelected(int(event.row_key.value)))
+
+    @on(DataTable.RowSelected, "#host-table")
+    def _host_selected(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        key = event.row_key.value or ""
+        thread = self._host.thread if self._host is not None else None
+        if thread is None or not key.startswith("frame "):
+            return
+        entry = fold(thread.frames)[int(key.split()[1])]
+        if isinstance(entry, HostFrame):
+            self.post_message(OpenSource(entry.file, entry.line))

@@ -1,0 +1,52 @@
+"""The host (Python) side of a kernel stop: which line of the user's script is behind it.
+
+After each stop of a Python program the Debugger reads the program's Python stack beside gdb
+(pystack, :mod:`cudatui.gdbbridge.host.reader`) and writes it into the recording as the answer
+to the virtual command ``-cudatui-host-stack`` (:mod:`cudatui.gdbbridge.host.encoding`); a
+replay asks the stand-in that command instead, and gets the stack recorded at the same stop.
+The note of :func:`~cudatui.gdbbridge.host.view.sync_point` says when the line is where the host
+waits for the GPU rather than the kernel's launch (no launch blocking).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Mapping
+
+from cudatui.gdbbridge.debugger.config import LaunchConfig
+from cudatui.gdbbridge.host.encoding import COMMAND, decode, record
+from cudatui.gdbbridge.host.reader import host_stack
+from cudatui.gdbbridge.host.stack import HostStack
+from cudatui.gdbbridge.session.errors import MIError
+from cudatui.gdbbridge.session.gdb import GdbSession
+
+LAUNCH_BLOCKING = "CUDA_LAUNCH_BLOCKING"
+
+
+def is_python(config: LaunchConfig) -> bool:
+    """Whether the debuggee is a Python program (a ``.py`` PROGRAM or a Python interpreter)."""
+    argv = config.program_argv
+    return bool(argv) and os.path.basename(argv[0]).startswith("python")
+
+
+def debuggee_env(config: LaunchConfig, launch_blocking: bool) -> Mapping[str, str]:
+    """The environment the debuggee runs with (as far as the launch-blocking note needs it)."""
+    env = {**os.environ, **dict(config.env)}
+    if launch_blocking:
+        env[LAUNCH_BLOCKING] = "1"
+    return env
+
+
+async def read_host_stack(session: GdbSession, config: LaunchConfig) -> HostStack | None:
+    """The host stack at this stop: read live (and recorded), or the recorded one of a replay;
+    None when there is none to show (not a Python program, a recording without it)."""
+    if config.replayed:
+        try:
+            return decode(await session.command(COMMAND))
+        except MIError:
+            return None
+    if not is_python(config) or session.inferior_pid is None:
+        return None
+    stack = await host_stack(session.inferior_pid)
+    record(session.record, stack)
+    return stack
