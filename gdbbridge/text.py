@@ -5,11 +5,19 @@ OSC sequences, bells, backspaces, bidi overrides. Shown raw inside the TUI they 
 cursor, retitle the window or reorder text. :func:`sanitize` keeps the printable text and the
 line structure and removes or makes visible everything else; :class:`TerminalFilter` does the
 same for a stream cut into arbitrary chunks (an escape sequence may be split between two).
+
+Names are as hostile as output: a source file named with ``#line 1 "\\033]2;TITLE\\007x.c"``, a
+library or function whose name holds an OSC 52 clipboard write, a recording or a sanitizer
+report that says so. :func:`clean` applies :func:`sanitize` to every string inside a value (the
+frozen dataclasses of events and models, tuples, lists, dicts), so that whatever hands text to
+a UI can make all of it harmless in one call.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import fields, is_dataclass, replace
+from typing import Any, TypeVar
 
 _ESCAPE = re.compile(
     r"""
@@ -49,6 +57,49 @@ def sanitize(text: str, tab_size: int = 8) -> str:
     if "\t" in text:
         text = "\n".join(line.expandtabs(tab_size) for line in text.split("\n"))
     return text
+
+
+_UNSAFE = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u200e\u200f\u061c\u202a-\u202e\u2066-\u2069]")
+"""A character :func:`sanitize` changes: a control character other than the line break (ESC,
+tab, CR, C1 ...) or a bidi control."""
+
+T = TypeVar("T")
+_PLAIN = frozenset({int, float, bool, type(None)})
+"""Types that hold no text."""
+_FIELDS: dict[type, tuple[str, ...]] = {}
+"""The field names of each class :func:`clean` has met (none for a class that is no dataclass)."""
+
+
+def clean(value: T) -> T:
+    """``value`` with :func:`sanitize` applied to every ``str`` in it: the value itself, the items
+    of tuples and lists, the keys and values of dicts and the fields of dataclasses, however
+    deep. Whatever needs no change is returned as it is (the same object), so a clean value
+    costs one scan and keeps its identity; enums and other types are left alone."""
+    return _clean(value)  # type: ignore[no-any-return]
+
+
+def _clean(value: Any) -> Any:
+    kind = type(value)
+    if kind in _PLAIN:
+        return value
+    if kind is str:
+        return sanitize(value) if _UNSAFE.search(value) else value
+    if kind is tuple or kind is list:
+        items = [_clean(item) for item in value]
+        return value if all(new is old for new, old in zip(items, value)) else kind(items)
+    if kind is dict:
+        pairs = [(_clean(k), _clean(v)) for k, v in value.items()]
+        return value if all(k is k0 and v is v0 for (k, v), (k0, v0) in zip(pairs, value.items())) else dict(pairs)
+    names = _FIELDS.get(kind)
+    if names is None:
+        names = _FIELDS[kind] = tuple(f.name for f in fields(kind)) if is_dataclass(kind) else ()
+    changes = {}
+    for name in names:
+        old = getattr(value, name)
+        new = _clean(old)
+        if new is not old:
+            changes[name] = new
+    return replace(value, **changes) if changes else value
 
 
 class TerminalFilter:

@@ -26,7 +26,7 @@ from textual.worker import Worker, WorkerState
 from cudatui.gdbbridge import (
     BreakpointSpec, ConsoleOutput, Debugger, DebuggerEvent, HostStackChanged, LaunchConfig, Notice, PhaseChanged,
     ProgramText, QueriesFailed, RawLine, SanitizerRequest, StartupFailed, StateChanged, Step, StopState,
-    WatchesChanged, debug_breakpoint_for, explain_all,
+    WatchesChanged, clean, debug_breakpoint_for, explain_all,
 )
 from cudatui.tui.explain_view import ExplainScreen
 from cudatui.tui.goto_focus import GotoFocusScreen
@@ -211,7 +211,8 @@ class DebuggerApp(App[int]):
             self.call_after_refresh(self._offer_explanation)
 
     def notify_user(self, message: str, severity: str = "information") -> None:
-        self.notify(message, severity=severity, markup=False, timeout=8 if severity == "error" else 5)  # type: ignore[arg-type]
+        """A notification; its text is cleaned (an internal error may quote gdb's or the program's)."""
+        self.notify(clean(message), severity=severity, markup=False, timeout=8 if severity == "error" else 5)  # type: ignore[arg-type]
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.state == WorkerState.ERROR and event.worker.group == "debugger":

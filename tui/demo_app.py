@@ -23,7 +23,7 @@ from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
 
-from cudatui.gdbbridge import ConsoleOutput, DebuggerEvent, Notice, Phase, PhaseChanged, QueriesFailed, Status
+from cudatui.gdbbridge import ConsoleOutput, DebuggerEvent, Notice, Phase, PhaseChanged, QueriesFailed, Status, clean
 from cudatui.kernels.build import BuildError, build_lesson
 from cudatui.tui.app import DebuggerApp
 from cudatui.tui.commands.demo import DemoPlan
@@ -98,8 +98,8 @@ class DemoApp(DebuggerApp):
         try:
             library = await asyncio.to_thread(self.build)
         except BuildError as exc:
-            bar.status = Status(Phase.DEAD, f"build failed: {exc}")
-            console.write(f"{exc}\n{exc.stderr.rstrip()}\n" if exc.stderr else f"{exc}\n", "error")
+            bar.status = Status(Phase.DEAD, clean(f"build failed: {exc}"))
+            console.write(clean(f"{exc}\n{exc.stderr.rstrip()}\n" if exc.stderr else f"{exc}\n"), "error")
             self.show_pane("console")
             self.notify_user(f"{exc} (nvcc's output is in the console pane)", "error")
             return

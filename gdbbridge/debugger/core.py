@@ -4,6 +4,17 @@
 last state, the phase, the subscribers and the one lock (see the Debugger's docstring); it
 follows the session's events and runs the refresh batch of each ``*stopped`` in a task of its
 own, under the lock. The operations the UI calls are the Debugger's.
+
+Everything the Debugger hands out is clean text (:func:`~cudatui.gdbbridge.text.clean`): each
+event as it is emitted (:meth:`DebuggerCore._emit`), the published state and status, and every
+query's answer. Names and text from gdb, the debuggee, its files and recordings (a source file
+named with ``#line`` and an OSC 2 title, a library or function whose name writes the clipboard
+with OSC 52, a variable's value, the host stack) reach any UI without an escape sequence, and no
+pane has to remember to clean its fields. The program's output is filtered as a stream
+(:class:`~cudatui.gdbbridge.text.TerminalFilter`: an escape split between two reads of the pty is
+held back and removed whole). This is done here rather than in the app because the Debugger
+is the one object through which every UI sees a session; inside it the raw text is kept (the
+breakpoint table, the session, the recording), so what is matched and sent to gdb is gdb's own.
 """
 
 from __future__ import annotations
@@ -33,6 +44,7 @@ from cudatui.gdbbridge.session import events as ev
 from cudatui.gdbbridge.session.fanout import Fanout
 from cudatui.gdbbridge.session.errors import DebuggerGone, MIError
 from cudatui.gdbbridge.session.gdb import GdbSession
+from cudatui.gdbbridge.text import TerminalFilter, clean
 
 Listener = Callable[[DebuggerEvent], None]
 
@@ -71,6 +83,8 @@ class DebuggerCore:
         self.watches: list[str] = []
         self._status = Status(Phase.STARTING, f"starting {config.debugger_name}", clock())
         self._events: Fanout[DebuggerEvent] = Fanout("debugger listener")
+        self._program_output = TerminalFilter()
+        """The debuggee's output as a stream (a new one per session)."""
         self._lock = asyncio.Lock()
         self._pending_stop: StopEvent | None = None
         """The last ``*stopped`` not refreshed yet (None once a ``*running`` followed it)."""
@@ -111,9 +125,13 @@ class DebuggerCore:
             if event.kind == "log":
                 self._last_log = event.text.strip()
             if event.kind != "console" or self.phase in (Phase.STARTING, Phase.RUNNING):
-                self._events.emit(ConsoleOutput(event.text, event.kind))
-        elif isinstance(event, (ev.ProgramOutput, ev.NonMI)):
-            self._events.emit(ProgramText(event.text if isinstance(event, ev.ProgramOutput) else event.line + "\n"))
+                self._emit(ConsoleOutput(event.text, event.kind))
+        elif isinstance(event, ev.ProgramOutput):
+            text = self._program_output.feed(event.text)
+            if text:
+                self._emit(ProgramText(text))
+        elif isinstance(event, ev.NonMI):
+            self._emit(ProgramText(event.line + "\n"))
         elif isinstance(event, ev.RecordingStopped):
             self._notice(event.message, "error")
         elif isinstance(event, ev.DebuggerExited) and not event.expected:
@@ -174,11 +192,11 @@ class DebuggerCore:
             return None
         finally:
             self._refreshing = False
-        self.state = state
-        self._events.emit(StateChanged(state))
+        self.state = state = clean(state)
+        self._emit(StateChanged(state))
         self._announce_stop(state)
         if state.errors:
-            self._events.emit(QueriesFailed(state.errors))
+            self._emit(QueriesFailed(state.errors))
         await self._publish_watches()
         return state
 
@@ -196,8 +214,8 @@ class DebuggerCore:
     def _publish_breakpoints(self) -> None:
         """Show changed breakpoints now, unless a refresh in flight will show them."""
         if self.state is not None and self.builder is not None and self.breakpoints is not None and not self._refreshing:
-            self.state = self.builder.bump(self.state, breakpoints=self.breakpoints.listed)
-            self._events.emit(StateChanged(self.state))
+            self.state = clean(self.builder.bump(self.state, breakpoints=self.breakpoints.listed))
+            self._emit(StateChanged(self.state))
 
     async def _publish_host(self, state: StopState) -> None:
         """The host stack behind this stop, when the program is Python (or the recording has it)."""
@@ -209,7 +227,7 @@ class DebuggerCore:
         if stack is not None:
             in_kernel = state.focus is not None
             note = sync_point(stack, debuggee_env(self.config, self.launch_blocking)) if in_kernel else None
-            self._events.emit(HostStackChanged(state.generation, stack, note))
+            self._emit(HostStackChanged(state.generation, stack, note))
 
     async def _publish_watches(self) -> None:
         state, session = self.state, self.session
@@ -219,15 +237,19 @@ class DebuggerCore:
             values = tuple(Variable(w, "<not stopped>") for w in self.watches)
         else:
             values = tuple([(await evaluation(session, w, typed=True)).variable for w in self.watches])
-        self._events.emit(WatchesChanged(state.generation, values))
+        self._emit(WatchesChanged(state.generation, values))
 
     def _set_status(self, phase: Phase, detail: str, since: float | None = None, **changes: str) -> None:
         keep_since = since if since is not None else (self._status.since if phase is self._status.phase else None)
-        self._status = replace(self._status, phase=phase, detail=detail, since=keep_since, **changes)
-        self._events.emit(PhaseChanged(self._status))
+        self._status = clean(replace(self._status, phase=phase, detail=detail, since=keep_since, **changes))
+        self._emit(PhaseChanged(self._status))
+
+    def _emit(self, event: DebuggerEvent) -> None:
+        """Tell the subscribers ``event``, its text cleaned (see the module docstring)."""
+        self._events.emit(clean(event))
 
     def _notice(self, message: str, severity: Severity = "information", error: MIError | None = None) -> None:
-        self._events.emit(Notice(message, severity, error is not None and error.not_recorded))
+        self._emit(Notice(message, severity, error is not None and error.not_recorded))
 
     async def _guard(self, work: Awaitable[Any]) -> bool:
         """Await ``work``; report gdb's error as a Notice. True when it succeeded."""

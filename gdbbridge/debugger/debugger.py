@@ -36,6 +36,7 @@ from cudatui.gdbbridge.debugger.state import StateBuilder
 from cudatui.gdbbridge.debugger.status import Phase
 from cudatui.gdbbridge.session.errors import DebuggerGone, DebuggerNotFound, MIError
 from cudatui.gdbbridge.session.gdb import GdbSession
+from cudatui.gdbbridge.text import TerminalFilter, clean
 
 __all__ = ["Debugger", "Step"]
 
@@ -63,14 +64,15 @@ class Debugger(DebuggerCore):
         if previous is not None:  # the panes drop states older than the one they show
             self.builder.generation = previous.generation
         self._pending_stop = None
-        self._unsubscribe = [self.session.subscribe(self._on_event), self.session.subscribe_raw(self._events.emit)]
+        self._program_output = TerminalFilter()
+        self._unsubscribe = [self.session.subscribe(self._on_event), self.session.subscribe_raw(self._emit)]
         try:
             await self.session.start()
         except (DebuggerNotFound, DebuggerGone) as exc:
             if self._closed:  # a quit while starting
                 return
             self._set_status(Phase.DEAD, str(exc))
-            self._events.emit(StartupFailed(str(exc)) if first else Notice(str(exc), "error"))
+            self._emit(StartupFailed(str(exc)) if first else Notice(str(exc), "error"))
             return
         try:
             if cfg.core:
@@ -244,17 +246,17 @@ class Debugger(DebuggerCore):
         async with self._lock:
             session = self.session
             if session is None or not session.alive:
-                self._events.emit(ConsoleOutput("the debugger is not running (r restarts it)\n", "error"))
+                self._emit(ConsoleOutput("the debugger is not running (r restarts it)\n", "error"))
                 return
-            self._events.emit(ConsoleOutput(f"(gdb) {command}\n", "command"))
+            self._emit(ConsoleOutput(f"(gdb) {command}\n", "command"))
             before = session.last_stop
             try:
                 text = await session.console(command)
             except MIError as exc:
-                self._events.emit(ConsoleOutput(exc.message + "\n", "error", exc.not_recorded))
+                self._emit(ConsoleOutput(exc.message + "\n", "error", exc.not_recorded))
                 return
             if text:
-                self._events.emit(ConsoleOutput(text, "console"))
+                self._emit(ConsoleOutput(text, "console"))
             if self.phase is Phase.STOPPED and session.last_stop is before and self.state is not None:
                 await self._refresh(self.state.stop, requery_focus=self.state.in_kernel)
 
@@ -271,36 +273,36 @@ class Debugger(DebuggerCore):
                 self.watches.remove(expression)
                 await self._publish_watches()
 
-    # -- on-demand queries (DebuggerQueries) -----------------------------------------------
+    # -- on-demand queries (DebuggerQueries): every answer is clean text ------------------
 
     async def evaluate(self, expression: str) -> str:
         """The value of ``expression`` in the focused thread, as gdb prints it."""
         async with self._lock:
-            return await evaluate(self._stopped(), expression)
+            return clean(await evaluate(self._stopped(), expression))
 
     async def read_shared(self, name: str, start: int, count: int) -> tuple[str, ...]:
         """``count`` elements (rows, for a 2-D array) of shared array ``name`` from ``start``."""
         async with self._lock:
-            return await read_shared(self._stopped(), name, start, count)
+            return clean(await read_shared(self._stopped(), name, start, count))
 
     async def disassemble(self, start: str, end: str) -> tuple[Instruction, ...]:
         """SASS between two address expressions, with source lines."""
         async with self._lock:
-            return await disassemble(self._stopped(), start, end)
+            return clean(await disassemble(self._stopped(), start, end))
 
     async def evaluate_in_lanes(self, expression: str) -> tuple[tuple[int, str], ...]:
         """``expression`` in each active lane of the focused warp; the focus is restored."""
         async with self._lock:
             values = await warp_watch.evaluate_in_lanes(self._stopped(), expression)
-            return tuple((v.lane, v.text) for v in values)
+            return clean(tuple((v.lane, v.text) for v in values))
 
     async def blocks(self) -> tuple[BlockRange, ...]:
         """The coalesced block ranges of every running kernel."""
         async with self._lock:
-            return parse_blocks(await info(self._stopped(), "blocks"))
+            return clean(parse_blocks(await info(self._stopped(), "blocks")))
 
     async def threads(self) -> tuple[ThreadRange, ...]:
         """The coalesced thread ranges (same pc and line) of every running kernel."""
         async with self._lock:
-            return parse_threads(await info(self._stopped(), "threads"))
+            return clean(parse_threads(await info(self._stopped(), "threads")))
 

@@ -11,7 +11,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import ContentSwitcher, Input, RichLog
 
-from cudatui.gdbbridge import RawLine, sanitize
+from cudatui.gdbbridge import RawLine
 
 from .base import InfoLine
 
@@ -104,7 +104,7 @@ class ConsolePane(Widget):
 
     def write(self, text: str, kind: str = "console") -> None:
         """Append gdb text of ``kind`` (whole lines are shown; a partial line waits)."""
-        text = self._partial.pop(kind, "") + sanitize(text)
+        text = self._partial.pop(kind, "") + text
         *lines, rest = text.split("\n")
         if rest:
             self._partial[kind] = rest
@@ -114,7 +114,7 @@ class ConsolePane(Widget):
 
     def log_raw(self, line: RawLine) -> None:
         """Append one raw MI line (as it crossed the pipe) to the MI record log."""
-        text = sanitize(line.text.rstrip("\n")).replace("\n", "\\n")
+        text = line.text.rstrip("\n").replace("\n", "\\n")
         self.query_one("#mi-log", RichLog).write(Text(text, style=RAW_STYLES.get(line.direction, "")))
 
     def focus_input(self) -> None:

@@ -7,14 +7,12 @@ stays inside a fetched range costs nothing.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from rich.text import Text
 from textual import events, work
 from textual.app import ComposeResult
 from textual.widgets import DataTable
 
-from cudatui.gdbbridge import DebuggerQueries, Instruction, MIError, StopState
+from cudatui.gdbbridge import DebuggerQueries, Instruction, MIError, StopState, read_source
 
 from .base import InfoLine, PaneTable, QueryPane, sync_rows
 
@@ -34,7 +32,7 @@ def source_line(path: str | None, line: int | None, cache: dict[str, list[str]])
         return ""
     if path not in cache:
         try:
-            cache[path] = Path(path).read_text(errors="replace").splitlines()
+            cache[path] = read_source(path).splitlines()
         except OSError:
             cache[path] = []
     lines = cache[path]

@@ -12,7 +12,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import DataTable, Select, Sparkline, Static
 
-from cudatui.gdbbridge import GpuSample, NvmlUnavailable, Sampler, Snapshot, find_device
+from cudatui.gdbbridge import GpuSample, NvmlUnavailable, Sampler, Snapshot, clean, find_device
 
 STYLES = {"ok": "green", "warn": "yellow", "high": "bold red", "na": "dim"}
 """Rich style per level."""
@@ -219,9 +219,10 @@ class GpuStatsPane(Widget, can_focus=False):
 
     @work(thread=True, group="nvml", exit_on_error=False)
     def _sample(self) -> None:
-        """Read one snapshot off the event loop and post it back."""
+        """Read one snapshot off the event loop and post it back, its text cleaned (a process
+        names itself: the debuggee's name may hold escape sequences)."""
         try:
-            snapshot = self.sampler.sample()
+            snapshot = clean(self.sampler.sample())
         except NvmlUnavailable as exc:
             self.post_message(self.Unavailable(str(exc)))
         else:

@@ -10,7 +10,7 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widgets import DataTable, Input
 
-from cudatui.gdbbridge import StopState, Variable, sanitize
+from cudatui.gdbbridge import StopState, Variable
 
 from .base import Cell, InfoLine, PaneTable, StatePane, sync_rows
 
@@ -21,7 +21,7 @@ CHANGED = "bold #ff8700"
 def value_text(variable: Variable, changed: bool) -> Text:
     """The value cell: ``<optimized out>`` dimmed, a changed value highlighted, ``{…}`` for an
     array or struct (gdb lists only simple values; add it as a watch to see it)."""
-    value = sanitize(variable.value).replace("\n", " ")
+    value = variable.value.replace("\n", " ")
     if not value:
         return Text("{…}", style="dim")
     if variable.optimized_out:

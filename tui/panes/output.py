@@ -1,4 +1,4 @@
-"""The program output pane: what the debuggee wrote to its own terminal, made harmless."""
+"""The program output pane: what the debuggee wrote to its own terminal (made harmless by the Debugger)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,6 @@ from textual.geometry import Size
 from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Log
-
-from cudatui.gdbbridge import TerminalFilter
 
 from .base import InfoLine
 
@@ -72,10 +70,11 @@ class OutputLog(Log):
 class OutputPane(Widget):
     """The debuggee's stdout/stderr from its pty, last ``max_lines`` lines kept.
 
-    Escape sequences (colours, cursor moves, titles, hyperlinks) are removed and other control
-    characters shown as ``^X``, so nothing the program prints can disturb the UI.
+    The text arrives clean: the Debugger removes escape sequences (colours, cursor moves, titles,
+    hyperlinks) and shows other control characters as ``^X``, so nothing the program prints can
+    disturb the UI.
 
-    Output is sanitised as it arrives but written to the log at most every
+    Output is kept as it arrives but written to the log at most every
     :data:`FLUSH_INTERVAL` seconds (:data:`FLOOD_INTERVAL` while the program floods), in one
     write that repaints once.
     When more than ``max_lines`` lines arrive between two writes only the last ``max_lines``
@@ -95,10 +94,9 @@ class OutputPane(Widget):
     def __init__(self, *, max_lines: int = 10_000, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
         self._max_lines = max_lines
-        self._filter = TerminalFilter()
         self._line_length = 0
         self._pending: deque[str] = deque(maxlen=max_lines)
-        """Complete lines (wrapped, sanitised) not yet written to the log."""
+        """Complete lines (wrapped) not yet written to the log."""
         self._tail = ""
         """The unfinished last line not yet written (it continues the log's last line)."""
         self._gap = False
@@ -107,7 +105,7 @@ class OutputPane(Widget):
         self._flooding = False
         """The last write to the log carried at least FLOOD_LINES lines."""
         self.received = 0
-        """Characters received so far (before sanitising)."""
+        """Characters received so far."""
         self.dropped = 0
         """Lines dropped so far because they arrived faster than the log is written."""
 
@@ -121,12 +119,9 @@ class OutputPane(Widget):
         self.flush()
         return "\n".join(self.query_one(Log).lines)
 
-    def write(self, data: str) -> None:
-        """Append program output (any bytes the program wrote, decoded); shown within ~50 ms."""
-        self.received += len(data)
-        text = self._filter.feed(data)
-        if not text:
-            return
+    def write(self, text: str) -> None:
+        """Append program output (a ProgramText's clean text); shown within ~50 ms."""
+        self.received += len(text)
         lines = self._wrap(text).split("\n")
         if len(lines) == 1:
             self._tail += lines[0]

@@ -18,7 +18,7 @@ from textual.widgets import ContentSwitcher, DataTable, Log, Static
 
 from cudatui.gdbbridge import (
     API_ERROR, ASSERT, HAZARD, INVALID_ACCESS, LEAK, RACE, UNINITIALIZED_READ, Finding, FindingGroup, SanitizerError,
-    SanitizerReport, SanitizerRequest, SanitizerResult, SanitizerRun,
+    SanitizerReport, SanitizerRequest, SanitizerResult, SanitizerRun, clean,
 )
 
 _COLUMNS = (("count", "Count"), ("what", "What"), ("where", "Where"), ("kernel", "Kernel"),
@@ -200,7 +200,9 @@ class SanitizerPane(Widget):
             await self._run.cancel(grace=QUIT_GRACE)
 
     def show_report(self, report: SanitizerReport) -> None:
-        """Display a finished run or a saved report."""
+        """Display a finished run or a saved report (its text cleaned: kernel names, paths and
+        messages come from the program and its files)."""
+        report = clean(report)
         self._report = report
         self._sync_table(report.groups)
         self.status = summary_text(report)
@@ -241,13 +243,13 @@ class SanitizerPane(Widget):
         run = self._run
         if run is None:
             return
-        lines = run.drain()
+        lines = clean(run.drain())
         if lines:
             self.query_one(Log).write_lines(lines[-self._log_lines:])
         dropped = f" ({run.dropped_lines:,} not shown)" if run.dropped_lines else ""
         self.status = (f"{run.request.tool} running {run.elapsed:.1f}s · {run.line_count:,} lines{dropped}"
                        f" · {len(self._groups)} groups · x cancel")
-        live = run.groups()
+        live = clean(run.groups())
         if len(live) != len(self._groups) or any(g.count != self._groups.get(_row_key(g), g).count for g in live):
             self._sync_table(live)
 

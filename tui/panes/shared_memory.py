@@ -23,7 +23,7 @@ from textual.binding import Binding
 from textual.reactive import reactive
 from textual.widgets import DataTable, Input
 
-from cudatui.gdbbridge import DebuggerQueries, MIError, SharedDecl, StopState, shared_arrays
+from cudatui.gdbbridge import DebuggerQueries, MIError, SharedDecl, StopState, read_source, shared_arrays
 
 from .source import resolve_source
 
@@ -218,7 +218,7 @@ class SharedMemoryPane(QueryPane):
         if key not in self._declared:
             local = resolve_source(path, self.source_dirs, recorded=self.recorded)
             try:
-                text = local.read_text(encoding="utf-8", errors="replace") if local else ""
+                text = read_source(local) if local else ""
             except OSError:
                 text = ""
             self._declared[key] = shared_arrays(text, frame.func)

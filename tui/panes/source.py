@@ -19,7 +19,7 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from cudatui.gdbbridge import Breakpoint, StopState, sanitize
+from cudatui.gdbbridge import Breakpoint, StopState, read_source
 
 from .base import BreakpointToggled, InfoLine, StatePane
 
@@ -50,8 +50,8 @@ def display_path(path: Path) -> str:
 
 
 def load_lines(path: Path) -> list[Text]:
-    """The file's lines, sanitised and syntax-coloured (ANSI colours: dark and light themes)."""
-    code = sanitize(path.read_text(encoding="utf-8", errors="replace"))
+    """The file's lines, cleaned and syntax-coloured (ANSI colours: dark and light themes)."""
+    code = read_source(path)
     if len(code) > MAX_HIGHLIGHT:
         return [Text(line) for line in code.split("\n")]
     lexer = LEXERS.get(path.suffix.lower()) or Syntax.guess_lexer(str(path), code)

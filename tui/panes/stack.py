@@ -11,7 +11,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.widgets import DataTable, Static
 
-from cudatui.gdbbridge import Folded, Frame, HostFrame, HostStack, StopEvent, StopState, fold, sanitize, short_name
+from cudatui.gdbbridge import Folded, Frame, HostFrame, HostStack, StopEvent, StopState, fold, short_name
 
 from .base import Cell, FrameSelected, OpenSource, PaneTable, StatePane, sync_rows
 
@@ -27,19 +27,19 @@ def host_rows(stack: HostStack) -> dict[str, tuple[Cell, ...]]:
     """One row per Python frame of the thread shown (innermost first), library runs folded."""
     thread = stack.thread
     if thread is None:
-        return {"error": (Text(""), Text("py", style="dim"), Text(sanitize(stack.error or "no Python thread")),
+        return {"error": (Text(""), Text("py", style="dim"), Text(stack.error or "no Python thread"),
                           Text(""))}
     rows: dict[str, tuple[Cell, ...]] = {}
     for index, entry in enumerate(fold(thread.frames)):
         if isinstance(entry, Folded):
-            rows[f"fold {index}"] = (Text(""), Text("py", style="dim"), Text(sanitize(entry.text), style="dim"),
+            rows[f"fold {index}"] = (Text(""), Text("py", style="dim"), Text(entry.text, style="dim"),
                                      Text(""))
             continue
         style = "bold" if entry.user else "dim"
         where = f"{os.path.basename(entry.file)}:{entry.line}"
         rows[f"frame {index}"] = (Text("•" if entry is thread.user_frame else " ", style="bold"),
-                                  Text("py", style="dim"), Text(sanitize(entry.function), style=style),
-                                  Text(sanitize(f"{where}  {entry.code}"), style=style))
+                                  Text("py", style="dim"), Text(entry.function, style=style),
+                                  Text(f"{where}  {entry.code}", style=style))
     return rows
 
 
@@ -86,8 +86,8 @@ class StackPane(StatePane):
             rows[str(frame.level)] = (
                 Text("▶" if selected else " ", style="bold"),
                 Text(str(frame.level), style=style),
-                Text(sanitize(short_name(frame.func)), style=style),
-                Text(sanitize(frame_location(frame)), style=style),
+                Text(short_name(frame.func), style=style),
+                Text(frame_location(frame), style=style),
             )
         sync_rows(self.query_one("#stack-table", DataTable), self.COLUMNS, rows)
         if state.stop is not self._host_stop:
@@ -107,7 +107,7 @@ class StackPane(StatePane):
         table.display = stack is not None
         message = self.query_one("#host-note", Static)
         message.display = bool(note)
-        message.update(Text(sanitize(note or "")))
+        message.update(Text(note or ""))
         sync_rows(table, self.COLUMNS, host_rows(stack) if stack is not None else {})
 
     @on(DataTable.RowSelected, "#stack-table")
