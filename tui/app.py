@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from functools import partial
-from typing import Any, Coroutine, Iterable
+from typing import Any, Iterable
 
 from textual import on
 from textual.app import App, ComposeResult, SystemCommand
@@ -28,6 +28,7 @@ from cudatui.gdbbridge import (
     ProgramText, QueriesFailed, RawLine, SanitizerRequest, StartupFailed, StateChanged, Step, StopState,
     WatchesChanged, clean, debug_breakpoint_for, explain_all,
 )
+from cudatui.tui.debugger_link import Call, DebuggerLink
 from cudatui.tui.explain_view import ExplainScreen
 from cudatui.tui.goto_focus import GotoFocusScreen
 from cudatui.tui.help import HelpScreen
@@ -107,7 +108,7 @@ class DebuggerApp(App[int]):
         super().__init__()
         self.config = config
         self.debugger = Debugger(config)
-        self.debugger.subscribe(self.show_debugger_event)
+        self.link = DebuggerLink(self, self.debugger, self.show_debugger_event)
         self.last_state: StopState | None = None
         self._post_mortem_pending = False
         self._state_panes: list[StatePane] = []
@@ -136,7 +137,7 @@ class DebuggerApp(App[int]):
         shared = self.query_one(SharedMemoryPane)
         shared.source_dirs, shared.recorded = self.config.source_dirs, self.config.replayed
         self._apply_layout()
-        self.spawn(self.debugger.start(), "start")
+        self.spawn(self.debugger.start, "start")
 
     def on_resize(self) -> None:
         self._apply_layout()
@@ -163,9 +164,9 @@ class DebuggerApp(App[int]):
 
     # -- what the Debugger says ------------------------------------------------------------
 
-    def spawn(self, work: Coroutine[Any, Any, None], name: str) -> None:
-        """Run a Debugger call in a worker; its unexpected failure is a notification."""
-        self.run_worker(work, name=name, group="debugger", exit_on_error=False)
+    def spawn(self, call: Call, name: str) -> None:
+        """Run a Debugger call in a worker (none once quitting began); its unexpected failure is a notification."""
+        self.link.spawn(call, name)
 
     def show_debugger_event(self, event: DebuggerEvent) -> None:
         """Show what the Debugger says (it calls this for every event)."""
@@ -190,6 +191,7 @@ class DebuggerApp(App[int]):
                 self.notify_user("some queries failed: " + "; ".join(str(f) for f in failures), "warning")
             case StartupFailed(message):
                 self.failure = message
+                self.link.quitting = True
                 self.exit(2, return_code=2)
 
     def show_state(self, state: StopState) -> None:
@@ -221,20 +223,20 @@ class DebuggerApp(App[int]):
     # -- actions ---------------------------------------------------------------------------
 
     def action_restart(self) -> None:
-        self.spawn(self.debugger.restart(), "restart")
+        self.spawn(self.debugger.restart, "restart")
 
     def action_resume(self, how: str) -> None:
-        self.spawn(self.debugger.resume(Step(how)), how)
+        self.spawn(partial(self.debugger.resume, Step(how)), how)
 
     def action_interrupt(self) -> None:
-        self.spawn(self.debugger.interrupt(), "interrupt")
+        self.spawn(self.debugger.interrupt, "interrupt")
 
     def action_toggle_breakpoint(self) -> None:
         where = self.query_one(SourcePane).cursor_location()
         if where is None:
             self.notify_user("no source file shown: set breakpoints from the console (:break LOCATION)", "warning")
             return
-        self.spawn(self.debugger.toggle_breakpoint(*where), "breakpoint")
+        self.spawn(partial(self.debugger.toggle_breakpoint, *where), "breakpoint")
 
     def action_goto_focus(self) -> None:
         def chosen(request: str | None) -> None:
@@ -293,9 +295,9 @@ class DebuggerApp(App[int]):
         self.push_screen(ExplainScreen(found[0]), self._explained)
 
     async def action_quit(self) -> None:
-        """Close the debugger (reaping everything it started) and exit."""
-        await self.debugger.close()
-        self.exit(0)
+        """Close the debugger (reaping everything it started) and exit; a second q meanwhile does nothing."""
+        if await self.link.quit():
+            self.exit(0)
 
     async def on_unmount(self) -> None:
         await self.debugger.close()
@@ -312,41 +314,41 @@ class DebuggerApp(App[int]):
     # -- intents from the panes ------------------------------------------------------------
 
     def on_breakpoint_toggled(self, message: BreakpointToggled) -> None:
-        self.spawn(self.debugger.toggle_breakpoint(message.path, message.line), "breakpoint")
+        self.spawn(partial(self.debugger.toggle_breakpoint, message.path, message.line), "breakpoint")
 
     def on_frame_selected(self, message: FrameSelected) -> None:
-        self.spawn(self.debugger.select_frame(message.level), "frame")
+        self.spawn(partial(self.debugger.select_frame, message.level), "frame")
 
     def on_focus_requested(self, message: FocusRequested) -> None:
-        self.spawn(self.debugger.switch_focus(message.request), "focus")
+        self.spawn(partial(self.debugger.switch_focus, message.request), "focus")
 
     def on_open_source(self, message: OpenSource) -> None:
         self.query_one(SourcePane).open(message.path, message.line)
 
     def on_breakpoints_pane_enable(self, message: BreakpointsPane.Enable) -> None:
-        self.spawn(self.debugger.enable_breakpoint(message.number, message.enabled), "breakpoint")
+        self.spawn(partial(self.debugger.enable_breakpoint, message.number, message.enabled), "breakpoint")
 
     def on_breakpoints_pane_delete(self, message: BreakpointsPane.Delete) -> None:
-        self.spawn(self.debugger.delete_breakpoint(message.number), "breakpoint")
+        self.spawn(partial(self.debugger.delete_breakpoint, message.number), "breakpoint")
 
     def on_breakpoints_pane_condition(self, message: BreakpointsPane.Condition) -> None:
-        self.spawn(self.debugger.set_condition(message.number, message.condition), "breakpoint")
+        self.spawn(partial(self.debugger.set_condition, message.number, message.condition), "breakpoint")
 
     def on_locals_pane_watch_added(self, message: LocalsPane.WatchAdded) -> None:
-        self.spawn(self.debugger.add_watch(message.expression), "watch")
+        self.spawn(partial(self.debugger.add_watch, message.expression), "watch")
 
     def on_locals_pane_watch_removed(self, message: LocalsPane.WatchRemoved) -> None:
-        self.spawn(self.debugger.remove_watch(message.expression), "watch")
+        self.spawn(partial(self.debugger.remove_watch, message.expression), "watch")
 
     def on_console_pane_command(self, message: ConsolePane.Command) -> None:
-        self.spawn(self.debugger.console_command(message.command), "console")
+        self.spawn(partial(self.debugger.console_command, message.command), "console")
 
     def on_sanitizer_pane_open_source(self, message: SanitizerPane.OpenSource) -> None:
         self.query_one(SourcePane).open(message.path, message.line)
 
     def on_sanitizer_pane_debug_finding(self, message: SanitizerPane.DebugFinding) -> None:
         spec = BreakpointSpec(*debug_breakpoint_for(message.group))
-        self.spawn(self.debugger.debug_finding(spec), "debug-finding")
+        self.spawn(partial(self.debugger.debug_finding, spec), "debug-finding")
 
     def on_sanitizer_pane_post_mortem(self, message: SanitizerPane.PostMortem) -> None:
         if self._sanitize("memcheck", coredump=True):
@@ -360,7 +362,7 @@ class DebuggerApp(App[int]):
         self._post_mortem_pending = False
         path = message.result.coredump_path
         if path and os.path.isfile(path):
-            self.spawn(self.debugger.post_mortem(path), "post-mortem")
+            self.spawn(partial(self.debugger.post_mortem, path), "post-mortem")
         else:
             self.notify_user("post-mortem: compute-sanitizer wrote no coredump (it found no error)", "warning")
 
@@ -384,13 +386,13 @@ class DebuggerApp(App[int]):
         if action.kind == "sanitizer":
             self._sanitize(action.argument)
         elif action.kind == "api_failures_stop":
-            self.spawn(self.debugger.console_command("set cuda api_failures stop"), "console")
+            self.spawn(partial(self.debugger.console_command, "set cuda api_failures stop"), "console")
         else:
             self.action_launch_blocking()
 
     def action_launch_blocking(self) -> None:
         """Run again with CUDA_LAUNCH_BLOCKING=1 (the Python line behind a kernel is then its launch)."""
-        self.spawn(self.debugger.rerun_with_launch_blocking(), "restart")
+        self.spawn(self.debugger.rerun_with_launch_blocking, "restart")
 
     def _toggle_mi(self) -> None:
         self.show_pane("console").action_toggle_log()  # type: ignore[attr-defined]

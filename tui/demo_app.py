@@ -143,7 +143,7 @@ class DemoApp(DebuggerApp):
         if self.plan.recording is None:
             super().action_restart()
         else:
-            self.spawn(self._replay_from_start(), "restart")
+            self.spawn(self._replay_from_start, "restart")
 
     async def _replay_from_start(self) -> None:
         await self.debugger.close()
