@@ -95,7 +95,13 @@ class Debugger(DebuggerCore):
         assert self.session is not None and self.breakpoints is not None
         target = "first breakpoint" if self.breakpoints.table else "exit or a stop"
         self._set_status(Phase.STARTING, f"running to {target}", since=self.clock())
-        await self._go(RUN)
+        try:
+            await self._go(RUN)
+        except DebuggerGone:
+            raise
+        except MIError as exc:  # not a program gdb can run: a script, an empty or cut ELF, a path the shell mangles
+            self._set_status(Phase.EXITED, "(not run) " + " ".join(exc.message.split()))
+            raise
 
     async def _open_core(self, path: str) -> None:
         assert self.session is not None
