@@ -92,6 +92,9 @@ class DebuggerCore:
         self._tasks: set[asyncio.Task[None]] = set()
         self._unsubscribe: list[Callable[[], None]] = []
         self._last_log = ""
+        self._console_said: list[str] | None = None
+        """While the user's console command runs, the log records (``&``) gdb says meanwhile
+        (shown once it ended), else None; its console records are what the session captures."""
         self._closed = False
         self.launch_blocking = False
         """Whether the program was re-run with CUDA_LAUNCH_BLOCKING=1 (so a stop's host line is the launch)."""
@@ -124,7 +127,12 @@ class DebuggerCore:
         elif isinstance(event, ev.Stream):
             if event.kind == "log":
                 self._last_log = event.text.strip()
-            if event.kind != "console" or self.phase in (Phase.STARTING, Phase.RUNNING):
+            # gdb's own console text is shown while the program runs (when stopped it answers a
+            # query); a console command of the user's shows what it made gdb say once, as it ends
+            if self._console_said is not None and event.kind in ("console", "log"):
+                if event.kind == "log":
+                    self._console_said.append(event.text)
+            elif event.kind != "console" or self.phase in (Phase.STARTING, Phase.RUNNING):
                 self._emit(ConsoleOutput(event.text, event.kind))
         elif isinstance(event, ev.ProgramOutput):
             text = self._program_output.feed(event.text)
@@ -247,6 +255,12 @@ class DebuggerCore:
     def _emit(self, event: DebuggerEvent) -> None:
         """Tell the subscribers ``event``, its text cleaned (see the module docstring)."""
         self._events.emit(clean(event))
+
+    def _say_logs(self, said: list[str], error: str = "") -> None:
+        """The log records a console command made gdb say, but the one that is its ``error``."""
+        for text in said:
+            if not error or text.strip() != error.strip():
+                self._emit(ConsoleOutput(text, "log"))
 
     def _notice(self, message: str, severity: Severity = "information", error: MIError | None = None) -> None:
         self._emit(Notice(message, severity, error is not None and error.not_recorded))

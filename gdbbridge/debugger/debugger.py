@@ -256,11 +256,16 @@ class Debugger(DebuggerCore):
                 return
             self._emit(ConsoleOutput(f"(gdb) {command}\n", "command"))
             before = session.last_stop
+            self._console_said = said = []
             try:
                 text = await session.console(command)
             except MIError as exc:
+                self._say_logs(said, exc.message)
                 self._emit(ConsoleOutput(exc.message + "\n", "error", exc.not_recorded))
                 return
+            finally:
+                self._console_said = None
+            self._say_logs(said)
             if text:
                 self._emit(ConsoleOutput(text, "console"))
             if self.phase is Phase.STOPPED and session.last_stop is before and self.state is not None:
