@@ -120,12 +120,14 @@ async def test_toggle_breakpoint_at_cursor_select_frame_and_restart(program: Pat
         assert str(app.query_one(BreakpointsPane).query_one(DataTable).get_cell("1", "hits")) == "1"
 
 
-async def test_bad_breakpoint_is_a_warning_and_the_program_still_runs(program: Path) -> None:
+async def test_bad_breakpoint_is_a_warning_and_r_runs_the_program_anyway(program: Path) -> None:
     app = DebuggerApp(config(program, "nosuchfile.c:3"))
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_for(pilot, lambda: phase(app) == "exited")
+        await wait_for(pilot, lambda: phase(app) == "ready")  # pending in a native program: not run
         warnings = [n.message for n in app._notifications if n.severity == "warning"]
         assert any("nosuchfile.c:3 is pending (No source file named nosuchfile.c.)" in w for w in warnings)
+        await pilot.press("r")
+        await wait_for(pilot, lambda: phase(app) == "exited")
         await pilot.press("n")
         await pilot.pause(0.1)
         assert any("not running" in n.message for n in app._notifications)

@@ -327,6 +327,8 @@ async def test_bad_breakpoints_warn_and_cannot_inject(steps: Path) -> None:
     app = DebuggerApp(LaunchConfig(debugger=("gdb",), target=(str(steps),), breakpoints=tuple(bad),
                                    cwd=str(steps.parent), source_dirs=(str(STEPS.parent),)))
     async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: phase(app) == "ready")  # steps.c:99999 is pending: not run until r
+        await pilot.press("r")
         await wait_for(pilot, lambda: phase(app) == "stopped")
         assert app.debugger.status.detail.startswith("breakpoint")
         warnings = messages(app, "warning")

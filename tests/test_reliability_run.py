@@ -4,7 +4,9 @@ A program gdb cannot run (a backslash in its path, a shell script, an empty or a
 ends the start with gdb's message in one line, not a spinner. A console command shows its output
 and its error once, while the program runs and while it is stopped (gdb prints the output as
 console records, which the session also captures as the command's answer, and the error as a
-log record before its ``^error``).
+log record before its ``^error``). A ``-b`` location gdb leaves pending in a native program (a
+function that does not exist) holds the run until r; in a Python program a pending breakpoint is
+set when the library that defines it loads, and the program runs to it.
 """
 
 from __future__ import annotations
@@ -104,4 +106,46 @@ async def test_a_console_command_shows_its_output_and_its_error_once(tmp_path: P
         lines = console_lines(app)
         assert lines.count('Undefined command: "nosuchcommand2".  Try "help".') == 1, lines
         assert lines.count("No breakpoints or watchpoints.") == 2, lines
+        await pilot.press("q")
+
+
+async def test_a_pending_breakpoint_in_a_native_program_holds_the_run_until_r(steps: Path) -> None:
+    app = DebuggerApp(LaunchConfig(debugger=("gdb",), target=(str(steps),), cwd=str(steps.parent),
+                                   breakpoints=("no_such_function", "square")))
+    async with app.run_test(size=(100, 24)) as pilot:
+        await wait_for(pilot, lambda: phase(app) == "ready")
+        assert app.debugger.status.detail == "loaded, not started: breakpoint 1 pending (r runs anyway)"
+        shown = app.query_one(StatusBar).render().plain  # type: ignore[union-attr]
+        assert "loaded, not started: breakpoint 1 pending (r runs anyway)" in shown
+        (warning,) = messages(app, "warning")
+        assert warning.startswith('breakpoint 1 at no_such_function is pending (Function "no_such_function" not '
+                                  'defined.): the program has no such location, so it was not started.')
+        assert "press r to run anyway" in warning
+        session = app.debugger.session
+        assert session is not None and session.inferior_pid is None and session.state == "ready"
+        assert app.debugger.breakpoints is not None
+        assert [(bp.number, bp.pending) for bp in app.debugger.breakpoints.listed] == [(1, True), (2, False)]
+        await pilot.press("r")
+        await wait_for(pilot, lambda: phase(app) == "stopped")
+        assert app.debugger.status.detail == "breakpoint 2" and app.last_state is not None
+        assert app.last_state.frame is not None and app.last_state.frame.func == "square"
+        await pilot.press("q")
+
+
+async def test_a_pending_breakpoint_in_a_python_program_is_set_when_its_library_loads(tmp_path: Path) -> None:
+    library = tmp_path / "libwork.so"
+    (tmp_path / "work.c").write_text("int work(int x) { return x * 2; }\n")
+    subprocess.run(["gcc", "-g", "-O0", "-shared", "-fPIC", "-o", str(library), str(tmp_path / "work.c")], check=True)
+    script = tmp_path / "loads_later.py"
+    script.write_text(f"import ctypes\nprint(ctypes.CDLL({str(library)!r}).work(21))\n")
+    app = DebuggerApp(LaunchConfig(debugger=("gdb",), target=(str(script),), cwd=str(tmp_path),
+                                   breakpoints=("work",)))
+    async with app.run_test(size=(100, 24)) as pilot:
+        await wait_for(pilot, lambda: phase(app) == "stopped", timeout=60)
+        assert app.last_state is not None and app.last_state.frame is not None
+        assert app.last_state.frame.func == "work" and app.debugger.status.detail == "breakpoint 1"
+        assert any("breakpoint 1 at work is pending" in w and "set when a library or kernel defines it" in w
+                   for w in messages(app, "warning"))
+        await pilot.press("c")
+        await wait_for(pilot, lambda: phase(app) == "exited")
         await pilot.press("q")

@@ -39,7 +39,7 @@ from cudatui.gdbbridge.host.view import sync_point
 from cudatui.gdbbridge.debugger.state import StateBuilder
 from cudatui.gdbbridge.debugger.status import NOT_STOPPED, Phase, Status, focused_kernel, stop_detail
 from cudatui.gdbbridge.cuda.models import CudaFocus
-from cudatui.gdbbridge.models import StopEvent, StopState, Variable
+from cudatui.gdbbridge.models import Breakpoint, StopEvent, StopState, Variable
 from cudatui.gdbbridge.session import events as ev
 from cudatui.gdbbridge.session.fanout import Fanout
 from cudatui.gdbbridge.session.errors import DebuggerGone, MIError
@@ -296,7 +296,9 @@ class DebuggerCore:
         if self.phase not in (Phase.STARTING, Phase.RUNNING):
             self._set_status(Phase.RUNNING, "", since=self.clock())
 
-    async def _insert(self, spec: BreakpointSpec) -> None:
+    async def _insert(self, spec: BreakpointSpec, *, say_pending: bool = True) -> Breakpoint | None:
+        """Insert ``spec``: the breakpoint, or None when gdb refused it (a warning). A pending
+        one is said to be one unless ``say_pending`` is off (the caller says it)."""
         assert self.breakpoints is not None
         self._last_log = ""
         try:
@@ -305,12 +307,17 @@ class DebuggerCore:
             raise
         except MIError as exc:
             self._notice(f"breakpoint {spec.location}: {exc.message}", "warning", exc)
-            return
+            return None
         self._publish_breakpoints()
-        if bp.pending:
-            why = f" ({self._last_log})" if self._last_log else ""
-            self._notice(f"breakpoint {bp.number} at {spec.location} is pending{why}: it is set when a library or "
-                         "kernel defines it; check the location if it never stops", "warning")
+        if bp.pending and say_pending:
+            self._notice(f"{self._pending(bp, spec)}: it is set when a library or kernel defines it; check the "
+                         "location if it never stops", "warning")
+        return bp
+
+    def _pending(self, bp: Breakpoint, spec: BreakpointSpec) -> str:
+        """How the pending ``bp`` just inserted is told, with what gdb said about it."""
+        why = f" ({self._last_log})" if self._last_log else ""
+        return f"breakpoint {bp.number} at {spec.location} is pending{why}"
 
     async def _change(self, work: Awaitable[None]) -> None:
         if await self._guard(work):

@@ -31,7 +31,7 @@ from cudatui.gdbbridge.cuda.tables import info, parse_blocks, parse_threads
 from cudatui.gdbbridge.debugger.breakpoints import Breakpoints, BreakpointSpec
 from cudatui.gdbbridge.debugger.core import RUN, STEPS, DebuggerCore, Step
 from cudatui.gdbbridge.debugger.events import ConsoleOutput, Notice, StartupFailed
-from cudatui.gdbbridge.debugger.host import LAUNCH_BLOCKING
+from cudatui.gdbbridge.debugger.host import LAUNCH_BLOCKING, is_native
 from cudatui.gdbbridge.debugger.state import StateBuilder
 from cudatui.gdbbridge.debugger.status import Phase
 from cudatui.gdbbridge.session.errors import DebuggerGone, DebuggerNotFound, MIError
@@ -78,9 +78,16 @@ class Debugger(DebuggerCore):
             if cfg.core:
                 await self._open_core(cfg.core)
                 return
-            for spec in cfg.breakpoints:
-                await self._insert(BreakpointSpec.parse(spec))
-            if cfg.run:
+            hold = cfg.run and is_native(cfg)
+            pending: dict[int, str] = {}
+            for text in cfg.breakpoints:
+                spec = BreakpointSpec.parse(text)
+                bp = await self._insert(spec, say_pending=not hold)
+                if hold and bp is not None and bp.pending:
+                    pending[bp.number] = self._pending(bp, spec)
+            if pending:
+                self._hold(pending)
+            elif cfg.run:
                 await self._run()
             else:
                 self._set_status(Phase.READY, "loaded, not started (r runs it)")
@@ -90,6 +97,16 @@ class Debugger(DebuggerCore):
                 self._set_status(Phase.DEAD, exc.message)
             elif cfg.core:
                 self._set_status(Phase.DEAD, f"coredump not opened: {exc.message}")
+
+    def _hold(self, pending: dict[int, str]) -> None:
+        """A native program with pending ``-b`` breakpoints (by number: how each is told), most
+        likely mistyped locations: it is not run."""
+        numbers = ", ".join(map(str, pending))
+        self._set_status(Phase.READY, f"loaded, not started: breakpoint{'s' * (len(pending) > 1)} {numbers} pending "
+                         "(r runs anyway)")
+        self._notice(f"{'; '.join(pending.values())}: the program has no such location, so it was not started. Fix "
+                     "it (:break LOCATION in the console) or press r to run anyway (a library loaded at run time may "
+                     "define it)", "warning")
 
     async def _run(self) -> None:
         assert self.session is not None and self.breakpoints is not None

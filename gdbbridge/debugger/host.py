@@ -29,6 +29,14 @@ def is_python(config: LaunchConfig) -> bool:
     return bool(argv) and os.path.basename(argv[0]).startswith("python")
 
 
+def is_native(config: LaunchConfig) -> bool:
+    """Whether the debuggee is a compiled program run live (not Python, whose kernels and
+    extension modules load long after the start, nor a replay or a coredump): before the run
+    gdb knows the program's own code (and its CUDA kernels), so a breakpoint it leaves pending
+    is most likely a mistyped location (or in a shared library, known once it loads)."""
+    return bool(config.target) and not config.replayed and not config.core and not is_python(config)
+
+
 def debuggee_env(config: LaunchConfig, launch_blocking: bool) -> Mapping[str, str]:
     """The environment the debuggee runs with (as far as the launch-blocking note needs it)."""
     env = {**os.environ, **dict(config.env)}
