@@ -1,7 +1,8 @@
 """The program output pane under a flood: batched writes, a bounded buffer, a usable UI (Pilot).
 
 The pane alone in a small app, fed the way the pty reader feeds it (4 KB chunks, the event
-loop free between chunks).
+loop free between chunks, after a first burst). Nothing waits on time: the flood lasts until the
+key is handled.
 """
 
 from __future__ import annotations
@@ -15,6 +16,11 @@ from cudatui.tui.panes.base import InfoLine
 from cudatui.tui.panes.output import OutputPane
 
 FLOOD_LINES = 200_000
+"""At least this many lines (20 times the pane's 10,000) are fed."""
+MAX_FLOOD = 20 * FLOOD_LINES
+"""The flood ends here if the key was not handled meanwhile (the test then fails)."""
+BURST = 12_000
+"""Lines fed with no loop turn between their chunks (more than the pane's 10,000)."""
 
 
 class OutputApp(App[None]):
@@ -24,7 +30,7 @@ class OutputApp(App[None]):
 
     def __init__(self) -> None:
         super().__init__()
-        self.feeding: asyncio.Task[None] | None = None
+        self.feeding: asyncio.Task[int] | None = None
         self.marks: list[bool] = []
 
     def compose(self) -> ComposeResult:
@@ -34,39 +40,53 @@ class OutputApp(App[None]):
         self.marks.append(self.feeding is not None and not self.feeding.done())
 
 
-async def feed(pane: OutputPane, text: str, size: int = 4096) -> None:
-    for start in range(0, len(text), size):
-        pane.write(text[start:start + size])
-        await asyncio.sleep(0)
-
-
 def flood_line(n: int) -> str:
     return f"flood {n:09d} abcdefghijklmnopqrstuvwxyz0123456789"
 
 
+async def flood(app: OutputApp, pane: OutputPane, size: int = 4096) -> int:
+    """Feed numbered lines in ``size``-character chunks until at least FLOOD_LINES went in and
+    the key was handled (at most MAX_FLOOD lines); returns how many lines went in. The chunks of
+    the first BURST lines come back to back (more than the pane holds arrive before it can write
+    any: some must be dropped), then the event loop is free between chunks."""
+    count = 0
+    while count < FLOOD_LINES or not app.marks:
+        assert count < MAX_FLOOD, f"the key was not handled while {count:,} lines arrived"
+        chunk = []
+        while sum(map(len, chunk)) < size:
+            chunk.append(flood_line(count) + "\n")
+            count += 1
+        pane.write("".join(chunk))
+        if count > BURST:
+            await asyncio.sleep(0)
+    return count
+
+
 async def test_flood_is_bounded_and_keys_are_handled_meanwhile() -> None:
+    """No timing: the flood goes on until the key is handled, so the key must be handled while
+    it arrives (the mark says the flood was still arriving); the pane holds at most its
+    max_lines of it, the last ones, and counts what it dropped (the burst at least)."""
     app = OutputApp()
     async with app.run_test(size=(80, 24)) as pilot:
         pane = app.query_one(OutputPane)
-        text = "".join(flood_line(n) + "\n" for n in range(FLOOD_LINES))
-        app.feeding = asyncio.create_task(feed(pane, text))
-        await asyncio.sleep(0.2)
+        app.feeding = asyncio.create_task(flood(app, pane))
         await pilot.press("x")
+        count = await app.feeding
         assert app.marks == [True], "the key was not handled while the flood was arriving"
-        await app.feeding
-        await pilot.pause(0.5)
+        received = sum(len(flood_line(n)) + 1 for n in range(count))
 
         log = pane.query_one("#output-log")
-        lines = [line for line in log.lines if line]
+        lines = [line for line in pane.text.split("\n") if line]  # the text is written out first
+        await pilot.pause()
         assert log.max_lines is not None and len(log.lines) <= log.max_lines
-        assert lines[-1] == flood_line(FLOOD_LINES - 1)
+        assert lines[-1] == flood_line(count - 1)
         first = int(lines[0].split()[1])
-        assert lines == [flood_line(n) for n in range(first, FLOOD_LINES)], "the kept lines are not the last ones"
+        assert lines == [flood_line(n) for n in range(first, count)], "the kept lines are not the last ones"
         assert 0 < pane.dropped <= first
-        assert pane.received == len(text)
+        assert pane.received == received
         assert f"{pane.dropped:,} lines dropped" in str(pane.query_one("#output-title", InfoLine).shown)
         visible = [log.render_line(y).text.rstrip() for y in range(log.size.height)]
-        assert flood_line(FLOOD_LINES - 1) in visible, visible
+        assert flood_line(count - 1) in visible, visible
 
 
 async def test_chunks_are_joined_across_boundaries() -> None:
