@@ -103,7 +103,9 @@ def explain_all(text: str) -> tuple[Diagnosis, ...]:
     clean = normalize(text)
     facts = extract_facts(clean)
     found = [
-        _diagnose(rule, facts) for rule in RULES if rule.pattern.search(clean) is not None
+        _diagnose(rule, facts)
+        for rule in RULES
+        if rule.pattern.search(clean) is not None
     ]
     if "exception_code" in facts:
         position = 1 if found and found[0].key == "device_assert" else 0
@@ -207,7 +209,8 @@ def format_diagnosis(diagnosis: Diagnosis, also: Sequence[Diagnosis] = ()) -> st
     if shown:
         lines += ["", "Found in the input:"]
         width = max(len(k) for k in shown)
-        lines += [f"  {k.ljust(width)}  {v}" for k, v in shown.items()]
+        for name, value in shown.items():
+            lines += _wrap(value, f"  {name.ljust(width)}  ", " " * (width + 4))
     lines += ["", "Next steps:"]
     for number, step in enumerate(diagnosis.next_steps, 1):
         lines += _wrap(step, f"  {number}. ", "     ")
@@ -217,7 +220,7 @@ def format_diagnosis(diagnosis: Diagnosis, also: Sequence[Diagnosis] = ()) -> st
         lines.append(f"Lesson: {diagnosis.lesson}")
     others = [d.title for d in also if d.key != diagnosis.key]
     if others:
-        lines += ["", "Also mentioned in the input: " + "; ".join(others)]
+        lines += ["", *_wrap("Also mentioned in the input: " + "; ".join(others), "", "  ")]
     return "\n".join(lines)
 
 
@@ -229,7 +232,8 @@ def format_unknown() -> str:
     return "\n".join(lines)
 
 
-def _wrap(text: str, first: str, rest: str | None = None, width: int = 92) -> list[str]:
+def _wrap(text: str, first: str, rest: str | None = None, width: int = 79) -> list[str]:
     return textwrap.wrap(
-        text, width=width, initial_indent=first, subsequent_indent=rest if rest else first
+        text, width=width, initial_indent=first, subsequent_indent=rest if rest else first,
+        break_on_hyphens=False,
     ) or [first]
