@@ -189,8 +189,7 @@ def _fact_steps(key: str, facts: Mapping[str, str]) -> tuple[str, ...]:
         )
     if "user_line" in facts and key not in {"no_kernel_image", "driver_insufficient"}:
         steps.append(f"The last line of your code in the traceback is {facts['user_line']}.")
-    if "oom_advice" in facts:
-        steps.append(facts["oom_advice"])
+    steps += [value for name, value in facts.items() if name.endswith("_advice")]
     if "gpu_capability" in facts:
         steps.append(
             f"This GPU is {facts['gpu_capability']}; the build supports "
@@ -205,7 +204,7 @@ def format_diagnosis(diagnosis: Diagnosis, also: Sequence[Diagnosis] = ()) -> st
     lines += _wrap(diagnosis.meaning, "  ")
     lines += ["", "Why the traceback may point at the wrong line:"]
     lines += _wrap(diagnosis.why_wrong_line, "  ")
-    shown = {k: v for k, v in diagnosis.facts.items() if k not in {"oom_advice"}}
+    shown = {k: v for k, v in diagnosis.facts.items() if not k.endswith("_advice")}
     if shown:
         lines += ["", "Found in the input:"]
         width = max(len(k) for k in shown)

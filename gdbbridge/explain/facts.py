@@ -5,7 +5,9 @@
 user would have seen, leaving other lines alone. :func:`extract_facts` then finds the failing
 source line, block and thread (device assert lines, compute-sanitizer reports, cuda-gdb
 exception stops), the user's script and last own traceback line, the CUDA error name, OOM
-sizes and versions. Every value is a string, ready for display.
+sizes and versions, the devices of a device mismatch, what cuDNN reports. Every value is a string,
+ready for display; a ``*_advice`` value is a next step written from the input rather than a fact
+to list.
 """
 
 from __future__ import annotations
@@ -77,6 +79,34 @@ _VERSION_MISMATCH = re.compile(
 _MISSING_LIBRARY = re.compile(r"(lib\w+\.so[\d.]*): cannot open shared object file")
 _LEAK_SUMMARY = re.compile(r"LEAK SUMMARY: (?P<bytes>\d+) bytes leaked in (?P<count>\d+) allocation")
 _OLD_DRIVER = re.compile(r"driver on your system is too old \(found version (\d+)\)")
+
+_DEVICES_GOT = re.compile(
+    r"Expected all tensors to be on the same device, but got (?P<arg>\w+) is on (?P<device>[\w:]+)"
+    r", different from other tensors on (?P<common>[\w:]+) \(when checking argument in method "
+    r"(?P<op>\w+)\)"
+)
+_DEVICES_FOUND = re.compile(
+    r"Expected all tensors to be on the same (?:common )?device, but found at least two devices, "
+    r"(?P<common>[\w:]+) and (?P<device>[\w:]+)!(?: \(when checking ar(?:gu|ug)ment for argument "
+    r"(?P<arg>\w+) in method (?P<op>\w+)\))?"
+)
+_DATA_PARALLEL = re.compile(
+    r"module must have its parameters and buffers on device (?P<common>[\w:]+) "
+    r"\(device_ids\[0\]\) but found one of them on device: (?P<device>[\w:]+)"
+)
+_CONV_TYPES = re.compile(
+    r"Input type \((?P<input>torch\.[\w.]+)\) and weight type \((?P<weight>torch\.[\w.]+)\) "
+    r"should be the same"
+)
+
+_CUDNN_STATUS = re.compile(
+    r"(?<!Plan failed with a CuDNNError: cuDNN error: )\b(CUDNN_STATUS_(?!SUCCESS)\w+)"
+)
+_CUDNN_INPUT = re.compile(
+    r"data = torch\.randn\((?P<shape>\[[\d, ]+\]), dtype=(?P<dtype>torch\.\w+)"
+)
+_CUDNN_LAYER = re.compile(r"net = torch\.nn\.(?P<layer>\w+\([^\n]*\))")
+_CUDNN_BENCHMARK = re.compile(r"torch\.backends\.cudnn\.benchmark = (True|False)")
 
 
 def normalize(text: str) -> str:
@@ -269,6 +299,50 @@ def _environment_facts(text: str, facts: dict[str, str]) -> None:
         facts["driver_cuda"] = f"{number // 1000}.{number % 1000 // 10}"
 
 
+def _device_facts(text: str, facts: dict[str, str]) -> None:
+    match = _DEVICES_GOT.search(text) or _DEVICES_FOUND.search(text)
+    if match:
+        facts["devices"] = f"{match['common']} and {match['device']}"
+        if match["arg"]:
+            facts["tensor"] = f"{match['arg']}, on {match['device']}"
+            facts["op"] = match["op"]
+            facts["device_advice"] = (
+                f"`{match['arg']}` is on {match['device']}, the other tensors of {match['op']} on "
+                f"{match['common']}: move it (or them) with .to(...) before this call."
+            )
+    parallel = _DATA_PARALLEL.search(text)
+    if parallel:
+        facts["devices"] = f"{parallel['common']} and {parallel['device']}"
+        facts["tensor"] = f"a parameter or buffer of the module, on {parallel['device']}"
+        facts["device_advice"] = (
+            f"DataParallel wants the whole model on {parallel['common']} (its device_ids[0]), but "
+            f"part of it is on {parallel['device']}: call model.to('{parallel['common']}') before "
+            "wrapping it, and check that no layer is created or moved later."
+        )
+    conv = _CONV_TYPES.search(text)
+    if conv:
+        places = {name: "cuda" if ".cuda." in conv[name] else "cpu" for name in ("input", "weight")}
+        if places["input"] != places["weight"]:
+            facts["devices"] = f"{places['input']} and {places['weight']}"
+            facts["tensor"] = f"input on {places['input']}, weight on {places['weight']}"
+
+
+def _cudnn_facts(text: str, facts: dict[str, str]) -> None:
+    status = _CUDNN_STATUS.search(text)
+    if not status:
+        return
+    facts["cudnn_status"] = status.group(1)
+    data = _CUDNN_INPUT.search(text)
+    if data:
+        facts["cudnn_input"] = f"{data['shape']} {data['dtype']}"
+    layer = _CUDNN_LAYER.search(text)
+    if layer:
+        facts["cudnn_layer"] = layer["layer"]
+    benchmark = _CUDNN_BENCHMARK.search(text)
+    if benchmark:
+        facts["cudnn_benchmark"] = benchmark.group(1)
+
+
 def extract_facts(text: str) -> dict[str, str]:
     """All facts found in already-:func:`normalize`-d ``text``."""
     facts: dict[str, str] = {}
@@ -277,4 +351,6 @@ def extract_facts(text: str) -> dict[str, str]:
     _script_facts(text, facts)
     _oom_facts(text, facts)
     _environment_facts(text, facts)
+    _device_facts(text, facts)
+    _cudnn_facts(text, facts)
     return facts

@@ -146,6 +146,38 @@ RULES: tuple[Rule, ...] = (
         ),
     ),
     Rule(
+        key="device_mismatch",
+        pattern=rx(
+            r"Expected all tensors to be on the same (?:common )?device|module must have its "
+            r"parameters and buffers on device|Input type \(torch\.cuda\.\w+\) and weight type "
+            r"\(torch\.\w+\)|Input type \(torch\.\w+\) and weight type \(torch\.cuda\.\w+\)"
+        ),
+        title="Tensors on different devices",
+        meaning=(
+            "One operation got tensors on two devices (the GPU and the CPU, or two GPUs), and "
+            "PyTorch does not move them for you. Usually the model was moved with .to(device) "
+            "and its input was not, or the reverse; or a tensor made inside forward() lands on "
+            "the CPU; or a module keeps a tensor that .to() does not move (a plain attribute, "
+            "not a registered buffer)."
+        ),
+        why_wrong_line=(
+            "PyTorch checks the devices before it launches anything, so the operation named in "
+            "the message raises this at once: the last line of your code in the traceback is the "
+            "call."
+        ),
+        steps=(
+            "Move the odd tensor with .to(device), taking the device from the model "
+            "(next(model.parameters()).device) or from another input (x.device); create new "
+            "tensors with device=x.device instead of on the CPU.",
+            "Check the model against its input: print(next(model.parameters()).device, "
+            "batch.device). model.to() moves parameters and buffers, not plain tensor attributes "
+            "or tensors in Python lists (use register_buffer and nn.ModuleList).",
+            "With nn.DataParallel, move the model to device_ids[0] (model.to('cuda:0')) before "
+            "wrapping it; DataParallel moves the inputs itself. CUDA_VISIBLE_DEVICES renumbers the "
+            "GPUs: cuda:0 is the first visible one.",
+        ),
+    ),
+    Rule(
         key="cublas_alloc_failed",
         pattern=rx(r"CUBLAS_STATUS_ALLOC_FAILED|CUBLAS_STATUS_NOT_INITIALIZED"),
         title="cuBLAS could not allocate its workspace",
@@ -179,6 +211,33 @@ RULES: tuple[Rule, ...] = (
         steps=(BLOCKING, SANITIZE, DOCTOR),
         tool="memcheck",
         lesson="oob",
+        actions=("launch_blocking", "sanitizer"),
+    ),
+    Rule(
+        key="cudnn_failure",
+        pattern=rx(r"(?<!Plan failed with a CuDNNError: cuDNN error: )CUDNN_STATUS_(?!SUCCESS)\w+"),
+        title="A cuDNN call failed",
+        meaning=(
+            "A cuDNN routine (convolution, RNN, batch norm, attention) returned an error status. "
+            "INTERNAL_ERROR and EXECUTION_FAILED are often not about this call: an earlier kernel "
+            "that failed asynchronously, or a GPU too full for cuDNN's own allocations, is first "
+            "noticed here. NOT_SUPPORTED and BAD_PARAM are about this call: a shape, dtype, "
+            "memory layout or size that no cuDNN algorithm takes."
+        ),
+        why_wrong_line=ASYNC_WHY,
+        steps=(
+            BLOCKING,
+            "Isolate cuDNN: run once with torch.backends.cudnn.enabled = False. If the error "
+            "turns into a CUDA error (illegal address, out of memory), the cause is elsewhere; if "
+            "it goes away, it is this layer's configuration in cuDNN.",
+            "Set torch.backends.cudnn.benchmark = False: benchmark mode tries every algorithm, "
+            "some with large workspaces, and may keep one that fails on this input.",
+            "Check the layer's input: .contiguous(), the weights' dtype (half vs float), the "
+            "memory format you expect (channels_last). The repro snippet PyTorch prints, run on "
+            "its own, tells whether this call alone fails.",
+            SANITIZE,
+        ),
+        tool="memcheck",
         actions=("launch_blocking", "sanitizer"),
     ),
     Rule(

@@ -1,0 +1,130 @@
+"""`cudatui explain` beyond the lessons: NCCL, tensors on two devices, cuDNN, launch resources and
+configuration, a fragmented cache - real texts (GitHub issues, runs on the GPU box) -> diagnoses."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from cudatui.gdbbridge.explain.diagnose import ACTION_KINDS, Diagnosis, explain
+
+MORE = Path(__file__).parent / "fixtures" / "explain" / "more"
+FIXTURES = sorted(path.name for path in MORE.glob("*.txt"))
+
+
+def read(name: str) -> str:
+    return (MORE / name).read_text(encoding="utf-8")
+
+
+def diagnose(name: str) -> Diagnosis:
+    diagnosis = explain(read(name))
+    assert diagnosis is not None, name
+    return diagnosis
+
+
+EXPECTED = {
+    "issue_cudnn_bad_param.txt": "cudnn_failure",
+    "issue_cudnn_execution_failed.txt": "cudnn_failure",
+    "issue_cudnn_internal_error.txt": "cudnn_failure",
+    "issue_cudnn_not_supported.txt": "cudnn_failure",
+    "issue_device_conv_types.txt": "device_mismatch",
+    "issue_device_data_parallel.txt": "device_mismatch",
+    "issue_device_found_two.txt": "device_mismatch",
+    "torch_device_conv.txt": "device_mismatch",
+    "torch_device_embedding.txt": "device_mismatch",
+    "torch_device_linear.txt": "device_mismatch",
+    "torch_device_mm.txt": "device_mismatch",
+}
+
+
+@pytest.mark.parametrize(("fixture", "key"), sorted(EXPECTED.items()))
+def test_real_messages_get_the_right_diagnosis(fixture: str, key: str) -> None:
+    diagnosis = diagnose(fixture)
+    assert diagnosis.key == key
+    assert diagnosis.next_steps and diagnosis.meaning and diagnosis.why_wrong_line
+    assert {action.kind for action in diagnosis.actions} <= set(ACTION_KINDS)
+
+
+# tensors on different devices
+
+
+@pytest.mark.parametrize(
+    ("fixture", "devices", "tensor", "op"),
+    [
+        ("torch_device_mm.txt", "cuda:0 and cpu", "mat2, on cpu", "wrapper_CUDA_mm"),
+        ("torch_device_linear.txt", "cuda:0 and cpu", "mat1, on cpu", "wrapper_CUDA_addmm"),
+        ("torch_device_embedding.txt", "cpu and cuda:0", "index, on cuda:0",
+         "wrapper_CUDA__index_select"),
+        ("torch_device_conv.txt", "cpu and cuda:0", "weight, on cuda:0",
+         "wrapper_CUDA___slow_conv2d_forward"),
+        ("issue_device_found_two.txt", "cpu and cuda:0", "mat2, on cuda:0", "wrapper_CUDA_mm"),
+    ],
+)
+def test_device_mismatch_names_devices_tensor_and_op(
+    fixture: str, devices: str, tensor: str, op: str
+) -> None:
+    diagnosis = diagnose(fixture)
+    assert (diagnosis.facts["devices"], diagnosis.facts["tensor"], diagnosis.facts["op"]) == (
+        devices, tensor, op
+    )
+    argument = tensor.split(",")[0]
+    assert any(step.startswith(f"`{argument}` is on ") for step in diagnosis.next_steps)
+    assert "before it launches anything" in diagnosis.why_wrong_line
+    assert diagnosis.actions == ()
+
+
+def test_data_parallel_placement() -> None:
+    diagnosis = diagnose("issue_device_data_parallel.txt")
+    assert diagnosis.facts["devices"] == "cuda:1 and cpu"
+    assert diagnosis.facts["user_line"] == "main.py:449"
+    steps = "\n".join(diagnosis.next_steps)
+    assert "model.to('cuda:1') before wrapping it" in steps
+    assert "CUDA_VISIBLE_DEVICES" in steps and "next(model.parameters()).device" in steps
+
+
+def test_input_and_weight_types_on_two_devices() -> None:
+    facts = diagnose("issue_device_conv_types.txt").facts
+    assert (facts["devices"], facts["tensor"]) == ("cpu and cuda", "input on cpu, weight on cuda")
+
+
+def test_a_dtype_mismatch_is_not_a_device_mismatch() -> None:
+    # AUTOMATIC1111/stable-diffusion-webui-feature-showcase#24
+    assert explain(
+        "RuntimeError: Input type (torch.FloatTensor) and weight type (torch.HalfTensor) should be "
+        "the same or input should be a MKLDNN tensor and weight is a dense tensor"
+    ) is None
+
+
+# cuDNN
+
+
+def test_cudnn_repro_snippet_facts() -> None:
+    diagnosis = diagnose("issue_cudnn_internal_error.txt")
+    facts = diagnosis.facts
+    assert facts["cudnn_status"] == "CUDNN_STATUS_INTERNAL_ERROR"
+    assert facts["cudnn_input"] == "[1, 39, 1024, 1024] torch.float"
+    assert facts["cudnn_layer"].startswith("Conv2d(39, 10, kernel_size=[3, 3]")
+    assert facts["cudnn_benchmark"] == "True"
+    steps = "\n".join(diagnosis.next_steps)
+    for needle in ("CUDA_LAUNCH_BLOCKING=1", "torch.backends.cudnn.enabled = False",
+                   "torch.backends.cudnn.benchmark = False", ".contiguous()"):
+        assert needle in steps, needle
+    assert [a.kind for a in diagnosis.actions] == ["launch_blocking", "sanitizer"]
+    assert "asynchronous" in diagnosis.why_wrong_line
+
+
+@pytest.mark.parametrize(
+    ("fixture", "status"),
+    [
+        ("issue_cudnn_not_supported.txt", "CUDNN_STATUS_NOT_SUPPORTED"),
+        ("issue_cudnn_bad_param.txt", "CUDNN_STATUS_BAD_PARAM"),
+        ("issue_cudnn_execution_failed.txt", "CUDNN_STATUS_EXECUTION_FAILED"),
+    ],
+)
+def test_cudnn_status(fixture: str, status: str) -> None:
+    assert diagnose(fixture).facts["cudnn_status"] == status
+
+
+def test_a_cudnn_plan_that_pytorch_replaced_is_no_error() -> None:
+    assert explain(read("issue_cudnn_plan_warning.txt")) is None
