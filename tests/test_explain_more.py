@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from cudatui.gdbbridge.explain.diagnose import ACTION_KINDS, Diagnosis, explain
+from cudatui.gdbbridge.explain.diagnose import ACTION_KINDS, Diagnosis, explain, explain_all
 
 MORE = Path(__file__).parent / "fixtures" / "explain" / "more"
 FIXTURES = sorted(path.name for path in MORE.glob("*.txt"))
@@ -31,10 +31,16 @@ EXPECTED = {
     "issue_device_conv_types.txt": "device_mismatch",
     "issue_device_data_parallel.txt": "device_mismatch",
     "issue_device_found_two.txt": "device_mismatch",
+    "issue_invalid_configuration.txt": "invalid_configuration",
+    "issue_invalid_configuration_conv1d.txt": "invalid_configuration",
+    "issue_launch_out_of_resources.txt": "launch_out_of_resources",
+    "torch_block_too_big_cuda13.txt": "invalid_argument",
     "torch_device_conv.txt": "device_mismatch",
     "torch_device_embedding.txt": "device_mismatch",
     "torch_device_linear.txt": "device_mismatch",
     "torch_device_mm.txt": "device_mismatch",
+    "torch_empty_grid_cuda13.txt": "invalid_argument",
+    "torch_out_of_resources.txt": "launch_out_of_resources",
 }
 
 
@@ -128,3 +134,48 @@ def test_cudnn_status(fixture: str, status: str) -> None:
 
 def test_a_cudnn_plan_that_pytorch_replaced_is_no_error() -> None:
     assert explain(read("issue_cudnn_plan_warning.txt")) is None
+
+
+# kernel launches
+
+
+def test_launch_over_the_register_file() -> None:
+    diagnosis = diagnose("torch_out_of_resources.txt")
+    assert diagnosis.facts["cuda_error"] == "cudaErrorLaunchOutOfResources"
+    assert diagnosis.facts["user_line"] == "/tmp/explain/out_of_resources.py:18"
+    steps = "\n".join(diagnosis.next_steps)
+    for needle in ("cuobjdump --dump-resource-usage", "-Xptxas -v", "65536",
+                   "256 threads instead of 1024", "__launch_bounds__(1024)", "-maxrregcount=N",
+                   "set cuda api_failures stop"):
+        assert needle in steps, needle
+    assert [a.kind for a in diagnosis.actions] == ["api_failures_stop"]
+    found = explain_all(read("torch_out_of_resources.txt"))
+    assert "invalid_configuration" not in [d.key for d in found]
+
+
+def test_driver_api_name_of_out_of_resources() -> None:
+    # JuliaGPU/CUDAnative.jl#293
+    line = (
+        "ERROR: CUDA error: too many resources requested for launch (code #701, "
+        "ERROR_LAUNCH_OUT_OF_RESOURCES)"
+    )
+    assert explain(line).key == "launch_out_of_resources"
+
+
+@pytest.mark.parametrize(
+    "fixture", ["issue_invalid_configuration.txt", "issue_invalid_configuration_conv1d.txt"]
+)
+def test_invalid_configuration(fixture: str) -> None:
+    diagnosis = diagnose(fixture)
+    steps = "\n".join(diagnosis.next_steps)
+    assert "x.numel() == 0" in steps and "1024 threads" in steps and "65535" in steps
+    assert "refused before anything runs" in diagnosis.why_wrong_line
+
+
+@pytest.mark.parametrize(
+    "fixture", ["torch_block_too_big_cuda13.txt", "torch_empty_grid_cuda13.txt"]
+)
+def test_cuda_13_reports_bad_launches_as_invalid_argument(fixture: str) -> None:
+    diagnosis = diagnose(fixture)
+    assert diagnosis.facts["cuda_error"] == "cudaErrorInvalidValue"
+    assert any("CUDA 13.0 reported a block over 1024 threads" in s for s in diagnosis.next_steps)

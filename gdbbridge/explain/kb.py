@@ -19,6 +19,12 @@ SYNC_WHY = (
     "This error is returned by the call that caused it, so the traceback line is usually right; "
     "if it points at a kernel launch, re-run with launch blocking to be sure."
 )
+LAUNCH_WHY = (
+    "The launch is refused before anything runs, so the CUDA context stays usable. The error is "
+    "raised where the launch is checked: at the launch itself when its code checks (PyTorch's "
+    "kernels and C10_CUDA_KERNEL_LAUNCH_CHECK do), otherwise at the next call that checks, "
+    "often the next PyTorch operation."
+)
 ENV_WHY = (
     "This is an installation problem, not a bug in a kernel: it appears at the first CUDA call "
     "(often CUDA initialisation or the first .cuda()), wherever that is."
@@ -400,24 +406,55 @@ RULES: tuple[Rule, ...] = (
         actions=("sanitizer",),
     ),
     Rule(
-        key="invalid_configuration",
+        key="launch_out_of_resources",
         pattern=rx(
-            r"invalid configuration argument|cudaErrorInvalidConfiguration|too many resources "
-            r"requested for launch|cudaErrorLaunchOutOfResources"
+            r"too many resources requested for launch|cudaErrorLaunchOutOfResources|"
+            r"CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES"
         ),
+        title="Kernel launch needs more registers than a block can have",
+        meaning=(
+            "One block of this kernel needs more registers than the GPU gives a block: the "
+            "registers per thread, fixed when the kernel was compiled, times the threads per "
+            "block exceed the multiprocessor's register file (65536 32-bit registers on current "
+            "GPUs). It fails the same way on every run until the kernel uses fewer registers or "
+            "the blocks get smaller. (Rarely the kernel's arguments are the cause: too many "
+            "bytes of them.)"
+        ),
+        why_wrong_line=LAUNCH_WHY,
+        steps=(
+            "Read the kernel's registers per thread: `cuobjdump --dump-resource-usage` on the "
+            "binary or the extension's .so (REG:), or build with `nvcc -Xptxas -v` "
+            "(extra_cuda_cflags=['-Xptxas', '-v'] for a torch extension). REG times the block "
+            "size must stay within 65536.",
+            "Launch smaller blocks (256 threads instead of 1024) and compute the grid from that "
+            "block size.",
+            "Or make the compiler fit the block: `__launch_bounds__(1024)` on the kernel (it "
+            "spills registers to local memory if it must), or `-maxrregcount=N` for the whole "
+            "file.",
+            API_STOP,
+        ),
+        actions=("api_failures_stop",),
+    ),
+    Rule(
+        key="invalid_configuration",
+        pattern=rx(r"invalid configuration argument|cudaErrorInvalidConfiguration"),
         title="Kernel launch configuration rejected",
         meaning=(
-            "The launch asked for more than the GPU allows: over 1024 threads per block, a grid "
-            "dimension of 0 or too large, more shared memory or registers than a block can get."
+            "The launch's grid or block is outside what CUDA accepts: more than 1024 threads per "
+            "block, a grid dimension of 0 (an empty input makes (n + 255) / 256 zero), a grid "
+            "y or z over 65535, or more shared memory than a block may use. Nothing ran. CUDA "
+            "13.0 reported the same mistakes as 'invalid argument'."
         ),
-        why_wrong_line=SYNC_WHY,
+        why_wrong_line=LAUNCH_WHY,
         steps=(
-            "Print the grid, block and dynamic shared-memory size of the launch; a 0-sized grid "
-            "(empty input) is a classic.",
+            "Print the grid, block and dynamic shared-memory size just before the launch.",
+            "Guard empty inputs: return before the launch when x.numel() == 0 (a grid of 0 "
+            "blocks is an error, not a no-op).",
+            "Keep blocks at 1024 threads or fewer, and fold a y or z grid over 65535 into x or a "
+            "loop inside the kernel.",
             API_STOP,
-            BLOCKING,
         ),
-        actions=("api_failures_stop", "launch_blocking"),
+        actions=("api_failures_stop",),
     ),
     Rule(
         key="invalid_argument",
@@ -435,6 +472,10 @@ RULES: tuple[Rule, ...] = (
         steps=(
             API_STOP,
             "Check the sizes, pointers and device index passed to that call.",
+            "If that call launches a kernel (your extension's), print its grid, block and "
+            "shared-memory size: CUDA 13.0 reported a block over 1024 threads, a grid of 0 "
+            "blocks and more than 48 KB of dynamic shared memory (without opting in) as invalid "
+            "argument.",
             BLOCKING,
         ),
         actions=("api_failures_stop", "launch_blocking"),
