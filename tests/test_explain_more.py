@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from cudatui.gdbbridge.explain.diagnose import ACTION_KINDS, Diagnosis, explain, explain_all
+from cudatui.gdbbridge.explain.facts import FRAGMENTED_SHARE
 
 MORE = Path(__file__).parent / "fixtures" / "explain" / "more"
 FIXTURES = sorted(path.name for path in MORE.glob("*.txt"))
@@ -34,12 +35,16 @@ EXPECTED = {
     "issue_invalid_configuration.txt": "invalid_configuration",
     "issue_invalid_configuration_conv1d.txt": "invalid_configuration",
     "issue_launch_out_of_resources.txt": "launch_out_of_resources",
+    "issue_oom_exhausted_cobra.txt": "out_of_memory",
+    "issue_oom_fragmented_mask2dit.txt": "oom_fragmentation",
     "torch_block_too_big_cuda13.txt": "invalid_argument",
     "torch_device_conv.txt": "device_mismatch",
     "torch_device_embedding.txt": "device_mismatch",
     "torch_device_linear.txt": "device_mismatch",
     "torch_device_mm.txt": "device_mismatch",
     "torch_empty_grid_cuda13.txt": "invalid_argument",
+    "torch_oom_scattered.txt": "oom_fragmentation",
+    "torch_oom_split.txt": "oom_fragmentation",
     "torch_out_of_resources.txt": "launch_out_of_resources",
 }
 
@@ -134,6 +139,51 @@ def test_cudnn_status(fixture: str, status: str) -> None:
 
 def test_a_cudnn_plan_that_pytorch_replaced_is_no_error() -> None:
     assert explain(read("issue_cudnn_plan_warning.txt")) is None
+
+
+# out of memory: fragmentation or a full GPU
+
+
+@pytest.mark.parametrize(
+    ("fixture", "fragmentation"),
+    [
+        ("torch_oom_split.txt", "57.55 GiB cached but unused, 41% of the GPU"),
+        ("torch_oom_scattered.txt", "104.46 GiB cached but unused, 75% of the GPU"),
+        ("issue_oom_fragmented_mask2dit.txt", "40.69 GiB cached but unused, 51% of the GPU"),
+        ("../messages/issue_oom_fragmented.txt", "2.30 GiB cached but unused, 38% of the GPU"),
+    ],
+)
+def test_fragmented_cache(fixture: str, fragmentation: str) -> None:
+    found = explain_all(read(fixture))
+    assert [d.key for d in found][:2] == ["oom_fragmentation", "out_of_memory"]
+    diagnosis = found[0]
+    assert diagnosis.facts["fragmentation"] == fragmentation
+    assert "in pieces too small for it (fragmentation)" in diagnosis.facts["oom_advice"]
+    steps = "\n".join(diagnosis.next_steps)
+    for needle in ("PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True", "PYTORCH_ALLOC_CONF",
+                   "empty_cache() will not make this allocation fit", "memory_summary()",
+                   "Non-releasable memory", "smaller batch", "cannot help when small live"):
+        assert needle in steps, needle
+
+
+def test_full_gpu_is_not_fragmentation() -> None:
+    diagnosis = diagnose("issue_oom_exhausted_cobra.txt")
+    assert "fragmentation" not in diagnosis.facts
+    assert diagnosis.facts["reserved_unallocated"] == "910.35 MiB"
+    advice = diagnosis.facts["oom_advice"]
+    assert "may let this allocation through, yet the GPU is full (22.14 GiB allocated" in advice
+    assert "expandable_segments:True" in advice
+
+
+@pytest.mark.parametrize(("unused_mib", "fragmented"), [(400, False), (600, True)])
+def test_fragmentation_needs_a_share_of_the_gpu(unused_mib: int, fragmented: bool) -> None:
+    text = (
+        "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 10.00 MiB. GPU 0 has a "
+        "total capacity of 10.00 GiB of which 1.00 MiB is free. Of the allocated memory 9.00 GiB "
+        f"is allocated by PyTorch, and {unused_mib}.00 MiB is reserved by PyTorch but unallocated."
+    )
+    assert 400 < FRAGMENTED_SHARE * 10 * 1024 < 600  # the two cases lie either side of it
+    assert explain(text).key == ("oom_fragmentation" if fragmented else "out_of_memory")
 
 
 # kernel launches

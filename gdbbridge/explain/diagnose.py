@@ -106,6 +106,7 @@ def explain_all(text: str) -> tuple[Diagnosis, ...]:
         _diagnose(rule, facts)
         for rule in RULES
         if rule.pattern.search(clean) is not None
+        and (rule.requires is None or rule.requires in facts)
     ]
     if "exception_code" in facts:
         position = 1 if found and found[0].key == "device_assert" else 0

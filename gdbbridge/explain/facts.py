@@ -5,9 +5,9 @@
 user would have seen, leaving other lines alone. :func:`extract_facts` then finds the failing
 source line, block and thread (device assert lines, compute-sanitizer reports, cuda-gdb
 exception stops), the user's script and last own traceback line, the CUDA error name, OOM
-sizes and versions, the devices of a device mismatch, what cuDNN reports. Every value is a string,
-ready for display; a ``*_advice`` value is a next step written from the input rather than a fact
-to list.
+sizes (and whether PyTorch's cache is fragmented), versions, the devices of a device mismatch,
+what cuDNN reports. Every value is a string, ready for display; a ``*_advice`` value is a next
+step written from the input rather than a fact to list.
 """
 
 from __future__ import annotations
@@ -66,6 +66,9 @@ _OOM_PATTERNS = {
     "reserved_by_pytorch": re.compile(_SIZE + r" reserved in total by PyTorch"),
 }
 _UNITS = {"bytes": 1, "KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30, "TiB": 1 << 40}
+FRAGMENTED_SHARE = 0.05
+"""Cached-but-unused memory that fits the request counts as fragmentation from this share of the
+GPU on; below it the GPU is simply full."""
 
 _ARCH_WARNING = re.compile(
     r"(?P<gpu>[^\n:]+?) with CUDA capability (?P<cap>sm_\d+) is not compatible[^\n]*\s*"
@@ -234,6 +237,14 @@ def _oom_facts(text: str, facts: dict[str, str]) -> None:
     gpu = re.search(r"\bGPU (\d+)\b", text)
     if sizes and gpu:
         facts["gpu"] = gpu.group(1)
+    tried, unallocated, total = (
+        sizes.get(name) for name in ("tried_to_allocate", "reserved_unallocated", "gpu_total")
+    )
+    if tried and unallocated and total and unallocated >= max(tried, FRAGMENTED_SHARE * total):
+        facts["fragmentation"] = (
+            f"{facts['reserved_unallocated']} cached but unused, {unallocated / total:.0%} of "
+            "the GPU"
+        )
     advice = _oom_advice(sizes, facts)
     if advice:
         facts["oom_advice"] = advice
@@ -250,11 +261,19 @@ def _oom_advice(sizes: dict[str, int], facts: dict[str, str]) -> str:
             "(batch, resolution, sequence length) or split the work."
         )
     unallocated = sizes.get("reserved_unallocated", 0)
-    if unallocated >= tried:
+    if unallocated >= tried and "fragmentation" in facts:
         return (
             f"PyTorch holds {facts['reserved_unallocated']} reserved but unallocated - enough "
-            "for this request, but fragmented: try PYTORCH_CUDA_ALLOC_CONF=expandable_segments:"
-            "True."
+            "for this request, but in pieces too small for it (fragmentation)."
+        )
+    if unallocated >= tried:
+        return (
+            f"PyTorch holds {facts['reserved_unallocated']} reserved but unallocated, more than "
+            "this request but little of the GPU: PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True "
+            "may let this allocation through, yet the GPU is full"
+            + (f" ({facts['allocated_by_pytorch']} allocated by PyTorch)"
+               if "allocated_by_pytorch" in facts else "")
+            + ": the program needs less memory."
         )
     in_use, free = sizes.get("process_in_use"), sizes.get("gpu_free")
     if total and in_use is not None and free is not None and in_use + free < 0.9 * total:

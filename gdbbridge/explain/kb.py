@@ -1,7 +1,8 @@
 """The knowledge base behind ``cudatui explain``: CUDA error message -> cause -> next step.
 
-Rules are listed most specific first (the first match is the primary diagnosis); step texts are
-templates filled from the facts :mod:`cudatui.gdbbridge.explain.facts` finds (``{script}``, ``{tool}``).
+Rules are listed most specific first (the first match is the primary diagnosis); a rule with
+``requires`` only matches when the facts :mod:`cudatui.gdbbridge.explain.facts` finds include that
+one. Step texts are templates filled from those facts (``{script}``, ``{tool}``).
 """
 
 from __future__ import annotations
@@ -24,6 +25,10 @@ LAUNCH_WHY = (
     "raised where the launch is checked: at the launch itself when its code checks (PyTorch's "
     "kernels and C10_CUDA_KERNEL_LAUNCH_CHECK do), otherwise at the next call that checks, "
     "often the next PyTorch operation."
+)
+OOM_WHY = (
+    "Allocations fail synchronously, so the traceback line is the allocation that failed - but "
+    "it is only the last straw: the memory was filled by earlier code."
 )
 ENV_WHY = (
     "This is an installation problem, not a bug in a kernel: it appears at the first CUDA call "
@@ -62,6 +67,8 @@ class Rule:
     tool: str | None = None
     lesson: str | None = None
     actions: tuple[str, ...] = ()
+    requires: str | None = None
+    """A fact the input must yield for the rule to match, beyond its pattern."""
 
 
 def rx(pattern: str) -> re.Pattern[str]:
@@ -247,6 +254,33 @@ RULES: tuple[Rule, ...] = (
         actions=("launch_blocking", "sanitizer"),
     ),
     Rule(
+        key="oom_fragmentation",
+        pattern=rx(r"out of memory|OutOfMemoryError"),
+        requires="fragmentation",
+        title="GPU out of memory: PyTorch's cache is fragmented",
+        meaning=(
+            "PyTorch's caching allocator keeps freed GPU memory for reuse. Here it held more free "
+            "memory than the request, but in pieces too small for it, and the GPU had no room "
+            "for a new block. Before raising, PyTorch already gave its wholly unused cached "
+            "blocks back to the driver and retried."
+        ),
+        why_wrong_line=OOM_WHY,
+        steps=(
+            "Start the process with PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True: segments "
+            "then grow and release memory in pages, so freed space serves other sizes. "
+            "PyTorch 2.8+ also reads the newer name PYTORCH_ALLOC_CONF (both worked on 2.11; "
+            "2.9.1 ignored expandable_segments under the new name, pytorch/pytorch#183387). It "
+            "cannot help when small live tensors are spread over all of the cache.",
+            "torch.cuda.empty_cache() will not make this allocation fit: it only returns wholly "
+            "unused cached blocks to the driver, which PyTorch already did; it helps other "
+            "processes on the GPU.",
+            "Print torch.cuda.memory_summary() just before the failing line: its 'Non-releasable "
+            "memory' row is the fragmented part. Fewer distinct tensor sizes (pad or bucket "
+            "variable-length batches), a smaller batch, or dropping long-lived tensors earlier "
+            "avoids it.",
+        ),
+    ),
+    Rule(
         key="out_of_memory",
         pattern=rx(r"out of memory|OutOfMemoryError|cudaErrorMemoryAllocation"),
         title="GPU out of memory",
@@ -254,10 +288,7 @@ RULES: tuple[Rule, ...] = (
             "An allocation on the GPU failed: what the program asked for does not fit in the "
             "free device memory."
         ),
-        why_wrong_line=(
-            "Allocations fail synchronously, so the traceback line is the allocation that "
-            "failed - but it is only the last straw: the memory was filled by earlier code."
-        ),
+        why_wrong_line=OOM_WHY,
         steps=(
             "Reduce the batch size (or use gradient accumulation), free tensors you keep in "
             "lists, and wrap inference in torch.no_grad().",
