@@ -24,6 +24,10 @@ def diagnose(name: str) -> Diagnosis:
     return diagnosis
 
 
+def steps_of(name: str) -> str:
+    return "\n".join(diagnose(name).next_steps)
+
+
 EXPECTED = {
     "issue_cudnn_bad_param.txt": "cudnn_failure",
     "issue_cudnn_execution_failed.txt": "cudnn_failure",
@@ -35,8 +39,16 @@ EXPECTED = {
     "issue_invalid_configuration.txt": "invalid_configuration",
     "issue_invalid_configuration_conv1d.txt": "invalid_configuration",
     "issue_launch_out_of_resources.txt": "launch_out_of_resources",
+    "issue_nccl_aborted.txt": "nccl_timeout",
+    "issue_nccl_internal_error.txt": "nccl_error",
+    "issue_nccl_system_error.txt": "nccl_error",
+    "issue_nccl_timeout_lightning.txt": "nccl_timeout",
+    "issue_nccl_timeout_llamafactory.txt": "nccl_timeout",
+    "issue_nccl_unhandled_cuda.txt": "nccl_error",
     "issue_oom_exhausted_cobra.txt": "out_of_memory",
     "issue_oom_fragmented_mask2dit.txt": "oom_fragmentation",
+    "nccl_same_gpu.txt": "nccl_error",
+    "nccl_same_gpu_warn.txt": "nccl_error",
     "torch_block_too_big_cuda13.txt": "invalid_argument",
     "torch_device_conv.txt": "device_mismatch",
     "torch_device_embedding.txt": "device_mismatch",
@@ -55,6 +67,115 @@ def test_real_messages_get_the_right_diagnosis(fixture: str, key: str) -> None:
     assert diagnosis.key == key
     assert diagnosis.next_steps and diagnosis.meaning and diagnosis.why_wrong_line
     assert {action.kind for action in diagnosis.actions} <= set(ACTION_KINDS)
+
+
+# NCCL
+
+
+def test_nccl_error_of_two_ranks_on_one_gpu() -> None:
+    diagnosis = diagnose("nccl_same_gpu.txt")
+    facts = diagnosis.facts
+    assert facts["nccl_error"] == "invalid usage"
+    assert facts["nccl_result"] == "ncclInvalidUsage"
+    assert facts["nccl_version"] == "2.28.9"
+    assert facts["nccl_last_error"] == (
+        "Duplicate GPU detected : rank 1 and rank 0 both on CUDA device 60"
+    )
+    assert facts["ranks"] == "0, 1"
+    assert facts["nccl_env"] == "NCCL_DEBUG"
+    # torchrun's own frames (its bin/ launcher) are not the user's code
+    assert facts["user_line"] == "/tmp/explain/nccl_same_gpu.py:13"
+    assert diagnose("nccl_same_gpu_warn.txt").facts["nccl_warn"] == (
+        "Duplicate GPU detected : rank 1 and rank 0 both on CUDA device 60"
+    )
+    steps = steps_of("nccl_same_gpu.txt")
+    assert "NCCL_DEBUG=INFO" in steps and "NCCL_DEBUG_SUBSYS" in steps
+    assert "torch.cuda.set_device(local_rank)" in steps
+    assert "`cudatui /tmp/explain/nccl_same_gpu.py` for that rank" in steps
+    assert diagnosis.actions == ()
+
+
+@pytest.mark.parametrize(
+    ("fixture", "error", "result", "version", "last"),
+    [
+        ("issue_nccl_system_error.txt", "unhandled system error", "ncclSystemError", "2.18.5",
+         "socketStartConnect: Connect to 127.0.0.1<45069> failed : Software caused connection "
+         "abort"),
+        ("issue_nccl_internal_error.txt", "internal error", "ncclInternalError", "2.18.6",
+         "Attribute busid of node nic not found"),
+        ("issue_nccl_unhandled_cuda.txt", "unhandled cuda error", "ncclUnhandledCudaError",
+         "2.20.5", "Cuda failure 1 'invalid argument'"),
+    ],
+)
+def test_nccl_error_facts_through_line_prefixes(
+    fixture: str, error: str, result: str, version: str, last: str
+) -> None:
+    facts = diagnose(fixture).facts
+    assert (facts["nccl_error"], facts["nccl_result"]) == (error, result)
+    assert facts["nccl_version"] == version
+    assert facts["nccl_last_error"] == last
+
+
+def test_a_cuda_failure_inside_nccl_is_not_a_cuda_invalid_argument() -> None:
+    assert [d.key for d in explain_all(read("issue_nccl_unhandled_cuda.txt"))] == ["nccl_error"]
+
+
+def test_nccl_test_failure_line() -> None:
+    # NVIDIA/nccl-tests#6
+    diagnosis = explain("NCCL failure common.cu:908 'unhandled cuda error'.")
+    assert diagnosis.key == "nccl_error" and diagnosis.facts["nccl_error"] == "unhandled cuda error"
+
+
+def test_watchdog_timeout_names_the_collective_ranks_and_timeout() -> None:
+    diagnosis = diagnose("issue_nccl_timeout_llamafactory.txt")
+    facts = diagnosis.facts
+    assert facts["collective"] == "_REDUCE_SCATTER_BASE, SeqNum 7753, 544997376 elements"
+    assert facts["timeout"] == "600000 ms"
+    assert facts["ranks"] == "0, 2, 3, 4"
+    assert "nccl_advice" not in facts
+    steps = "\n".join(diagnosis.next_steps)
+    for needle in ("every rank's output", "sits at a breakpoint", "NCCL_DEBUG=INFO",
+                   "NCCL_DEBUG_SUBSYS", "TORCH_NCCL_BLOCKING_WAIT=1",
+                   "TORCH_NCCL_ASYNC_ERROR_HANDLING", "TORCH_DISTRIBUTED_DEBUG=DETAIL",
+                   "`cudatui script.py` for that rank", "timeout=timedelta(hours=1)"):
+        assert needle in steps, needle
+    assert "debugger" in diagnosis.meaning
+
+
+def test_ranks_waiting_in_different_collectives_are_pointed_out() -> None:
+    diagnosis = diagnose("issue_nccl_timeout_lightning.txt")
+    assert diagnosis.facts["collectives"] == (
+        "rank 0: _ALLGATHER_BASE (SeqNum 532341); ranks 1, 2: BROADCAST (SeqNum 532339)"
+    )
+    assert diagnosis.facts["timeout"] == "1800000 ms"  # read across the issue's wrapped lines
+    assert diagnosis.next_steps[0].startswith("Not all ranks wait in the same collective")
+    assert "collective" not in diagnosis.facts
+
+
+def test_aborted_communicator_gives_rank_and_reason() -> None:
+    facts = diagnose("issue_nccl_aborted.txt").facts
+    assert facts["aborted_rank"] == "1"
+    assert facts["abort_reason"].startswith("[Rank 1] Watchdog caught collective operation timeout")
+    assert facts["collective"] == "ALLREDUCE, SeqNum 2511984"
+    assert facts["ranks"] == "0, 1, 2"
+
+
+def test_blocking_wait_timeout() -> None:
+    # huggingface/diffusers#12422
+    line = (
+        "[rank1]:[E1002 18:16:40.662691402 ProcessGroupNCCL.cpp:756] [Rank 1] Work "
+        "WorkNCCL(SeqNum=2521, OpType=ALLREDUCE, NumelIn=160672064, NumelOut=160672064, "
+        "Timeout(ms)=600000) timed out in blocking wait."
+    )
+    diagnosis = explain(line)
+    assert diagnosis.key == "nccl_timeout"
+    assert diagnosis.facts["collective"] == "ALLREDUCE, SeqNum 2521, 160672064 elements"
+
+
+@pytest.mark.parametrize("cause", ["../torch_device_assert.txt", "issue_oom_exhausted_cobra.txt"])
+def test_a_failed_rank_comes_before_the_timeouts_it_caused(cause: str) -> None:
+    found = [d.key for d in explain_all(read(cause) + read("issue_nccl_timeout_llamafactory.txt"))]
+    assert found[0] != "nccl_timeout" and "nccl_timeout" in found
 
 
 # tensors on different devices

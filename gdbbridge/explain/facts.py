@@ -6,8 +6,8 @@ user would have seen, leaving other lines alone. :func:`extract_facts` then find
 source line, block and thread (device assert lines, compute-sanitizer reports, cuda-gdb
 exception stops), the user's script and last own traceback line, the CUDA error name, OOM
 sizes (and whether PyTorch's cache is fragmented), versions, the devices of a device mismatch,
-what cuDNN reports. Every value is a string, ready for display; a ``*_advice`` value is a next
-step written from the input rather than a fact to list.
+what NCCL and cuDNN report. Every value is a string, ready for display; a ``*_advice`` value is a
+next step written from the input rather than a fact to list.
 """
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ _CUDA_ERROR_NAME = re.compile(r"\b(cudaError[A-Z]\w+)")
 _CUDA_ERROR_TEXT = re.compile(r"CUDA error: (?P<msg>.+?)(?:\\n|\n|\"|'\)|$)")
 _PY_FRAME = re.compile(r'File "(?P<path>[^"]+)", line (?P<line>\d+)')
 _HOST_MODULE_FRAME = re.compile(r"Host Frame: <module> in (?P<path>\S+?):(?P<line>\d+)")
-_LIBRARY_PATH = re.compile(r"site-packages|dist-packages|/lib/python\d|^<")
+_LIBRARY_PATH = re.compile(r"site-packages|dist-packages|/lib/python\d|^<|/bin/[^/.]+$")
 _CUBLAS_CALL = re.compile(r"CUBLAS_STATUS_\w+ when calling `(?P<call>\w+)")
 
 _SIZE = r"(\d+(?:\.\d+)?) ?(bytes|[KMGT]iB)"
@@ -101,6 +101,30 @@ _CONV_TYPES = re.compile(
     r"Input type \((?P<input>torch\.[\w.]+)\) and weight type \((?P<weight>torch\.[\w.]+)\) "
     r"should be the same"
 )
+
+_NCCL_ERROR = re.compile(
+    r"NCCL (?:error|Error \d+)(?: in: \S+?)?[,:] (?P<what>[a-z][a-z ]*[a-z])|NCCL failure \S+ "
+    r"'(?P<failure>[^']+)'"
+)
+_NCCL_VERSION = re.compile(r"NCCL version (\d+\.\d+\.\d+)")
+_NCCL_RESULT = re.compile(
+    r"\b(nccl(?:SystemError|UnhandledCudaError|InternalError|InvalidUsage|InvalidArgument|"
+    r"RemoteError))\b"
+)
+_NCCL_LAST_ERROR = re.compile(
+    r"^(?P<prefix>.*?)Last error:[ \t]*\n(?P=prefix)[ \t]*(?P<msg>\S[^\n]*)", re.M
+)
+_NCCL_WARN = re.compile(r"NCCL WARN (?P<msg>[^\n]*\S)")
+_NCCL_WORK = re.compile(
+    r"(?:\[Rank (?P<rank>\d+)\] )?(?:Watchdog caught collective operation timeout: |Work )"
+    r"WorkNCCL\(SeqNum=(?P<seq>\d+), OpType=(?P<op>\w+)(?P<rest>(?:[^()]|\(ms\))*)\)"
+)
+_NCCL_ABORT = re.compile(
+    r"NCCL communicator was aborted on rank (?P<rank>\d+)\.\s+Original reason for "
+    r"(?:failure|the abort|aborting) was: (?P<reason>[^\n]*\S)"
+)
+_RANK = re.compile(r"\[[Rr]ank ?(\d+)\]")
+_NCCL_ENV = re.compile(r"\b(?:TORCH_)?NCCL_[A-Z][A-Z_]*[A-Z]\b")
 
 _CUDNN_STATUS = re.compile(
     r"(?<!Plan failed with a CuDNNError: cuDNN error: )\b(CUDNN_STATUS_(?!SUCCESS)\w+)"
@@ -346,6 +370,71 @@ def _device_facts(text: str, facts: dict[str, str]) -> None:
             facts["tensor"] = f"input on {places['input']}, weight on {places['weight']}"
 
 
+def _rank_key(rank: str) -> int:
+    """Ranks in numeric order, an unknown one ("?") first."""
+    return int(rank) if rank.isdigit() else -1
+
+
+def _ranks(ranks: set[str]) -> str:
+    """``{"2", "1"}`` -> ``"ranks 1, 2"``."""
+    ordered = sorted(ranks, key=_rank_key)
+    return ("ranks " if len(ordered) > 1 else "rank ") + ", ".join(ordered)
+
+
+def _nccl_facts(text: str, facts: dict[str, str]) -> None:
+    error = _NCCL_ERROR.search(text)
+    if error:
+        facts["nccl_error"] = error["what"] or error["failure"]
+    for key, pattern in (("nccl_result", _NCCL_RESULT), ("nccl_version", _NCCL_VERSION)):
+        match = pattern.search(text)
+        if match:
+            facts[key] = match.group(1)
+    last = _NCCL_LAST_ERROR.search(text)
+    if last:
+        facts["nccl_last_error"] = last["msg"].strip()
+    warn = _NCCL_WARN.search(text)
+    if warn:
+        facts["nccl_warn"] = warn["msg"]
+    abort = _NCCL_ABORT.search(text)
+    if abort:
+        facts["aborted_rank"] = abort["rank"]
+        facts["abort_reason"] = abort["reason"]
+    _work_facts(text, facts)
+    ranks = {match.group(1) for match in _RANK.finditer(text)}
+    if ranks:
+        facts["ranks"] = ", ".join(sorted(ranks, key=int))
+    names = list(dict.fromkeys(_NCCL_ENV.findall(text)))
+    if names:
+        facts["nccl_env"] = ", ".join(names)
+
+
+def _work_facts(text: str, facts: dict[str, str]) -> None:
+    """The collectives the watchdog timed out, and on which ranks."""
+    works: dict[tuple[str, str], set[str]] = {}
+    for work in _NCCL_WORK.finditer(text):
+        works.setdefault((work["op"], work["seq"]), set()).add(work["rank"] or "?")
+    first = _NCCL_WORK.search(text)
+    if first is None:
+        return
+    timeout = re.search(r"Timeout\(ms\)=(\d+)", first["rest"])
+    if timeout:
+        facts["timeout"] = f"{timeout.group(1)} ms"
+    if len(works) == 1:
+        numel = re.search(r"NumelIn=(\d+)", first["rest"])
+        facts["collective"] = f"{first['op']}, SeqNum {first['seq']}" + (
+            f", {numel.group(1)} elements" if numel else ""
+        )
+    else:
+        groups = sorted(works.items(), key=lambda item: min(map(_rank_key, item[1])))
+        facts["collectives"] = "; ".join(
+            f"{_ranks(ranks)}: {op} (SeqNum {seq})" for (op, seq), ranks in groups
+        )
+        facts["nccl_advice"] = (
+            "Not all ranks wait in the same collective: if they share one process group, their "
+            "code paths diverged - find the collective one rank calls and the others skip."
+        )
+
+
 def _cudnn_facts(text: str, facts: dict[str, str]) -> None:
     status = _CUDNN_STATUS.search(text)
     if not status:
@@ -371,5 +460,6 @@ def extract_facts(text: str) -> dict[str, str]:
     _oom_facts(text, facts)
     _environment_facts(text, facts)
     _device_facts(text, facts)
+    _nccl_facts(text, facts)
     _cudnn_facts(text, facts)
     return facts

@@ -52,6 +52,16 @@ API_STOP = (
     "with its host backtrace."
 )
 DOCTOR = "Run `cudatui doctor`: it compares the driver, PyTorch's CUDA build and the GPUs."
+NCCL_DEBUG = (
+    "Re-run with NCCL_DEBUG=INFO (NCCL_DEBUG_SUBSYS=INIT,NET or COLL to narrow it): each rank "
+    "logs its set-up and the call that failed, with host, GPU and network interface."
+)
+ONE_RANK = (
+    "Debug one rank in cudatui: start each rank by hand in its own terminal, with RANK, "
+    "LOCAL_RANK, WORLD_SIZE, MASTER_ADDR and MASTER_PORT set as torchrun would, `cudatui "
+    "{script}` for that rank and `python {script}` for the others. Raise the timeout first "
+    "(init_process_group(timeout=timedelta(hours=1))): while it is stopped, the others wait."
+)
 
 
 @dataclass(frozen=True)
@@ -510,6 +520,71 @@ RULES: tuple[Rule, ...] = (
             BLOCKING,
         ),
         actions=("api_failures_stop", "launch_blocking"),
+    ),
+    Rule(
+        key="nccl_error",
+        pattern=rx(
+            r"NCCL (?:error|Error \d+|WARN|failure)|nccl(?:SystemError|UnhandledCudaError|"
+            r"InternalError|InvalidUsage|InvalidArgument|RemoteError)\b"
+        ),
+        title="NCCL failed",
+        meaning=(
+            "NCCL, the library behind torch.distributed's GPU collectives, returned an error. A "
+            "system error is the OS or the network (a socket that cannot connect, the wrong "
+            "interface, too little /dev/shm in a container), a CUDA error a CUDA call inside "
+            "NCCL (out of memory, or a GPU broken by an earlier kernel fault), invalid usage a "
+            "set-up mistake such as two ranks on one GPU, an internal error a bug or corrupted "
+            "memory. The line after 'Last error:' (or a NCCL WARN line) names the failing call."
+        ),
+        why_wrong_line=(
+            "NCCL connects the ranks at their first collective, so set-up failures surface "
+            "there (or at init_process_group), not where the cause is. Each rank reports its own "
+            "error; the first one in time is usually the cause."
+        ),
+        steps=(
+            NCCL_DEBUG,
+            "System error: set NCCL_SOCKET_IFNAME to the interface the nodes reach each other "
+            "on, check firewalls, and in containers give /dev/shm room (docker --ipc=host).",
+            "CUDA error: run with CUDA_LAUNCH_BLOCKING=1 to see whether a kernel of yours failed "
+            "first, and watch GPU memory: NCCL allocates its buffers at the first collective.",
+            "Give every rank its own GPU (torch.cuda.set_device(local_rank) before the first "
+            "collective) and the same PyTorch and NCCL build on every node.",
+            ONE_RANK,
+        ),
+    ),
+    Rule(
+        key="nccl_timeout",
+        pattern=rx(
+            r"Watchdog caught collective operation timeout|NCCL communicator was aborted|"
+            r"timed out in blocking wait"
+        ),
+        title="A NCCL collective timed out",
+        meaning=(
+            "A collective (all-reduce, broadcast, all-gather ...) did not complete within the "
+            "process group's timeout, so PyTorch's watchdog aborted it and took the process "
+            "down. A collective completes only when every rank of the group enters it: usually "
+            "one rank is elsewhere - crashed, stuck, stopped in a debugger, busy with work the "
+            "others skip, or waiting in a different collective. A hung network link does the "
+            "same."
+        ),
+        why_wrong_line=(
+            "The error comes from the watchdog thread, not from your code, and every waiting "
+            "rank reports it. The rank that caused it is the one whose output says something "
+            "else: an earlier exception, another collective (OpType, SeqNum), or no timeout."
+        ),
+        steps=(
+            "Read every rank's output, not only rank 0's, for the first error in time: a rank "
+            "that crashed or sits at a breakpoint leaves the others waiting until this timeout.",
+            "Make all ranks call the same collectives in the same order with the same sizes: "
+            "none in code only some ranks run (rank-0 evaluation, logging, saving), the same "
+            "number of batches everywhere (DistributedSampler(drop_last=True)). "
+            "TORCH_DISTRIBUTED_DEBUG=DETAIL checks that the ranks' collectives match.",
+            NCCL_DEBUG,
+            "TORCH_NCCL_BLOCKING_WAIT=1 makes the waiting call raise a Python traceback at your "
+            "collective instead of the watchdog; TORCH_NCCL_ASYNC_ERROR_HANDLING sets what the "
+            "watchdog does (0: nothing, the job hangs; 1: abort and exit).",
+            ONE_RANK,
+        ),
     ),
     Rule(
         key="async_report",
