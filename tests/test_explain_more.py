@@ -3,12 +3,19 @@ configuration, a fragmented cache - real texts (GitHub issues, runs on the GPU b
 
 from __future__ import annotations
 
+import argparse
+import io
+import sys
 from pathlib import Path
 
 import pytest
+from textual.app import App, ComposeResult
+from textual.widgets import Static
 
 from cudatui.gdbbridge.explain.diagnose import ACTION_KINDS, Diagnosis, explain, explain_all
 from cudatui.gdbbridge.explain.facts import FRAGMENTED_SHARE
+from cudatui.tui.commands import explain as explain_command
+from cudatui.tui.explain_view import ExplainPanel
 
 MORE = Path(__file__).parent / "fixtures" / "explain" / "more"
 FIXTURES = sorted(path.name for path in MORE.glob("*.txt"))
@@ -61,12 +68,40 @@ EXPECTED = {
 }
 
 
+def test_every_fixture_has_an_expected_diagnosis() -> None:
+    assert sorted(EXPECTED) == [name for name in FIXTURES if name != "issue_cudnn_plan_warning.txt"]
+
+
 @pytest.mark.parametrize(("fixture", "key"), sorted(EXPECTED.items()))
 def test_real_messages_get_the_right_diagnosis(fixture: str, key: str) -> None:
     diagnosis = diagnose(fixture)
     assert diagnosis.key == key
     assert diagnosis.next_steps and diagnosis.meaning and diagnosis.why_wrong_line
     assert {action.kind for action in diagnosis.actions} <= set(ACTION_KINDS)
+
+
+def _cli(text: str) -> tuple[int, str]:
+    parser = argparse.ArgumentParser()
+    explain_command.add_parser(parser.add_subparsers())
+    args = parser.parse_args(["explain", "-"])
+    out = io.StringIO()
+    old_out, old_in = sys.stdout, sys.stdin
+    sys.stdout, sys.stdin = out, io.StringIO(text)
+    try:
+        code = args.func(args)
+    finally:
+        sys.stdout, sys.stdin = old_out, old_in
+    return code, out.getvalue()
+
+
+@pytest.mark.parametrize("fixture", sorted(EXPECTED))
+def test_the_command_prints_one_screen_at_80_columns(fixture: str) -> None:
+    code, out = _cli(read(fixture))
+    lines = out.splitlines()
+    assert code == 0
+    assert lines[0] == diagnose(fixture).title
+    assert max(len(line) for line in lines) <= 80
+    assert len(lines) <= 50
 
 
 # NCCL
@@ -350,3 +385,19 @@ def test_cuda_13_reports_bad_launches_as_invalid_argument(fixture: str) -> None:
     diagnosis = diagnose(fixture)
     assert diagnosis.facts["cuda_error"] == "cudaErrorInvalidValue"
     assert any("CUDA 13.0 reported a block over 1024 threads" in s for s in diagnosis.next_steps)
+
+
+# the TUI panel
+
+
+async def test_panel_shows_the_new_facts() -> None:
+    class PanelApp(App[None]):
+        def compose(self) -> ComposeResult:
+            yield ExplainPanel(diagnose("torch_device_mm.txt"))
+
+    app = PanelApp()
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.pause()
+        facts = str(app.query_one("#facts", Static).render())
+        assert "Devices    cuda:0 and cpu" in facts
+        assert "Tensor     mat2, on cpu" in facts

@@ -28,8 +28,17 @@ SHOWN_FACTS = (
     ("assert_condition", "Condition"),
     ("cuda_error", "CUDA error"),
     ("api_call", "API call"),
+    ("devices", "Devices"),
+    ("tensor", "Tensor"),
+    ("cudnn_status", "cuDNN"),
+    ("nccl_error", "NCCL"),
+    ("nccl_last_error", "Last error"),
+    ("collective", "Collective"),
+    ("collectives", "Collective"),
+    ("ranks", "Ranks"),
     ("tried_to_allocate", "Requested"),
     ("gpu_free", "Free"),
+    ("fragmentation", "Fragmented"),
     ("user_line", "Your line"),
 )
 """Facts worth a line in the panel, in display order, with their labels."""
