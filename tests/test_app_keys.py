@@ -15,8 +15,9 @@ CONTRACT = {"r", "c", "f5", "n", "f10", "s", "f11", "f", "shift+f11", "b", "f9",
 """r run/restart, c/F5 continue, n/F10 next, s/F11 step, f/shift+F11 finish, b/F9 breakpoint,
 ctrl+c interrupt, g go to focus, : console, tab/shift+tab panes, ? help, q/ctrl+q quit."""
 
-APP_EXTRA = {"E"}
-"""Keys the app adds beyond the contract: E explains the CUDA error of the last stop or exit."""
+APP_EXTRA = {"E", "L"}
+"""Keys the app adds beyond the contract: E explains the CUDA error of the last stop or exit, L runs
+the program again with CUDA_LAUNCH_BLOCKING=1."""
 
 SAME_MEANING = {("FocusNavigator", "g")}
 """Pane keys that do what the debugger key does (the navigator's own go-to line)."""
