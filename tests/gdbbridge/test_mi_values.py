@@ -8,15 +8,14 @@ import gzip
 import json
 import random
 import sys
-from pathlib import Path
 
 import pytest
 from pygdbmi import gdbmiparser
 
 from cudatui.gdbbridge.session.mi import parse_line, well_formed
 from cudatui.gdbbridge.session.mi_values import MISyntaxError, parse_response
+from tests.support.paths import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 from bench.fuzz_mi import mutate  # noqa: E402
 

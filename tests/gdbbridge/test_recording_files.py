@@ -16,11 +16,11 @@ from pathlib import Path
 
 import pytest
 
-from conftest import TRANSCRIPTS
 from cudatui.gdbbridge.record import transcript
 from cudatui.gdbbridge.record.recorder import Recorder, RecordingError, encode, prepare
 from cudatui.gdbbridge.record.transcript import TranscriptError, load
 from cudatui.gdbbridge.session.gdb import GdbSession
+from tests.support.paths import TRANSCRIPTS
 
 INSPECT = TRANSCRIPTS / "inspect.jsonl"
 REPLAY = [sys.executable, "-m", "cudatui.gdbbridge.record.replay", str(INSPECT)]
