@@ -9,32 +9,17 @@ from __future__ import annotations
 from textual.widgets import Input
 
 from cudatui.tui.app import DebuggerApp
-from cudatui.gdbbridge.debugger.config import LaunchConfig
 from cudatui.tui.panes.breakpoints import BreakpointsPane
 from cudatui.tui.panes.console import ConsolePane
 from cudatui.tui.panes.exception import ExceptionBanner
 from cudatui.tui.panes.locals import CHANGED, LocalsPane
 from cudatui.tui.panes.output import OutputPane
-from cudatui.tui.panes.source import SourcePane, resolve_source
+from cudatui.tui.panes.source import SourcePane
 from cudatui.tui.panes.stack import StackPane
 from tests.support.app import cell, goto_focus, rows, status, stopped_at
 from tests.support.paths import ROOT, TOURS, TRANSCRIPTS
 from tests.support.replay import TILE_BREAKS, replay_config, sequential
 from tests.support.wait import wait_for
-
-
-def test_a_recorded_path_prefers_the_search_directories_a_live_path_itself(tmp_path) -> None:
-    here, elsewhere = tmp_path / "checkout", tmp_path / "recorded-on"
-    here.mkdir()
-    elsewhere.mkdir()
-    (here / "k.cu").write_text("// this checkout\n")
-    (elsewhere / "k.cu").write_text("// the recording machine's copy\n")
-    recorded_path = str(elsewhere / "k.cu")
-    assert resolve_source(recorded_path, (str(here),), recorded=True) == here / "k.cu"
-    assert resolve_source(recorded_path, (str(here),)) == elsewhere / "k.cu"
-    assert resolve_source(str(tmp_path / "gone" / "k.cu"), (str(here),)) == here / "k.cu"
-    assert resolve_source(str(tmp_path / "gone" / "k.cu"), (str(tmp_path),), recorded=True) is None
-    assert replay_config(TOURS / "tile.jsonl").replayed and not LaunchConfig(("gdb",), ("a.out",)).replayed
 
 
 async def test_kernel_stop_source_stack_breakpoints_locals_and_steps(tmp_path) -> None:
@@ -85,23 +70,6 @@ async def test_kernel_stop_source_stack_breakpoints_locals_and_steps(tmp_path) -
         assert "[tile] GPU: NVIDIA H200" in output and "WRONG (77 of 2000 pixels differ)" in output
         await pilot.press("q")
     assert app.debugger.session is not None and not app.debugger.session.alive
-
-
-async def test_recorded_path_missing_maps_to_same_name_or_says_not_available(tmp_path) -> None:
-    found = DebuggerApp(replay_config(TRANSCRIPTS / "inspect.jsonl", "reduce_racy", source_dirs=(str(TRANSCRIPTS),)))
-    async with found.run_test(size=(80, 24)) as pilot:
-        await stopped_at(pilot, found, 9)
-        source = found.query_one(SourcePane)
-        assert source.shown is not None and source.shown.local == TRANSCRIPTS / "bugs.cu"
-        assert "int tid = threadIdx.x" in source.view.lines[8].plain
-    missing = DebuggerApp(replay_config(TRANSCRIPTS / "inspect.jsonl", "reduce_racy", source_dirs=(str(tmp_path),)))
-    async with missing.run_test(size=(80, 24)) as pilot:
-        await wait_for(pilot, lambda: missing.query_one(SourcePane).shown is not None)
-        source = missing.query_one(SourcePane)
-        assert source.shown is not None and source.shown.local is None
-        message = str(source.query_one("#source-missing").render())
-        assert message.startswith("source not available: /home/user/lesson/bugs.cu")
-        assert not source.view.display
 
 
 async def test_inspect_locals_watch_console_and_mi_log() -> None:

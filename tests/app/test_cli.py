@@ -10,7 +10,6 @@ import sys
 
 import pytest
 
-from cudatui.gdbbridge.text import TerminalFilter, sanitize
 from cudatui.tui.cli import check_program, debug_parser, first_positional
 from cudatui.gdbbridge.debugger.config import LaunchConfig
 
@@ -103,20 +102,3 @@ def test_python_m_tui_errors_before_any_ui() -> None:
                           capture_output=True, text=True, timeout=60, env={**os.environ, "TERM": "dumb"})
     assert proc.returncode == 2 and proc.stdout == ""
     assert proc.stderr == "cudatui: program /nonexistent not found\n"
-
-
-HOSTILE = "\x1b[31mred\x1b[0m \x1b]0;evil title\x07 bell\a \x1b[2J \u202e reversed \b done\r\n"
-
-
-def test_sanitize_removes_escapes_and_shows_controls() -> None:
-    assert sanitize(HOSTILE) == "red  bell^G   reversed ^H done\n"
-    assert sanitize("a\tb\rc\x9b2Jd\x00") == "a       b\ncd^@"
-
-
-def test_terminal_filter_holds_back_split_sequences() -> None:
-    chunks = ["ok \x1b[3", "1mred\x1b]0;ti", "tle\x07 end\r", "\nnext"]
-    stream = TerminalFilter()
-    shown = "".join(stream.feed(c) for c in chunks) + stream.flush()
-    assert shown == "ok red end\nnext"
-    by_char = TerminalFilter()
-    assert "".join(by_char.feed(c) for c in HOSTILE) + by_char.flush() == sanitize(HOSTILE)

@@ -1,10 +1,9 @@
-"""`cudatui doctor` on this no-GPU machine, and each check with controlled inputs."""
+"""The doctor's checks on this no-GPU machine, and each check with controlled inputs (the command
+line, `cudatui doctor`, is tests/app/test_doctor_command.py)."""
 
 from __future__ import annotations
 
-import argparse
 import importlib.util
-import io
 import json
 import os
 import shutil
@@ -36,11 +35,9 @@ from cudatui.gdbbridge.doctor.toolchain import (
     probe_torch,
     torch_checks,
 )
-from cudatui.tui.commands import doctor as doctor_command
+from tests.support.nvml import needs_no_driver
 from tests.support.paths import ROOT
 
-NO_DRIVER = not Path("/dev/nvidiactl").exists()
-needs_no_driver = pytest.mark.skipif(not NO_DRIVER, reason="this machine has an NVIDIA driver")
 H200 = NvmlInfo("580.159.04", (13, 0), (Gpu(0, "NVIDIA H200", (9, 0)),))
 
 
@@ -79,42 +76,6 @@ def test_doctor_on_this_machine_says_what_is_missing() -> None:
     table = format_table(checks)
     assert table.splitlines()[-1].startswith("Live debugging: NOT ready, missing: ")
     assert "NVML / driver" in table.splitlines()[-1]
-
-
-def _cli(*argv: str) -> tuple[int, str]:
-    parser = argparse.ArgumentParser()
-    doctor_command.add_parser(parser.add_subparsers())
-    args = parser.parse_args(["doctor", *argv])
-    out, old = io.StringIO(), sys.stdout
-    sys.stdout = out
-    try:
-        code = args.func(args)
-    finally:
-        sys.stdout = old
-    return code, out.getvalue()
-
-
-@needs_no_driver
-def test_cli_json_is_valid_and_exit_code_non_zero() -> None:
-    code, out = _cli("--json", "--no-build")
-    payload = json.loads(out)
-    assert code == 1
-    assert payload["ready"] is False
-    assert {"NVML / driver", "GPUs", "debugger backend"} <= set(payload["missing"])
-    assert {"name", "status", "detail", "fix", "required"} == set(payload["checks"][0])
-
-
-@needs_no_driver
-def test_cli_plain_table_has_marks_and_no_traceback() -> None:
-    code, out = _cli("--no-build")
-    assert code == 1
-    assert "✗ NVML / driver" in out and "Traceback" not in out
-    assert "· kernels build -G" in out and "skipped (--no-build)" in out
-
-
-def test_cli_rejects_a_bad_timeout(capsys: pytest.CaptureFixture[str]) -> None:
-    assert _cli("--timeout", "0")[0] == 2
-    assert capsys.readouterr().err.strip() == "cudatui doctor: --timeout must be positive"
 
 
 def test_cuda_gdb_missing_from_path(tmp_path: Path) -> None:

@@ -1,10 +1,8 @@
-"""`cudatui explain`: real error texts (seeds, GitHub issues, recorded GPU runs) -> diagnoses."""
+"""Explain: real error texts (seeds, GitHub issues, recorded GPU runs) -> diagnoses (the command
+line, `cudatui explain`, is tests/app/test_explain_command.py)."""
 
 from __future__ import annotations
 
-import argparse
-import io
-import json
 import subprocess
 import sys
 
@@ -12,7 +10,6 @@ import pytest
 
 from cudatui.gdbbridge.explain.diagnose import (
     ACTION_KINDS,
-    UNKNOWN_MESSAGE,
     explain,
     explain_all,
     format_diagnosis,
@@ -20,7 +17,6 @@ from cudatui.gdbbridge.explain.diagnose import (
 from cudatui.gdbbridge.explain.facts import breakpoint_condition, normalize, to_bytes
 from cudatui.gdbbridge.explain.kb import RULES
 from cudatui.gdbbridge.cuda.models import CUDA_EXCEPTIONS
-from cudatui.tui.commands import explain as explain_command
 from tests.support import paths
 from tests.support.paths import ROOT
 
@@ -221,46 +217,6 @@ def test_breakpoint_condition_tests_y_and_z_only_when_set() -> None:
     assert breakpoint_condition("(1,2,0)", "(3,0,4)") == (
         "blockIdx.x == 1 && blockIdx.y == 2 && threadIdx.x == 3 && threadIdx.z == 4"
     )
-
-
-def _run(words: list[str], stdin: str = "", *extra: str) -> tuple[int, str]:
-    parser = argparse.ArgumentParser()
-    explain_command.add_parser(parser.add_subparsers())
-    args = parser.parse_args(["explain", *extra, *words])
-    out = io.StringIO()
-    old_out, old_in = sys.stdout, sys.stdin
-    sys.stdout, sys.stdin = out, io.StringIO(stdin)
-    try:
-        code = args.func(args)
-    finally:
-        sys.stdout, sys.stdin = old_out, old_in
-    return code, out.getvalue()
-
-
-def test_cli_known_error_from_arguments() -> None:
-    code, out = _run(["CUDA", "error:", "an", "illegal", "memory", "access", "was", "encountered"])
-    assert code == 0
-    assert out.startswith("Illegal memory access in a kernel\n")
-    assert "cudatui sanitize --tool memcheck script.py" in out
-    assert "Lesson: oob" in out
-
-
-def test_cli_reads_stdin_and_prints_json() -> None:
-    code, out = _run(["-"], read("gdb_oob.txt"), "--json")
-    assert code == 0
-    payload = json.loads(out)
-    assert payload["known"] is True
-    assert payload["diagnoses"][0]["key"] == "cuda_exception_14"
-    assert payload["diagnoses"][0]["actions"][0] == {
-        "kind": "sanitizer", "label": "Run memcheck", "argument": "memcheck"
-    }
-
-
-def test_cli_unknown_text_exits_1_with_one_line_and_advice() -> None:
-    code, out = _run([], "everything is fine\n")
-    assert code == 1
-    assert out.splitlines()[0] == UNKNOWN_MESSAGE
-    assert "CUDA_LAUNCH_BLOCKING=1" in out
 
 
 def test_gdbbridge_explain_imports_without_ui_libraries() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
 import pytest
 
@@ -49,3 +50,9 @@ def cuda_gdb_pci_bus() -> str:
     line = (FIXTURES / "nvml" / "cuda_info_devices.mi").read_text().strip()
     table = gdbmiparser.parse_response(line)["payload"]["InfoCudaDevicesTable"]
     return table["body"][0]["pci_bus"]
+
+
+NO_DRIVER = not Path("/dev/nvidiactl").exists()
+"""No NVIDIA driver on this machine (the doctor's checks then fail in a known way)."""
+
+needs_no_driver = pytest.mark.skipif(not NO_DRIVER, reason="this machine has an NVIDIA driver")
