@@ -13,8 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.paths import FIXTURES, ROOT
-from tests.support.programs import FOREVER, PANES, STEPS, compile_c
+pytest.register_assert_rewrite("tests.support")  # the helpers' asserts explain themselves too
+
+from tests.support.paths import FIXTURES, ROOT  # noqa: E402
+from tests.support.programs import FOREVER, PANES, STEPS, compile_c  # noqa: E402
 
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))

@@ -80,18 +80,6 @@ def first_stop_facts() -> tuple[str, str, str]:
 class Tmux(TmuxServer):
     """A private tmux server (own socket) running one command in a 160x48 window."""
 
-    def wait_for(self, *texts: str, timeout: float = 30.0) -> str:
-        """The screen once every text is on it (spaces squeezed)."""
-        deadline = time.monotonic() + timeout
-        while True:
-            screen = self.screen()
-            flat = " ".join(screen.split())
-            if all(" ".join(text.split()) in flat for text in texts):
-                return screen
-            if time.monotonic() > deadline:
-                raise AssertionError(f"{texts!r} not on the screen:\n{screen}")
-            time.sleep(0.2)
-
     def status(self) -> str:
         """The status bar: the last line that starts with REPLAY (spaces squeezed)."""
         return next(" ".join(line.split()) for line in reversed(self.screen().splitlines())
@@ -129,16 +117,16 @@ def test_installed_demo_replays_race_in_a_real_terminal(venv: Path, tmp_path: Pa
                     command], check=True, env=env, timeout=20)
     pid = int(tmux("display-message", "-p", "-t", "t", "#{pane_pid}").strip())
     try:
-        screen = tmux.wait_for("REPLAY", "stopped", line_text, timeout=60)
+        screen = tmux.wait_for_all("REPLAY", "stopped", line_text, timeout=60)
         assert info.label in screen and where in screen
-        tmux.wait_for(local)
+        tmux.wait_for_all(local)
         tmux.keys("f")
-        tmux.wait_for("this step is not in the recording")
+        tmux.wait_for_all("this step is not in the recording")
         for step in info.steps:
             before = tmux.screen()
             if step.startswith("g "):
                 tmux.keys("g")
-                tmux.wait_for("Go to CUDA focus")
+                tmux.wait_for_all("Go to CUDA focus")
                 tmux.keys("-l", step[2:])
                 tmux.keys("Enter")
             else:

@@ -21,41 +21,25 @@ pytestmark = pytest.mark.skipif(
 )
 
 
-class Tmux(TmuxServer):
-    """A private tmux server (own socket) with one 100x30 window."""
-
-    def wait_for(self, text: str, timeout: float = 30.0) -> str:
-        """The screen once ``text`` is on it (a line holding ``text``'s words, spaces ignored)."""
-        words = text.split()
-        deadline = time.monotonic() + timeout
-        while True:
-            screen = self.screen()
-            if any(line.split()[: len(words)] == words or text in line for line in screen.splitlines()):
-                return screen
-            if time.monotonic() > deadline:
-                raise AssertionError(f"{text!r} not on the screen:\n{screen}")
-            time.sleep(0.2)
-
-
 def test_break_next_continue_quit_in_tmux(tmp_path: Path) -> None:
     compile_c(STEPS, tmp_path / "steps")
-    tmux = Tmux(tmp_path / "tmux.sock")
+    tmux = TmuxServer(tmp_path / "tmux.sock")  # one 100x30 window
     command = (f"cd {tmp_path} && PYTHONPATH={ROOT} exec {sys.executable} -m cudatui "
                f"-b steps.c:{BREAK_LINE} --debugger gdb ./steps")
     env_args = ["-e", "TERM=xterm-256color"]
     tmux("new-session", "-d", "-s", "t", "-x", "100", "-y", "30", *env_args, command)
     pid = int(tmux("display-message", "-p", "-t", "t", "#{pane_pid}").strip())
     try:
-        tmux.wait_for("breakpoint 1")
-        screen = tmux.wait_for("total = square(3);")  # the source view scrolls right after the stop
+        tmux.wait_for_line("breakpoint 1")
+        screen = tmux.wait_for_line("total = square(3);")  # the source view scrolls right after the stop
         assert "total = square(3);" in screen and "stopped" in screen
         assert f"▶{BREAK_LINE}" in screen.replace(" ", "")
-        tmux.wait_for("total 0")
+        tmux.wait_for_line("total 0")
         tmux("send-keys", "-t", "t", "n")
-        screen = tmux.wait_for("total 9")
+        screen = tmux.wait_for_line("total 9")
         assert f"▶{BREAK_LINE + 1}" in screen.replace(" ", "")
         tmux("send-keys", "-t", "t", "c")
-        tmux.wait_for("exited 0")
+        tmux.wait_for_line("exited 0")
         tmux("send-keys", "-t", "t", "q")
         deadline = time.monotonic() + 20
         while alive(pid):

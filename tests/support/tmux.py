@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import subprocess
+import time
 from pathlib import Path
 
 
@@ -17,3 +18,27 @@ class TmuxServer:
 
     def screen(self) -> str:
         return self("capture-pane", "-p", "-t", "t")
+
+    def wait_for_line(self, text: str, timeout: float = 30.0) -> str:
+        """The screen once ``text`` is on it (a line holding ``text``'s words, spaces ignored)."""
+        words = text.split()
+        deadline = time.monotonic() + timeout
+        while True:
+            screen = self.screen()
+            if any(line.split()[: len(words)] == words or text in line for line in screen.splitlines()):
+                return screen
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{text!r} not on the screen:\n{screen}")
+            time.sleep(0.2)
+
+    def wait_for_all(self, *texts: str, timeout: float = 30.0) -> str:
+        """The screen once every text is on it (spaces squeezed)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            screen = self.screen()
+            flat = " ".join(screen.split())
+            if all(" ".join(text.split()) in flat for text in texts):
+                return screen
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{texts!r} not on the screen:\n{screen}")
+            time.sleep(0.2)
