@@ -6,7 +6,7 @@ from textual.widgets import DataTable
 
 from cudatui.gdbbridge.cuda.focus import switch_focus
 from cudatui.tui.panes.disassembly import DisassemblyPane
-from tests.support.panes import first_stop, PaneApp, Replay
+from tests.support.panes import PaneApp, Replay, first_stop
 from tests.support.paths import FIXTURES
 from tests.support.wait import wait_for
 

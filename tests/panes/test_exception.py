@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from cudatui.tui.panes.exception import ExceptionBanner
-from tests.support.panes import first_stop, PaneApp, Replay
+from tests.support.panes import PaneApp, Replay, first_stop
 from tests.support.wait import wait_for
 
 

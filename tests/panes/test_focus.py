@@ -8,7 +8,7 @@ from textual.widgets import Tree
 
 from cudatui.gdbbridge.cuda.focus import switch_focus
 from cudatui.tui.panes.focus import FocusNavigator
-from tests.support.panes import first_stop, PaneApp, Replay
+from tests.support.panes import PaneApp, Replay, first_stop
 from tests.support.wait import wait_for
 
 

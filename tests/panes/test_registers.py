@@ -9,7 +9,7 @@ from textual.widgets import DataTable
 from cudatui.gdbbridge.cuda.registers import parse_register_values, usable_register_names
 from cudatui.gdbbridge.session.mi import parse_line
 from cudatui.tui.panes.registers import RegistersPane, decimal
-from tests.support.panes import first_stop, PaneApp
+from tests.support.panes import PaneApp, first_stop
 from tests.support.paths import FIXTURES
 from tests.support.wait import wait_for
 

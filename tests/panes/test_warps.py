@@ -8,7 +8,7 @@ from dataclasses import replace
 from textual.widgets import DataTable
 
 from cudatui.tui.panes.warps import WarpsPane, lane_kinds
-from tests.support.panes import first_stop, PaneApp, Replay
+from tests.support.panes import PaneApp, Replay, first_stop
 from tests.support.wait import wait_for
 
 

@@ -12,7 +12,7 @@ from cudatui.tui.panes.focus import FocusNavigator
 from cudatui.tui.panes.registers import RegistersPane
 from cudatui.tui.panes.shared_memory import SharedMemoryPane
 from cudatui.tui.panes.warps import WarpsPane
-from tests.support.panes import first_stop, PaneApp, Replay
+from tests.support.panes import PaneApp, Replay, first_stop
 from tests.support.wait import wait_for
 
 SIZES = [(80, 24), (160, 48)]

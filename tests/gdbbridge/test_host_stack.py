@@ -19,13 +19,13 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT
 from cudatui.gdbbridge.host import reader
 from cudatui.gdbbridge.host.reader import INSTALL_HINT, host_stack, read_python_stack
 from cudatui.gdbbridge.host.stack import HostStack
 from cudatui.gdbbridge.host.view import Folded, fold
 from cudatui.gdbbridge.session import events as ev
 from cudatui.gdbbridge.session.gdb import GdbSession
+from tests.support.paths import ROOT
 
 WAIT = 20.0
 needs_gdb = pytest.mark.skipif(not (shutil.which("gdb") and shutil.which("gcc")), reason="needs gdb and gcc")

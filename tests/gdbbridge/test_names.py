@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
 from cudatui.gdbbridge.names import is_shortened, short_name
 from cudatui.gdbbridge.session.mi import parse_line
+from tests.support import paths
 
-RECORDED = Path(__file__).parent / "fixtures" / "recorded" / "own" / "torch_index.jsonl"
+RECORDED = paths.RECORDED / "own" / "torch_index.jsonl"
 
 
 def recorded_kernel_name() -> str:

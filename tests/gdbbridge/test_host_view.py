@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT
 from cudatui.gdbbridge.host import paths
 from cudatui.gdbbridge.host.paths import is_user_file, package_of, source_line
 from cudatui.gdbbridge.host.stack import HostFrame, HostStack, HostThread
 from cudatui.gdbbridge.host.view import Folded, fold, sync_point
+from tests.support.paths import ROOT
 
 TORCH_INDEX = str(ROOT / "scripts" / "own_programs" / "torch_index.py")
 STDLIB = sysconfig.get_paths()["stdlib"]
