@@ -39,7 +39,10 @@ async def test_rows_show_number_state_hits_location_and_condition(panes_program:
                                "2": ["2", "●", "0", f"panes.c:{DEPTH}", "n == 1"]}
         await pilot.press("c")
         await wait_for(pilot, lambda: phase(app) == "stopped" and breaks(app)["1"][2] == "2", why="the second hit")
-        assert "reverse" in str(cell(app, BreakpointsPane, "1", "hits").style)  # hit again by this stop
+        # hit again by this stop. Today this holds only because sync_rows never rewrites a cell whose
+        # text is unchanged (test_locals.py's xfail): the stop's state is followed by a bump with the
+        # same hit count (=breakpoint-modified), whose render_state finds nothing hit now
+        assert "reverse" in str(cell(app, BreakpointsPane, "1", "hits").style)
         assert "reverse" not in str(cell(app, BreakpointsPane, "2", "hits").style)
 
 
