@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from cudatui.tui.app import DebuggerApp
 from cudatui.gdbbridge.debugger.config import LaunchConfig
+from cudatui.tui.app import DebuggerApp
 from cudatui.tui.panes.breakpoints import BreakpointsPane
 from cudatui.tui.panes.source import SourcePane, SourceView, resolve_source
 from tests.support.app import gdb_config, phase, rows, status, stopped_at
