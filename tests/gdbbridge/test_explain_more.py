@@ -6,7 +6,6 @@ from __future__ import annotations
 import argparse
 import io
 import sys
-from pathlib import Path
 
 import pytest
 from textual.app import App, ComposeResult
@@ -16,8 +15,9 @@ from cudatui.gdbbridge.explain.diagnose import ACTION_KINDS, Diagnosis, explain,
 from cudatui.gdbbridge.explain.facts import FRAGMENTED_SHARE
 from cudatui.tui.commands import explain as explain_command
 from cudatui.tui.explain_view import ExplainPanel
+from tests.support import paths
 
-MORE = Path(__file__).parent / "fixtures" / "explain" / "more"
+MORE = paths.FIXTURES / "explain" / "more"
 FIXTURES = sorted(path.name for path in MORE.glob("*.txt"))
 
 
