@@ -21,7 +21,7 @@ from typing import NoReturn, Sequence
 from cudatui.gdbbridge.debugger.config import LaunchConfig
 from cudatui.gdbbridge.record.recorder import RecordingError, prepare
 from cudatui.gdbbridge.record.transcript import TranscriptError, load
-from cudatui.tui.commands import demo, doctor, explain, sanitize, stats
+from cudatui.tui.commands import demo, doctor, explain, output, sanitize, stats
 
 COMMAND_MODULES: tuple[ModuleType, ...] = (sanitize, stats, doctor, explain, demo)
 """Sub-command modules, each with ``add_parser(subparsers)`` and ``run(args) -> int``; a new
@@ -218,7 +218,34 @@ def run_app(config: LaunchConfig) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``cudatui`` console script."""
+    """Entry point of the ``cudatui`` console script.
+
+    Whatever the command: a reader of stdout that goes away (``| head -1``) ends it quietly with
+    141, ctrl+c with one line and 130 (see :mod:`cudatui.tui.commands.output`)."""
+    try:
+        try:
+            return _main(argv)
+        finally:
+            if sys.stdout is not None:
+                sys.stdout.flush()  # here, not at exit, so that a closed pipe is seen here
+    except BrokenPipeError as exc:
+        if output.stdout_reader_gone():
+            return output.reader_gone()
+        return _quiet_fail(f"broken pipe: {exc.strerror or exc}", 1)
+    except KeyboardInterrupt:
+        return _quiet_fail("interrupted", output.INTERRUPTED)
+
+
+def _quiet_fail(message: str, code: int) -> int:
+    """One line on stderr (unless stderr too is gone) and ``code``."""
+    try:
+        print(f"cudatui: {message}", file=sys.stderr)
+    except OSError:
+        pass
+    return code
+
+
+def _main(argv: Sequence[str] | None) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
     commands, names = commands_parser()
     index = first_positional(words)
