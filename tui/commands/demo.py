@@ -24,6 +24,7 @@ from cudatui.gdbbridge import (
     load, prepare, probe_nvml, recorded_breakpoints, recorded_moves,
 )
 from cudatui.kernels.lessons import KERNELS_DIR, LESSONS, Lesson, LessonError, get_lesson
+from cudatui.tui.commands.output import print_text
 
 RECORDINGS_DIR = KERNELS_DIR / "recordings"
 """Where the packaged recordings live (``<lesson>.jsonl.gz``)."""
@@ -229,7 +230,7 @@ def _fail(message: str) -> int:
 def run(args: argparse.Namespace) -> int:
     """Run `cudatui demo`; 2 with one line for an unknown lesson or an impossible mode."""
     if args.list:
-        print("\n".join(lesson.one_line() for lesson in LESSONS))
+        print_text("\n".join(lesson.one_line() for lesson in LESSONS))
         return 0
     if args.speed < 0:
         return _fail("--speed must not be negative")
