@@ -178,6 +178,8 @@ class DebuggerApp(App[int]):
                 self.query_one(LocalsPane).show_watches(generation, watches)
             case HostStackChanged(generation, stack, note):
                 self.query_one(StackPane).show_host(generation, stack, note)
+                if note:
+                    self.notify_user(note, "warning")
             case PhaseChanged(status):
                 self.query_one(StatusBar).status = status
             case ConsoleOutput(text, kind):

@@ -24,8 +24,9 @@ def host_rows(app: DebuggerApp) -> list[list[str]]:
 
 
 def note(app: DebuggerApp) -> str:
+    """The whole sync-point note (the pane shows one line of it, the rest is its tooltip)."""
     widget = app.query_one(StackPane).query_one("#host-note", Static)
-    return str(widget.render()) if widget.display else ""
+    return str(widget.tooltip) if widget.display else ""
 
 
 def replay(name: str) -> DebuggerApp:
@@ -37,11 +38,15 @@ async def test_pytorch_index_assert_sync_line_then_launch_line() -> None:
     async with app.run_test(size=(160, 48)) as pilot:
         await wait_for(pilot, lambda: phase(app) == "stopped" and host_rows(app), why="the first stop's host stack")
         assert app.debugger.status.detail == "CUDA_EXCEPTION_12 Warp Assert"
+        assert app.debugger.status.kernel == "at::native::index_elementwise_kernel<128, 4, …>"
         assert rows(app, StackPane)["0"][2] == "at::native::index_elementwise_kernel<128, 4, …>"
         user = next(row for row in host_rows(app) if row[0] == "•")
         assert user[2:] == ["<module>", 'torch_index.py:7  print("sum", y.sum().item())']
         assert note(app).startswith("The host is waiting for the GPU at line 7 of torch_index.py (.item())")
         assert "CUDA_LAUNCH_BLOCKING=1" in note(app)
+        shown = str(app.query_one(StackPane).query_one("#host-note", Static).render())
+        assert shown == "⚠ line 7 is where the host waits, not the launch · L: launch blocking"
+        assert any(n.message == note(app) for n in app._notifications)
         first = app.last_state.generation
         await pilot.press("L")
         await wait_for(pilot, lambda: app.last_state.generation > first and phase(app) == "stopped"

@@ -20,7 +20,7 @@ from textual.widgets.tree import TreeNode
 
 from cudatui.gdbbridge import (
     BlockRange, DebuggerQueries, Device, FocusSyntaxError, Kernel, MIError, StopState, ThreadRange, fmt_dim3,
-    normalize_focus,
+    normalize_focus, short_name,
 )
 
 from .base import FocusRequested, InfoLine, QueryPane
@@ -41,7 +41,7 @@ class FocusTarget:
 
 def kernel_label(kernel: Kernel) -> Text:
     return Text.assemble(
-        ("* " if kernel.current else "  "), (f"kernel {kernel.number} ", "bold"), (kernel.name, "cyan"),
+        ("* " if kernel.current else "  "), (f"kernel {kernel.number} ", "bold"), (short_name(kernel.name), "cyan"),
         f"  grid {fmt_dim3(kernel.grid_dim)} block {fmt_dim3(kernel.block_dim)} · {kernel.total_threads:,} thr",
     )
 

@@ -296,7 +296,8 @@ class SourcePane(StatePane):
             return
         if frame is None or not (frame.fullname or frame.file):
             where = frame.where if frame else state.stop.reason
-            self._show_missing(f"no source for {where}")
+            self._show_missing(f"no source for {where}: it has no line information (a library's kernel, such "
+                               "as PyTorch's, or code built without -g -G / -lineinfo); SASS shows its instructions")
             return
         self.open(frame.fullname or frame.file or "", frame.line, current=True)
 

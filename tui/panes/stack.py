@@ -107,7 +107,10 @@ class StackPane(StatePane):
         table.display = stack is not None
         message = self.query_one("#host-note", Static)
         message.display = bool(note)
-        message.update(Text(sanitize(note or "")))
+        frame = stack.user_frame if stack is not None else None
+        line = f"line {frame.line}" if frame is not None else "this line"
+        message.update(Text(f"⚠ {line} is where the host waits, not the launch · L: launch blocking"))
+        message.tooltip = sanitize(note or "") or None
         sync_rows(table, self.COLUMNS, host_rows(stack) if stack is not None else {})
 
     @on(DataTable.RowSelected, "#stack-table")
