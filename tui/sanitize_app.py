@@ -14,7 +14,7 @@ from textual.widgets import Footer
 from cudatui.gdbbridge import (
     BreakpointSpec, LaunchConfig, SanitizerReport, SanitizerRequest, SanitizerResult, debug_breakpoint_for,
 )
-from cudatui.tui.cli import debug_config
+from cudatui.tui.launch import debug_config
 from cudatui.tui.panes.sanitizer import SanitizerPane
 
 
