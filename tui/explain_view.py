@@ -1,7 +1,7 @@
 """ExplainPanel: a CUDA error explained, with buttons for the actions that help.
 
 The app shows it (usually inside :class:`ExplainScreen`) when the debuggee dies with a CUDA
-error; the panel posts :class:`ExplainPanel.ActionChosen` with the chosen
+error; the panel posts :class:`~cudatui.tui.messages.ActionChosen` with the chosen
 :class:`~cudatui.gdbbridge.explain.diagnose.ActionSuggestion` and leaves running it to the app.
 """
 
@@ -12,13 +12,13 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
-from textual.message import Message
 from textual.reactive import reactive
 from textual.screen import ModalScreen
 from textual.widget import Widget
 from textual.widgets import Button, Static
 
 from cudatui.gdbbridge import ActionSuggestion, Diagnosis
+from cudatui.tui.messages import ActionChosen, Closed
 
 SHOWN_FACTS = (
     ("source", "Source"),
@@ -98,16 +98,6 @@ class ExplainPanel(Widget, can_focus=True):
     diagnosis: reactive[Diagnosis | None] = reactive(None)
     """The diagnosis shown; None shows an empty panel."""
 
-    class ActionChosen(Message):
-        """The user picked one of the diagnosis' actions."""
-
-        def __init__(self, action: ActionSuggestion) -> None:
-            super().__init__()
-            self.action = action
-
-    class Closed(Message):
-        """The user closed the panel."""
-
     def __init__(
         self,
         diagnosis: Diagnosis | None = None,
@@ -164,11 +154,11 @@ class ExplainPanel(Widget, can_focus=True):
     def action_choose(self, index: int) -> None:
         """Post :class:`ActionChosen` for the action at ``index`` (if there is one)."""
         if self.diagnosis is not None and 0 <= index < len(self.diagnosis.actions):
-            self.post_message(self.ActionChosen(self.diagnosis.actions[index]))
+            self.post_message(ActionChosen(self.diagnosis.actions[index]))
 
     def action_close(self) -> None:
         """Post :class:`Closed`."""
-        self.post_message(self.Closed())
+        self.post_message(Closed())
 
     @on(Button.Pressed, "#actions Button")
     def _pressed(self, event: Button.Pressed) -> None:
@@ -197,8 +187,8 @@ class ExplainScreen(ModalScreen[ActionSuggestion | None]):
     def on_mount(self) -> None:
         self.query_one(ExplainPanel).focus()
 
-    def on_explain_panel_action_chosen(self, message: ExplainPanel.ActionChosen) -> None:
+    def on_explain_panel_action_chosen(self, message: ActionChosen) -> None:
         self.dismiss(message.action)
 
-    def on_explain_panel_closed(self, message: ExplainPanel.Closed) -> None:
+    def on_explain_panel_closed(self, message: Closed) -> None:
         self.dismiss(None)

@@ -9,13 +9,13 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Input, Label
 
 from cudatui.gdbbridge import Breakpoint, StopState
+from cudatui.tui.messages import Condition, Delete, Enable, OpenSource
 
-from .base import Cell, OpenSource, PaneTable, StatePane, sync_rows
+from .base import Cell, PaneTable, StatePane, sync_rows
 
 
 def location_text(bp: Breakpoint) -> str:
@@ -78,29 +78,6 @@ class BreakpointsPane(StatePane):
 
     COLUMNS = ("number", "enabled", "hits", "location", "condition")
 
-    class Enable(Message):
-        """Enable (``enabled``) or disable breakpoint ``number``."""
-
-        def __init__(self, number: int, enabled: bool) -> None:
-            super().__init__()
-            self.number = number
-            self.enabled = enabled
-
-    class Delete(Message):
-        """Delete breakpoint ``number``."""
-
-        def __init__(self, number: int) -> None:
-            super().__init__()
-            self.number = number
-
-    class Condition(Message):
-        """Set breakpoint ``number``'s condition ("" removes it)."""
-
-        def __init__(self, number: int, condition: str) -> None:
-            super().__init__()
-            self.number = number
-            self.condition = condition
-
     def compose(self) -> ComposeResult:
         table: PaneTable[Cell] = PaneTable(cursor_type="row", zebra_stripes=True)
         for key, label in zip(self.COLUMNS, ("#", "On", "Hits", "Location", "Condition")):
@@ -131,11 +108,11 @@ class BreakpointsPane(StatePane):
 
     def action_toggle_enabled(self) -> None:
         if (bp := self.selected()) is not None:
-            self.post_message(self.Enable(bp.number, not bp.enabled))
+            self.post_message(Enable(bp.number, not bp.enabled))
 
     def action_delete(self) -> None:
         if (bp := self.selected()) is not None:
-            self.post_message(self.Delete(bp.number))
+            self.post_message(Delete(bp.number))
 
     def action_edit_condition(self) -> None:
         bp = self.selected()
@@ -144,7 +121,7 @@ class BreakpointsPane(StatePane):
 
         def done(condition: str | None) -> None:
             if condition is not None:
-                self.post_message(self.Condition(bp.number, condition))
+                self.post_message(Condition(bp.number, condition))
 
         self.app.push_screen(ConditionScreen(bp.number, bp.condition or ""), done)
 

@@ -6,12 +6,12 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import ContentSwitcher, Input, RichLog
 
 from cudatui.gdbbridge import RawLine, sanitize
+from cudatui.tui.messages import Command
 
 from .base import InfoLine
 
@@ -81,13 +81,6 @@ class ConsolePane(Widget):
     show_mi: reactive[bool] = reactive(False)
     """Show the MI record log instead of the console."""
 
-    class Command(Message):
-        """Run ``command`` in gdb's CLI."""
-
-        def __init__(self, command: str) -> None:
-            super().__init__()
-            self.command = command
-
     def __init__(self, *, max_lines: int = 5000, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
         self._max_lines = max_lines
@@ -137,4 +130,4 @@ class ConsolePane(Widget):
         field.value = ""
         if command:
             field.remember(command)
-            self.post_message(self.Command(command))
+            self.post_message(Command(command))

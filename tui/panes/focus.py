@@ -22,8 +22,9 @@ from cudatui.gdbbridge import (
     BlockRange, DebuggerQueries, Device, FocusSyntaxError, Kernel, MIError, StopState, ThreadRange, fmt_dim3,
     normalize_focus,
 )
+from cudatui.tui.messages import FocusRequested
 
-from .base import FocusRequested, InfoLine, QueryPane
+from .base import InfoLine, QueryPane
 
 MAX_CHILDREN = 500
 """Ranges listed under one node; the rest is summarised in one line."""

@@ -6,11 +6,11 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.message import Message
 from textual.reactive import reactive
 from textual.widgets import DataTable, Input
 
 from cudatui.gdbbridge import StopState, Variable, sanitize
+from cudatui.tui.messages import WatchAdded, WatchRemoved
 
 from .base import Cell, InfoLine, PaneTable, StatePane, sync_rows
 
@@ -81,20 +81,6 @@ class LocalsPane(StatePane):
     watches: reactive[tuple[Variable, ...]] = reactive(())
     """The watch expressions' values at the shown stop."""
 
-    class WatchAdded(Message):
-        """Evaluate ``expression`` at every stop."""
-
-        def __init__(self, expression: str) -> None:
-            super().__init__()
-            self.expression = expression
-
-    class WatchRemoved(Message):
-        """Stop watching ``expression``."""
-
-        def __init__(self, expression: str) -> None:
-            super().__init__()
-            self.expression = expression
-
     def __init__(self, *, name: str | None = None, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(name=name, id=id, classes=classes)
         self._watch_generation = -1
@@ -144,7 +130,7 @@ class LocalsPane(StatePane):
         if table.has_focus and table.row_count:
             key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
             if key is not None:
-                self.post_message(self.WatchRemoved(key))
+                self.post_message(WatchRemoved(key))
 
     @on(Input.Submitted, "#watch-input")
     def _submitted(self, event: Input.Submitted) -> None:
@@ -152,4 +138,4 @@ class LocalsPane(StatePane):
         expression = event.value.strip()
         event.input.value = ""
         if expression:
-            self.post_message(self.WatchAdded(expression))
+            self.post_message(WatchAdded(expression))

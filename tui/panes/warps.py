@@ -19,8 +19,9 @@ from textual.reactive import reactive
 from textual.widgets import DataTable, Input
 
 from cudatui.gdbbridge import DebuggerQueries, Lane, MIError, StopState, ThreadRange, Warp, WarpWatchError, fmt_dim3
+from cudatui.tui.messages import FocusRequested
 
-from .base import FocusRequested, InfoLine, PaneTable, QueryPane, sync_rows
+from .base import InfoLine, PaneTable, QueryPane, sync_rows
 
 LANES = 32
 
