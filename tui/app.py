@@ -28,7 +28,7 @@ from cudatui.gdbbridge import (
     ProgramText, QueriesFailed, RawLine, SanitizerRequest, StartupFailed, StateChanged, Step, StopState,
     WatchesChanged, debug_breakpoint_for, explain_all,
 )
-from cudatui.tui.explain_view import ExplainScreen
+from cudatui.tui.explain_screen import ExplainScreen
 from cudatui.tui.goto_focus import GotoFocusScreen
 from cudatui.tui.help import HelpScreen
 from cudatui.tui.messages import (

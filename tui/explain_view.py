@@ -1,8 +1,8 @@
 """ExplainPanel: a CUDA error explained, with buttons for the actions that help.
 
-The app shows it (usually inside :class:`ExplainScreen`) when the debuggee dies with a CUDA
-error; the panel posts :class:`~cudatui.tui.messages.ActionChosen` with the chosen
-:class:`~cudatui.gdbbridge.explain.diagnose.ActionSuggestion` and leaves running it to the app.
+The app shows it (inside :class:`~cudatui.tui.explain_screen.ExplainScreen`) when the debuggee
+dies with a CUDA error; the panel posts :class:`~cudatui.tui.messages.ActionChosen` with the
+chosen :class:`~cudatui.gdbbridge.explain.diagnose.ActionSuggestion` and leaves running it to the app.
 """
 
 from __future__ import annotations
@@ -13,11 +13,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.reactive import reactive
-from textual.screen import ModalScreen
 from textual.widget import Widget
 from textual.widgets import Button, Static
 
-from cudatui.gdbbridge import ActionSuggestion, Diagnosis
+from cudatui.gdbbridge import Diagnosis
 from cudatui.tui.messages import ActionChosen, Closed
 
 SHOWN_FACTS = (
@@ -168,27 +167,3 @@ class ExplainPanel(Widget, can_focus=True):
         elif event.button.id and event.button.id.startswith("action-"):
             self.action_choose(int(event.button.id.removeprefix("action-")) - 1)
 
-
-class ExplainScreen(ModalScreen[ActionSuggestion | None]):
-    """A modal showing an :class:`ExplainPanel`; dismissed with the chosen action or None."""
-
-    DEFAULT_CSS = """
-    ExplainScreen { align: center middle; }
-    ExplainScreen ExplainPanel { width: 90%; height: 90%; max-width: 120; }
-    """
-
-    def __init__(self, diagnosis: Diagnosis) -> None:
-        super().__init__()
-        self._diagnosis = diagnosis
-
-    def compose(self) -> ComposeResult:
-        yield ExplainPanel(self._diagnosis)
-
-    def on_mount(self) -> None:
-        self.query_one(ExplainPanel).focus()
-
-    def on_explain_panel_action_chosen(self, message: ActionChosen) -> None:
-        self.dismiss(message.action)
-
-    def on_explain_panel_closed(self, message: Closed) -> None:
-        self.dismiss(None)
