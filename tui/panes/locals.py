@@ -10,6 +10,7 @@ from textual.reactive import reactive
 from textual.widgets import DataTable, Input
 
 from cudatui.gdbbridge import StopState, Variable, sanitize
+from cudatui.tui.inline_input import InlineInput
 from cudatui.tui.messages import WatchAdded, WatchRemoved
 
 from .base import Cell, InfoLine, PaneTable, StatePane, sync_rows
@@ -59,7 +60,7 @@ class LocalsPane(StatePane):
 
     | Key | Action |
     | :- | :- |
-    | w | Add a watch expression |
+    | w | Add a watch expression (escape leaves the watch line) |
     | delete | Remove the watch under the cursor |
     """
 
@@ -94,7 +95,7 @@ class LocalsPane(StatePane):
             for key, label in zip(self.COLUMNS, ("Name", "Value", "Type", "Space")):
                 table.add_column(label, key=key)
             yield table
-        yield Input(placeholder="w: add a watch expression", id="watch-input", compact=True)
+        yield InlineInput(placeholder="w: add a watch expression", id="watch-input", compact=True)
 
     def render_state(self, state: StopState, previous: StopState | None) -> None:
         changed = changed_names(state, previous)
@@ -123,7 +124,7 @@ class LocalsPane(StatePane):
         sync_rows(self.query_one("#watch-table", DataTable), self.COLUMNS, rows)
 
     def action_add_watch(self) -> None:
-        self.query_one("#watch-input", Input).focus()
+        self.query_one("#watch-input", InlineInput).open()
 
     def action_remove_watch(self) -> None:
         table = self.query_one("#watch-table", DataTable)
@@ -136,6 +137,5 @@ class LocalsPane(StatePane):
     def _submitted(self, event: Input.Submitted) -> None:
         event.stop()
         expression = event.value.strip()
-        event.input.value = ""
         if expression:
             self.post_message(WatchAdded(expression))
