@@ -97,14 +97,8 @@ class ExplainPanel(Widget, can_focus=True):
     diagnosis: reactive[Diagnosis | None] = reactive(None)
     """The diagnosis shown; None shows an empty panel."""
 
-    def __init__(
-        self,
-        diagnosis: Diagnosis | None = None,
-        *,
-        name: str | None = None,
-        id: str | None = None,
-        classes: str | None = None,
-    ) -> None:
+    def __init__(self, diagnosis: Diagnosis | None = None, *, name: str | None = None, id: str | None = None,
+                 classes: str | None = None) -> None:
         super().__init__(name=name, id=id, classes=classes)
         self.set_reactive(ExplainPanel.diagnosis, diagnosis)
 

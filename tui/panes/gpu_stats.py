@@ -149,14 +149,8 @@ class GpuStatsPane(Widget, can_focus=False):
     reason: reactive[str | None] = reactive(None)
     """Why no stats can be shown (NVML/GPU missing), or None."""
 
-    def __init__(
-        self,
-        sampler: Sampler | None = None,
-        *,
-        name: str | None = None,
-        id: str | None = None,
-        classes: str | None = None,
-    ) -> None:
+    def __init__(self, sampler: Sampler | None = None, *, name: str | None = None, id: str | None = None,
+                 classes: str | None = None) -> None:
         super().__init__(name=name, id=id, classes=classes)
         self.sampler = sampler if sampler is not None else Sampler()
         self._sampling = False
