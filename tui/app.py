@@ -28,10 +28,14 @@ from cudatui.gdbbridge import (
     ProgramText, QueriesFailed, RawLine, SanitizerRequest, StartupFailed, StateChanged, Step, StopState,
     WatchesChanged, debug_breakpoint_for, explain_all,
 )
-from cudatui.tui.explain_view import ExplainScreen
+from cudatui.tui.explain_screen import ExplainScreen
 from cudatui.tui.goto_focus import GotoFocusScreen
 from cudatui.tui.help import HelpScreen
-from cudatui.tui.panes.base import BreakpointToggled, FocusRequested, FrameSelected, OpenSource, QueryPane, StatePane
+from cudatui.tui.messages import (
+    BreakpointToggled, Command, Condition, DebugFinding, Delete, Enable, Finished, FocusRequested, FrameSelected,
+    OpenSource, PostMortem, WatchAdded, WatchRemoved,
+)
+from cudatui.tui.panes.base import QueryPane, StatePane
 from cudatui.tui.panes.breakpoints import BreakpointsPane
 from cudatui.tui.panes.console import ConsolePane
 from cudatui.tui.panes.disassembly import DisassemblyPane
@@ -324,38 +328,35 @@ class DebuggerApp(App[int]):
     def on_open_source(self, message: OpenSource) -> None:
         self.query_one(SourcePane).open(message.path, message.line)
 
-    def on_breakpoints_pane_enable(self, message: BreakpointsPane.Enable) -> None:
+    def on_breakpoints_pane_enable(self, message: Enable) -> None:
         self.spawn(self.debugger.enable_breakpoint(message.number, message.enabled), "breakpoint")
 
-    def on_breakpoints_pane_delete(self, message: BreakpointsPane.Delete) -> None:
+    def on_breakpoints_pane_delete(self, message: Delete) -> None:
         self.spawn(self.debugger.delete_breakpoint(message.number), "breakpoint")
 
-    def on_breakpoints_pane_condition(self, message: BreakpointsPane.Condition) -> None:
+    def on_breakpoints_pane_condition(self, message: Condition) -> None:
         self.spawn(self.debugger.set_condition(message.number, message.condition), "breakpoint")
 
-    def on_locals_pane_watch_added(self, message: LocalsPane.WatchAdded) -> None:
+    def on_locals_pane_watch_added(self, message: WatchAdded) -> None:
         self.spawn(self.debugger.add_watch(message.expression), "watch")
 
-    def on_locals_pane_watch_removed(self, message: LocalsPane.WatchRemoved) -> None:
+    def on_locals_pane_watch_removed(self, message: WatchRemoved) -> None:
         self.spawn(self.debugger.remove_watch(message.expression), "watch")
 
-    def on_console_pane_command(self, message: ConsolePane.Command) -> None:
+    def on_console_pane_command(self, message: Command) -> None:
         self.spawn(self.debugger.console_command(message.command), "console")
 
-    def on_sanitizer_pane_open_source(self, message: SanitizerPane.OpenSource) -> None:
-        self.query_one(SourcePane).open(message.path, message.line)
-
-    def on_sanitizer_pane_debug_finding(self, message: SanitizerPane.DebugFinding) -> None:
+    def on_sanitizer_pane_debug_finding(self, message: DebugFinding) -> None:
         spec = BreakpointSpec(*debug_breakpoint_for(message.group))
         self.spawn(self.debugger.debug_finding(spec), "debug-finding")
 
-    def on_sanitizer_pane_post_mortem(self, message: SanitizerPane.PostMortem) -> None:
+    def on_sanitizer_pane_post_mortem(self, message: PostMortem) -> None:
         if self._sanitize("memcheck", coredump=True):
             self._post_mortem_pending = True
             self.notify_user("post-mortem: memcheck runs to the first error and writes a GPU coredump, "
                              "then the debugger opens it")
 
-    def on_sanitizer_pane_finished(self, message: SanitizerPane.Finished) -> None:
+    def on_sanitizer_pane_finished(self, message: Finished) -> None:
         if not self._post_mortem_pending:
             return
         self._post_mortem_pending = False

@@ -22,6 +22,7 @@ from cudatui.gdbbridge.debugger.config import LaunchConfig
 from cudatui.gdbbridge.record.recorder import RecordingError, prepare
 from cudatui.gdbbridge.record.transcript import TranscriptError, load
 from cudatui.tui.commands import demo, doctor, explain, output, sanitize, stats
+from cudatui.tui.launch import check_debugger, debug_config, run_app
 
 COMMAND_MODULES: tuple[ModuleType, ...] = (sanitize, stats, doctor, explain, demo)
 """Sub-command modules, each with ``add_parser(subparsers)`` and ``run(args) -> int``; a new
@@ -141,13 +142,6 @@ def check_script(program: str) -> str | None:
     return None
 
 
-def check_debugger(debugger: str) -> str | None:
-    if shutil.which(debugger):
-        return None
-    hint = "install the CUDA toolkit or pass --debugger gdb" if debugger == "cuda-gdb" else "check --debugger"
-    return f"debugger {debugger} not found or not executable ({hint})"
-
-
 def check_core(core: str | None) -> str | None:
     if core is None:
         return None
@@ -203,21 +197,6 @@ def run_debugger(args: argparse.Namespace) -> int:
     return run_app(replace(config, record=args.record, run=not args.no_run))
 
 
-def debug_config(program: str | None, args: tuple[str, ...] = (), *, breakpoints: tuple[str, ...] = (),
-                 core: str | None = None, debugger: str = "cuda-gdb") -> LaunchConfig:
-    """The debugger UI on PROGRAM ARGS from the current directory (or on a coredump)."""
-    anchor = program if program is not None and Path(program).exists() else core
-    program_dir = str(Path(anchor).resolve().parent) if anchor else os.getcwd()
-    return LaunchConfig(
-        debugger=(debugger,),
-        target=(program, *args) if program is not None else (),
-        breakpoints=breakpoints,
-        cwd=os.getcwd(),
-        source_dirs=tuple(dict.fromkeys((program_dir, os.getcwd()))),
-        core=str(Path(core).resolve()) if core else None,
-    )
-
-
 def run_replay(args: argparse.Namespace) -> int:
     """``cudatui replay FILE``: the debugger UI against a recording."""
     try:
@@ -230,15 +209,6 @@ def run_replay(args: argparse.Namespace) -> int:
     config = LaunchConfig.replay(args.file, speed=args.speed, breakpoints=tuple(args.breakpoints),
                                  source_dirs=tuple(dict.fromkeys((*args.source_dir, recording_dir, os.getcwd()))))
     return run_app(config)
-
-
-def run_app(config: LaunchConfig) -> int:
-    """The debugger UI on ``config``; its exit code (a one-line error when it could not start)."""
-    from cudatui.tui.app import DebuggerApp
-
-    app = DebuggerApp(config)
-    code = app.run() or 0
-    return _fail(app.failure) if app.failure else code
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -12,7 +12,7 @@ from textual.widgets import DataTable, Input
 from cudatui.gdbbridge.debugger.breakpoints import BreakpointSpec
 from cudatui.tui.app import DebuggerApp
 from cudatui.tui.help import HelpScreen
-from cudatui.tui.panes.base import FrameSelected
+from cudatui.tui.messages import FrameSelected
 from cudatui.gdbbridge.debugger.config import LaunchConfig
 from cudatui.tui.panes.breakpoints import BreakpointsPane
 from cudatui.tui.panes.locals import CHANGED, LocalsPane

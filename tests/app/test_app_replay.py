@@ -128,7 +128,7 @@ async def test_cuda_exception_stop_is_announced() -> None:
 
 
 async def test_cuda_exception_offers_the_explanation_and_shift_e_shows_it() -> None:
-    from cudatui.tui.explain_view import ExplainScreen
+    from cudatui.tui.explain_screen import ExplainScreen
 
     app = DebuggerApp(replay_config(TRANSCRIPTS / "oob.jsonl", source_dirs=(str(TRANSCRIPTS),)))
     async with app.run_test(size=(80, 24)) as pilot:

@@ -20,15 +20,16 @@ from cudatui.gdbbridge.record.transcript import load
 from cudatui.kernels.build import build_source
 from cudatui.kernels.lessons import LESSONS, get_lesson
 from cudatui.tui.cli import main
-from cudatui.tui.commands.demo import (
+from cudatui.tui.demo_app import DemoApp, DemoStatusBar
+from cudatui.tui.demo_plan import (
     RECORDINGS_DIR, DemoError, DemoPlan, live_config, packaged_recording, plan_demo, probe_live, read_meta,
     read_recording,
 )
-from cudatui.tui.demo_app import DemoApp, DemoStatusBar
-from cudatui.tui.lesson_picker import LessonPicker, PickerApp
+from cudatui.tui.lesson_picker import LessonPicker
 from cudatui.tui.panes.console import ConsolePane
 from cudatui.tui.panes.guide import GuidePane
 from cudatui.tui.panes.source import SourcePane
+from cudatui.tui.picker_app import PickerApp
 from tests.support.app import phase
 from tests.support.wait import wait_for
 

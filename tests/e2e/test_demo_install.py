@@ -19,7 +19,7 @@ import pytest
 
 from cudatui.gdbbridge.session.mi import parse_line
 from cudatui.gdbbridge.record.transcript import load
-from cudatui.tui.commands.demo import RECORDINGS_DIR, read_recording
+from cudatui.tui.demo_plan import RECORDINGS_DIR, read_recording
 from tests.support.paths import ROOT
 from tests.support.processes import alive
 from tests.support.tmux import TmuxServer

@@ -26,7 +26,7 @@ from cudatui.gdbbridge.sanitizer.findings import Dim3, FindingGroup, debug_break
 from cudatui.gdbbridge.sanitizer.run import SanitizerRequest, run_sanitizer
 from cudatui.kernels.lessons import get_lesson
 from cudatui.tui.app import DebuggerApp
-from cudatui.tui.cli import debug_config
+from cudatui.tui.launch import debug_config
 from cudatui.tui.panes.sanitizer import SanitizerPane
 from tests.support.paths import FIXTURES, ROOT
 from tests.support.wait import wait_for

@@ -10,7 +10,8 @@ from pathlib import Path
 from textual.widgets import DataTable
 
 from cudatui.tui.app import DebuggerApp
-from cudatui.tui.panes.breakpoints import BreakpointsPane, ConditionScreen
+from cudatui.tui.inline_input import InlineInput
+from cudatui.tui.panes.breakpoints import BreakpointsPane
 from cudatui.tui.panes.source import SourcePane
 from tests.support.app import cell, gdb_config, phase, rows, status, stopped_at, value
 from tests.support.programs import PANES, marked_line, needs_gdb
@@ -29,6 +30,10 @@ def breaks(app: DebuggerApp) -> dict[str, list[str]]:
 
 def table(app: DebuggerApp) -> DataTable:
     return app.query_one(BreakpointsPane).query_one(DataTable)
+
+
+def condition(app: DebuggerApp) -> InlineInput:
+    return app.query_one(BreakpointsPane).query_one("#condition-input", InlineInput)
 
 
 async def test_rows_show_number_state_hits_location_and_condition(panes_program: Path) -> None:
@@ -72,7 +77,7 @@ async def test_e_sets_a_condition_that_gdb_applies_and_an_empty_one_removes_it(p
         assert value(app, "i") == "0"
         table(app).focus()
         await pilot.press("e")
-        await wait_for(pilot, lambda: isinstance(app.screen, ConditionScreen), why="the condition dialog")
+        await wait_for(pilot, lambda: app.focused is condition(app), why="the condition line")
         app.focused.value = "i == 3"  # type: ignore[union-attr]
         await pilot.press("enter")
         await wait_for(pilot, lambda: breaks(app)["1"][4] == "i == 3", why="the condition in the row")
@@ -82,7 +87,7 @@ async def test_e_sets_a_condition_that_gdb_applies_and_an_empty_one_removes_it(p
 
         table(app).focus()
         await pilot.press("e")
-        await wait_for(pilot, lambda: isinstance(app.screen, ConditionScreen), why="the condition dialog")
+        await wait_for(pilot, lambda: app.focused is condition(app), why="the condition line")
         assert app.focused.value == "i == 3"  # type: ignore[union-attr]
         app.focused.value = ""  # type: ignore[union-attr]
         await pilot.press("enter")

@@ -10,7 +10,8 @@ from textual.strip import Strip
 from textual.widgets import Input, RichLog
 
 from cudatui.tui.app import DebuggerApp
-from cudatui.tui.panes.console import ConsolePane, HistoryInput
+from cudatui.tui.inline_input import InlineInput
+from cudatui.tui.panes.console import ConsolePane
 from cudatui.tui.panes.locals import CHANGED, LocalsPane
 from tests.support.app import cell, gdb_config, stopped_at, value
 from tests.support.programs import BREAK_LINE, needs_gdb
@@ -30,7 +31,7 @@ def shown(app: DebuggerApp, log: str = "#console-log") -> list[str]:
 async def run(pilot, app: DebuggerApp, command: str) -> None:
     """``:``, type ``command``, enter."""
     await pilot.press("colon")
-    field = app.query_one(ConsolePane).query_one(HistoryInput)
+    field = app.query_one(ConsolePane).query_one(InlineInput)
     await wait_for(pilot, lambda: app.focused is field, why="the console input")
     field.value = command
     await pilot.press("enter")
@@ -64,7 +65,7 @@ async def test_up_and_down_recall_the_commands_typed(steps: Path) -> None:
         for command in ("print 1", "print 2", "print 2"):
             await run(pilot, app, command)
         await wait_for(pilot, lambda: shown(app).count("(gdb) print 2") == 2 and "$3 = 2" in shown(app))
-        field = app.query_one(ConsolePane).query_one(HistoryInput)
+        field = app.query_one(ConsolePane).query_one(InlineInput)
         assert field.history == ["print 1", "print 2"]  # the same command twice in a row is kept once
         assert field.value == ""
         await pilot.press("up")

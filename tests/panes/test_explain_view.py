@@ -8,7 +8,9 @@ from textual.app import App, ComposeResult
 from textual.widgets import Button, Static
 
 from cudatui.gdbbridge.explain.diagnose import ActionSuggestion, Diagnosis, explain
-from cudatui.tui.explain_view import ExplainPanel, ExplainScreen
+from cudatui.tui.explain_screen import ExplainScreen
+from cudatui.tui.explain_view import ExplainPanel
+from cudatui.tui.messages import ActionChosen, Closed
 from tests.support import paths
 
 FIXTURES = paths.FIXTURES / "explain"
@@ -35,10 +37,10 @@ class PanelApp(App[None]):
     def on_mount(self) -> None:
         self.query_one(ExplainPanel).focus()
 
-    def on_explain_panel_action_chosen(self, message: ExplainPanel.ActionChosen) -> None:
+    def on_explain_panel_action_chosen(self, message: ActionChosen) -> None:
         self.chosen.append(message.action)
 
-    def on_explain_panel_closed(self, message: ExplainPanel.Closed) -> None:
+    def on_explain_panel_closed(self, message: Closed) -> None:
         self.closed += 1
 
 

@@ -12,6 +12,7 @@ from textual.widgets import DataTable, Log, Static
 
 from cudatui.gdbbridge.sanitizer.run import SanitizerRequest
 from cudatui.gdbbridge.sanitizer.report import read_report
+from cudatui.tui.messages import DebugFinding, OpenSource, PostMortem
 from cudatui.tui.panes.sanitizer import SanitizerPane
 from cudatui.tui.sanitize_app import SanitizeApp
 from tests.support import paths
@@ -26,13 +27,13 @@ class RecordingApp(SanitizeApp):
         super().__init__(**kwargs)
         self.messages: list = []
 
-    def on_sanitizer_pane_open_source(self, message: SanitizerPane.OpenSource) -> None:
+    def on_open_source(self, message: OpenSource) -> None:
         self.messages.append(("open", message.path, message.line))
 
-    def on_sanitizer_pane_debug_finding(self, message: SanitizerPane.DebugFinding) -> None:
+    def on_sanitizer_pane_debug_finding(self, message: DebugFinding) -> None:
         self.messages.append(("debug", message.group))
 
-    def on_sanitizer_pane_post_mortem(self, message: SanitizerPane.PostMortem) -> None:
+    def on_sanitizer_pane_post_mortem(self, message: PostMortem) -> None:
         self.messages.append(("post-mortem", message.group))
 
 

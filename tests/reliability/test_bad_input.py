@@ -21,6 +21,7 @@ import pytest
 import cudatui.gdbbridge.session.gdb
 from cudatui.tui.app import DebuggerApp
 from cudatui.gdbbridge.debugger.config import LaunchConfig
+from cudatui.tui.messages import WatchAdded
 from cudatui.tui.panes.locals import LocalsPane
 from cudatui.tui.panes.output import OutputPane
 from cudatui.tui.panes.source import SourcePane
@@ -195,7 +196,7 @@ async def test_watch_expressions_with_quotes_and_newlines_do_not_inject(steps: P
         gdb_pid = app.debugger.session.pid
         pane = app.query_one(LocalsPane)
         for expression in WATCHES:
-            pane.post_message(LocalsPane.WatchAdded(expression))
+            pane.post_message(WatchAdded(expression))
         await wait_for(pilot, lambda: len(pane.watches) == len(WATCHES))
         values = {w.name: w.value for w in pane.watches}
         assert values["total"] == values["total\n"] == "0"

@@ -22,7 +22,8 @@ from cudatui.gdbbridge.session.errors import MIError
 from cudatui.gdbbridge.session.gdb import GdbSession
 from cudatui.gdbbridge.session.mi import MIBuildError, build, quote
 from cudatui.tui.app import DebuggerApp
-from cudatui.tui.cli import check_program, debug_config
+from cudatui.tui.cli import check_program
+from cudatui.tui.launch import debug_config
 from cudatui.tui.panes.output import OutputPane
 from tests.support.app import messages, no_internal_errors, phase
 from tests.support.wait import wait_for

@@ -22,7 +22,8 @@ from cudatui.gdbbridge.debugger.state import StateBuilder
 from cudatui.gdbbridge.debugger.status import Phase
 from cudatui.gdbbridge.models import StopEvent, StopState
 from cudatui.gdbbridge.session.gdb import GdbSession
-from cudatui.tui.panes.base import FocusRequested, QueryPane, StatePane
+from cudatui.tui.messages import FocusRequested
+from cudatui.tui.panes.base import QueryPane, StatePane
 
 from .paths import TRANSCRIPTS
 

@@ -131,7 +131,7 @@ def run(args: argparse.Namespace) -> int:
         else:
             print_text(report_text(report))
         return 1 if report.groups else 0
-    from cudatui.tui.cli import check_debugger, run_app
+    from cudatui.tui.launch import check_debugger, run_app
     from cudatui.tui.sanitize_app import SanitizeApp
 
     app = SanitizeApp(report=report, request=request)

@@ -22,8 +22,10 @@ from cudatui.gdbbridge import (
     BlockRange, DebuggerQueries, Device, FocusSyntaxError, Kernel, MIError, StopState, ThreadRange, fmt_dim3,
     normalize_focus, short_name,
 )
+from cudatui.tui.inline_input import InlineInput
+from cudatui.tui.messages import FocusRequested
 
-from .base import FocusRequested, InfoLine, QueryPane
+from .base import InfoLine, QueryPane
 
 MAX_CHILDREN = 500
 """Ranges listed under one node; the rest is summarised in one line."""
@@ -144,12 +146,6 @@ class FocusNavigator(QueryPane):
     FocusNavigator > Tree {
         height: 1fr;
     }
-    FocusNavigator > #focus-goto {
-        display: none;
-    }
-    FocusNavigator > #focus-goto.editing {
-        display: block;
-    }
     """
 
     def __init__(self, queries: DebuggerQueries | None = None, *, name: str | None = None, id: str | None = None,
@@ -169,18 +165,14 @@ class FocusNavigator(QueryPane):
         tree.show_root = False
         tree.auto_expand = False
         yield tree
-        yield Input(placeholder="block (x,y,z) thread (x,y,z) · warp W lane L · sm N", id="focus-goto")
+        yield InlineInput(placeholder="block (x,y,z) thread (x,y,z) · warp W lane L · sm N", transient=True,
+                          id="focus-goto")
 
     def action_goto(self) -> None:
-        field = self.query_one("#focus-goto", Input)
-        field.add_class("editing")
-        field.focus()
+        self.query_one("#focus-goto", InlineInput).open()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
-        event.input.remove_class("editing")
-        event.input.value = ""
-        self.query_one(Tree).focus()
         try:
             request = normalize_focus(event.value)
         except FocusSyntaxError as exc:

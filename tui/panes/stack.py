@@ -12,8 +12,9 @@ from textual.app import ComposeResult
 from textual.widgets import DataTable, Static
 
 from cudatui.gdbbridge import Folded, Frame, HostFrame, HostStack, StopEvent, StopState, fold, sanitize, short_name
+from cudatui.tui.messages import FrameSelected, OpenSource
 
-from .base import Cell, FrameSelected, OpenSource, PaneTable, StatePane, sync_rows
+from .base import Cell, PaneTable, StatePane, sync_rows
 
 
 def frame_location(frame: Frame) -> str:
