@@ -15,7 +15,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 
 from cudatui.gdbbridge.explain.facts import extract_facts, normalize
-from cudatui.gdbbridge.explain.kb import RULES, Rule, rx
+from cudatui.gdbbridge.explain.kb import RULES
+from cudatui.gdbbridge.explain.rule import Rule, rx
 from cudatui.gdbbridge.cuda.models import CUDA_EXCEPTIONS
 
 CUDA_EXCEPTION_RULE = Rule(

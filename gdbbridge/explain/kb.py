@@ -2,20 +2,23 @@
 
 Rules are listed most specific first (the first match is the primary diagnosis); a rule with
 ``requires`` only matches when the facts :mod:`cudatui.gdbbridge.explain.facts` finds include that
-one. Step texts are templates filled from those facts (``{script}``, ``{tool}``).
+one. Step texts are templates filled from those facts (``{script}``, ``{tool}``). This module holds
+the CUDA rules and ``RULES``, the order they are tried in; the PyTorch rules (devices, cuDNN, out
+of memory, NCCL) live in :mod:`cudatui.gdbbridge.explain.kb_torch` and take their places in it.
 """
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
-
-ASYNC_WHY = (
-    "Kernel launches are asynchronous: the launch returns at once and a failure inside the "
-    "kernel is only noticed by a later CUDA call (a copy, .item(), .cpu(), a synchronize, the "
-    "next launch). The traceback shows that later call, not the kernel that failed, and every "
-    "CUDA call after the failure reports the same error."
+from cudatui.gdbbridge.explain.kb_torch import (
+    CUDNN_FAILURE,
+    DEVICE_MISMATCH,
+    NCCL_ERROR,
+    NCCL_TIMEOUT,
+    OOM_FRAGMENTATION,
+    OUT_OF_MEMORY,
 )
+from cudatui.gdbbridge.explain.rule import API_STOP, ASYNC_WHY, BLOCKING, SANITIZE, Rule, rx
+
 SYNC_WHY = (
     "This error is returned by the call that caused it, so the traceback line is usually right; "
     "if it points at a kernel launch, re-run with launch blocking to be sure."
@@ -26,64 +29,15 @@ LAUNCH_WHY = (
     "kernels and C10_CUDA_KERNEL_LAUNCH_CHECK do), otherwise at the next call that checks, "
     "often the next PyTorch operation."
 )
-OOM_WHY = (
-    "Allocations fail synchronously, so the traceback line is the allocation that failed - but "
-    "it is only the last straw: the memory was filled by earlier code."
-)
 ENV_WHY = (
     "This is an installation problem, not a bug in a kernel: it appears at the first CUDA call "
     "(often CUDA initialisation or the first .cuda()), wherever that is."
-)
-
-BLOCKING = (
-    "Re-run with CUDA_LAUNCH_BLOCKING=1 python {script} (in cudatui: `set cuda launch_blocking "
-    "on`): each launch then waits for its kernel, so the error is raised at the launch that failed."
-)
-SANITIZE = (
-    "Run `cudatui sanitize --tool {tool} {script}`: it names the kernel, the source line, the "
-    "block and thread, and the Python line that launched it."
 )
 DEBUG = (
     "Run it under the debugger (`cudatui {script}`): cuda-gdb stops on the faulting warp with "
     "the focus on the failing block and thread, so you can read its variables."
 )
-API_STOP = (
-    "In cudatui, `set cuda api_failures stop` stops at the CUDA API call that returned the error, "
-    "with its host backtrace."
-)
 DOCTOR = "Run `cudatui doctor`: it compares the driver, PyTorch's CUDA build and the GPUs."
-NCCL_DEBUG = (
-    "Re-run with NCCL_DEBUG=INFO (NCCL_DEBUG_SUBSYS=INIT,NET or COLL to narrow it): each rank "
-    "logs its set-up and the call that failed, with host, GPU and network interface."
-)
-ONE_RANK = (
-    "Debug one rank in cudatui: start each rank by hand in its own terminal, with RANK, "
-    "LOCAL_RANK, WORLD_SIZE, MASTER_ADDR and MASTER_PORT set as torchrun would, `cudatui "
-    "{script}` for that rank and `python {script}` for the others. Raise the timeout first "
-    "(init_process_group(timeout=timedelta(hours=1))): while it is stopped, the others wait."
-)
-
-
-@dataclass(frozen=True)
-class Rule:
-    """One family of error messages and what to tell the user about it."""
-
-    key: str
-    pattern: re.Pattern[str]
-    title: str
-    meaning: str
-    why_wrong_line: str
-    steps: tuple[str, ...]
-    tool: str | None = None
-    lesson: str | None = None
-    actions: tuple[str, ...] = ()
-    requires: str | None = None
-    """A fact the input must yield for the rule to match, beyond its pattern."""
-
-
-def rx(pattern: str) -> re.Pattern[str]:
-    """A case-insensitive pattern."""
-    return re.compile(pattern, re.IGNORECASE)
 
 
 RULES: tuple[Rule, ...] = (
@@ -168,38 +122,7 @@ RULES: tuple[Rule, ...] = (
             "installations on LD_LIBRARY_PATH.",
         ),
     ),
-    Rule(
-        key="device_mismatch",
-        pattern=rx(
-            r"Expected all tensors to be on the same (?:common )?device|module must have its "
-            r"parameters and buffers on device|Input type \(torch\.cuda\.\w+\) and weight type "
-            r"\(torch\.\w+\)|Input type \(torch\.\w+\) and weight type \(torch\.cuda\.\w+\)"
-        ),
-        title="Tensors on different devices",
-        meaning=(
-            "One operation got tensors on two devices (the GPU and the CPU, or two GPUs), and "
-            "PyTorch does not move them for you. Usually the model was moved with .to(device) "
-            "and its input was not, or the reverse; or a tensor made inside forward() lands on "
-            "the CPU; or a module keeps a tensor that .to() does not move (a plain attribute, "
-            "not a registered buffer)."
-        ),
-        why_wrong_line=(
-            "PyTorch checks the devices before it launches anything, so the operation named in "
-            "the message raises this at once: the last line of your code in the traceback is the "
-            "call."
-        ),
-        steps=(
-            "Move the odd tensor with .to(device), taking the device from the model "
-            "(next(model.parameters()).device) or from another input (x.device); create new "
-            "tensors with device=x.device instead of on the CPU.",
-            "Check the model against its input: print(next(model.parameters()).device, "
-            "batch.device). model.to() moves parameters and buffers, not plain tensor attributes "
-            "or tensors in Python lists (use register_buffer and nn.ModuleList).",
-            "With nn.DataParallel, move the model to device_ids[0] (model.to('cuda:0')) before "
-            "wrapping it; DataParallel moves the inputs itself. CUDA_VISIBLE_DEVICES renumbers the "
-            "GPUs: cuda:0 is the first visible one.",
-        ),
-    ),
+    DEVICE_MISMATCH,
     Rule(
         key="cublas_alloc_failed",
         pattern=rx(r"CUBLAS_STATUS_ALLOC_FAILED|CUBLAS_STATUS_NOT_INITIALIZED"),
@@ -236,81 +159,9 @@ RULES: tuple[Rule, ...] = (
         lesson="oob",
         actions=("launch_blocking", "sanitizer"),
     ),
-    Rule(
-        key="cudnn_failure",
-        pattern=rx(r"(?<!Plan failed with a CuDNNError: cuDNN error: )CUDNN_STATUS_(?!SUCCESS)\w+"),
-        title="A cuDNN call failed",
-        meaning=(
-            "A cuDNN routine (convolution, RNN, batch norm, attention) returned an error status. "
-            "INTERNAL_ERROR and EXECUTION_FAILED are often not about this call: an earlier kernel "
-            "that failed asynchronously, or a GPU too full for cuDNN's own allocations, is first "
-            "noticed here. NOT_SUPPORTED and BAD_PARAM are about this call: a shape, dtype, "
-            "memory layout or size that no cuDNN algorithm takes."
-        ),
-        why_wrong_line=ASYNC_WHY,
-        steps=(
-            BLOCKING,
-            "Isolate cuDNN: run once with torch.backends.cudnn.enabled = False. If the error "
-            "turns into a CUDA error (illegal address, out of memory), the cause is elsewhere; if "
-            "it goes away, it is this layer's configuration in cuDNN.",
-            "Set torch.backends.cudnn.benchmark = False: benchmark mode tries every algorithm, "
-            "some with large workspaces, and may keep one that fails on this input.",
-            "Check the layer's input: .contiguous(), the weights' dtype (half vs float), the "
-            "memory format you expect (channels_last). The repro snippet PyTorch prints, run on "
-            "its own, tells whether this call alone fails.",
-            SANITIZE,
-        ),
-        tool="memcheck",
-        actions=("launch_blocking", "sanitizer"),
-    ),
-    Rule(
-        key="oom_fragmentation",
-        pattern=rx(r"out of memory|OutOfMemoryError"),
-        requires="fragmentation",
-        title="GPU out of memory: PyTorch's cache is fragmented",
-        meaning=(
-            "PyTorch's caching allocator keeps freed GPU memory for reuse. Here it held more free "
-            "memory than the request, but in pieces too small for it, and the GPU had no room "
-            "for a new block. Before raising, PyTorch already gave its wholly unused cached "
-            "blocks back to the driver and retried."
-        ),
-        why_wrong_line=OOM_WHY,
-        steps=(
-            "Start the process with PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True: segments "
-            "then grow and release memory in pages, so freed space serves other sizes. "
-            "PyTorch 2.8+ also reads the newer name PYTORCH_ALLOC_CONF (both worked on 2.11; "
-            "2.9.1 ignored expandable_segments under the new name, pytorch/pytorch#183387). It "
-            "cannot help when small live tensors are spread over all of the cache.",
-            "torch.cuda.empty_cache() will not make this allocation fit: it only returns wholly "
-            "unused cached blocks to the driver, which PyTorch already did; it helps other "
-            "processes on the GPU.",
-            "Print torch.cuda.memory_summary() just before the failing line: its 'Non-releasable "
-            "memory' row is the fragmented part. Fewer distinct tensor sizes (pad or bucket "
-            "variable-length batches), a smaller batch, or dropping long-lived tensors earlier "
-            "avoids it.",
-        ),
-    ),
-    Rule(
-        key="out_of_memory",
-        pattern=rx(r"out of memory|OutOfMemoryError|cudaErrorMemoryAllocation"),
-        title="GPU out of memory",
-        meaning=(
-            "An allocation on the GPU failed: what the program asked for does not fit in the "
-            "free device memory."
-        ),
-        why_wrong_line=OOM_WHY,
-        steps=(
-            "Reduce the batch size (or use gradient accumulation), free tensors you keep in "
-            "lists, and wrap inference in torch.no_grad().",
-            "Watch the GPU memory pane while it runs to see where memory grows.",
-            "Run `cudatui sanitize --tool memcheck --leak-check full {script}` to find device "
-            "allocations that are never freed.",
-            API_STOP,
-        ),
-        tool="memcheck",
-        lesson="leak",
-        actions=("api_failures_stop",),
-    ),
+    CUDNN_FAILURE,
+    OOM_FRAGMENTATION,
+    OUT_OF_MEMORY,
     Rule(
         key="race",
         pattern=rx(r"Race reported between|RACECHECK SUMMARY: [1-9]"),
@@ -521,71 +372,8 @@ RULES: tuple[Rule, ...] = (
         ),
         actions=("api_failures_stop", "launch_blocking"),
     ),
-    Rule(
-        key="nccl_error",
-        pattern=rx(
-            r"NCCL (?:error|Error \d+|WARN|failure)|nccl(?:SystemError|UnhandledCudaError|"
-            r"InternalError|InvalidUsage|InvalidArgument|RemoteError)\b"
-        ),
-        title="NCCL failed",
-        meaning=(
-            "NCCL, the library behind torch.distributed's GPU collectives, returned an error. A "
-            "system error is the OS or the network (a socket that cannot connect, the wrong "
-            "interface, too little /dev/shm in a container), a CUDA error a CUDA call inside "
-            "NCCL (out of memory, or a GPU broken by an earlier kernel fault), invalid usage a "
-            "set-up mistake such as two ranks on one GPU, an internal error a bug or corrupted "
-            "memory. The line after 'Last error:' (or a NCCL WARN line) names the failing call."
-        ),
-        why_wrong_line=(
-            "NCCL connects the ranks at their first collective, so set-up failures surface "
-            "there (or at init_process_group), not where the cause is. Each rank reports its own "
-            "error; the first one in time is usually the cause."
-        ),
-        steps=(
-            NCCL_DEBUG,
-            "System error: set NCCL_SOCKET_IFNAME to the interface the nodes reach each other "
-            "on, check firewalls, and in containers give /dev/shm room (docker --ipc=host).",
-            "CUDA error: run with CUDA_LAUNCH_BLOCKING=1 to see whether a kernel of yours failed "
-            "first, and watch GPU memory: NCCL allocates its buffers at the first collective.",
-            "Give every rank its own GPU (torch.cuda.set_device(local_rank) before the first "
-            "collective) and the same PyTorch and NCCL build on every node.",
-            ONE_RANK,
-        ),
-    ),
-    Rule(
-        key="nccl_timeout",
-        pattern=rx(
-            r"Watchdog caught collective operation timeout|NCCL communicator was aborted|"
-            r"timed out in blocking wait"
-        ),
-        title="A NCCL collective timed out",
-        meaning=(
-            "A collective (all-reduce, broadcast, all-gather ...) did not complete within the "
-            "process group's timeout, so PyTorch's watchdog aborted it and took the process "
-            "down. A collective completes only when every rank of the group enters it: usually "
-            "one rank is elsewhere - crashed, stuck, stopped in a debugger, busy with work the "
-            "others skip, or waiting in a different collective. A hung network link does the "
-            "same."
-        ),
-        why_wrong_line=(
-            "The error comes from the watchdog thread, not from your code, and every waiting "
-            "rank reports it. The rank that caused it is the one whose output says something "
-            "else: an earlier exception, another collective (OpType, SeqNum), or no timeout."
-        ),
-        steps=(
-            "Read every rank's output, not only rank 0's, for the first error in time: a rank "
-            "that crashed or sits at a breakpoint leaves the others waiting until this timeout.",
-            "Make all ranks call the same collectives in the same order with the same sizes: "
-            "none in code only some ranks run (rank-0 evaluation, logging, saving), the same "
-            "number of batches everywhere (DistributedSampler(drop_last=True)). "
-            "TORCH_DISTRIBUTED_DEBUG=DETAIL checks that the ranks' collectives match.",
-            NCCL_DEBUG,
-            "TORCH_NCCL_BLOCKING_WAIT=1 makes the waiting call raise a Python traceback at your "
-            "collective instead of the watchdog; TORCH_NCCL_ASYNC_ERROR_HANDLING sets what the "
-            "watchdog does (0: nothing, the job hangs; 1: abort and exit).",
-            ONE_RANK,
-        ),
-    ),
+    NCCL_ERROR,
+    NCCL_TIMEOUT,
     Rule(
         key="async_report",
         pattern=rx(r"might be asynchronously reported"),
