@@ -54,6 +54,12 @@ class QueryPane(StatePane):
         self.queries = queries
         """Where on-demand queries go (the app's Debugger); None: the pane only shows states."""
 
+    @property
+    def answerable(self) -> bool:
+        """Whether an answer that arrives now can still be shown: the app may have begun to close
+        (and take the pane's widgets away) while gdb answered; such an answer is dropped."""
+        return self.is_attached and self.is_running and self.app.is_running
+
 
 class InfoLine(Static):
     """A pane's title, notice or summary line that repaints without a screen layout pass.

@@ -281,10 +281,11 @@ class FocusNavigator(QueryPane):
                 rows = [t for t in self._threads[generation]
                         if t.kernel == target.kernel and target.blocks and in_range(t.first_block, target.blocks)]
         except MIError as exc:
-            if self._attached(node):
+            if self.answerable and self._attached(node):
                 sync_children(node, [Child(Text(f"cannot list ranges: {exc.message}", style="red"), None)])
             return
-        if not self._attached(node) or self.state is None or self.state.generation != generation:
+        current = self.state is not None and self.state.generation == generation
+        if not self.answerable or not self._attached(node) or not current:
             return
         children = [range_child(row, target.kernel) for row in rows[:MAX_CHILDREN]]
         if len(rows) > MAX_CHILDREN:

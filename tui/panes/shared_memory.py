@@ -300,7 +300,8 @@ class SharedMemoryPane(QueryPane):
                 self._addresses[(generation, array.name)] = int(found.group(0), 16) if found else None
             except MIError:
                 self._addresses[(generation, array.name)] = None
-        self._show()
+        if self.answerable:  # else the app closed while gdb answered
+            self._show()
 
     def _previous_values(self, array: SharedArray) -> tuple[str, ...]:
         state = self.state

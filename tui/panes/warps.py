@@ -303,7 +303,7 @@ class WarpsPane(QueryPane):
             self._threads[generation] = await self.queries.threads()
         except MIError:
             self._threads[generation] = ()
-        if self.state is not None and self.state.generation == generation:
+        if self.answerable and self.state is not None and self.state.generation == generation:
             self._fill_lines()
 
     def _refresh_watch(self) -> None:
@@ -325,10 +325,13 @@ class WarpsPane(QueryPane):
         try:
             values = dict(await self.queries.evaluate_in_lanes(expression))
         except (MIError, WarpWatchError) as exc:
-            self.watch_error = str(exc)
-            self._show_watch("")
+            if self.answerable:  # else the app closed while gdb answered
+                self.watch_error = str(exc)
+                self._show_watch("")
             return
         self._cache[(generation, expression)] = values
+        if not self.answerable:
+            return
         if self.state is not None and self.state.generation == generation and self.watch_expression == expression:
             self.watch_values = values
             self._show_watch("")
