@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
 from cudatui.gdbbridge.convert import to_exit_code, to_int
+from cudatui.gdbbridge.names import short_name
 from cudatui.gdbbridge.cuda.models import CudaException, CudaFocus, Device, Kernel, Lane, Warp
 
 
@@ -46,8 +47,10 @@ class Frame:
 
     @property
     def where(self) -> str:
+        """``function at file:line`` (or at its address), the function's C++ name shortened."""
         loc = f"{self.file}:{self.line}" if self.file and self.line else (hex(self.addr) if self.addr else "")
-        return f"{self.func} at {loc}" if loc else self.func
+        name = short_name(self.func)
+        return f"{name} at {loc}" if loc else name
 
 
 @dataclass(frozen=True)

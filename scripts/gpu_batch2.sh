@@ -11,7 +11,7 @@ python3 -m cudatui.kernels.build --all > $R/build.log 2>&1
 ( timeout 420 python3 scripts/record_demos.py --jobs 4 --out $R/rec > $R/record_demos.log 2>&1 ) &
 ( timeout 200 bash scripts/tmux_live.sh $R/tmux race 160x48 race.cu:25 > $R/tmux_race.log 2>&1
   timeout 200 bash scripts/tmux_live.sh $R/tmux oob 80x24 add_buggy > $R/tmux_oob.log 2>&1 ) &
-( OUT=$R CUDATUI_RECORD_PANES=$R CUDATUI_SANITIZER_RECORD=$R/sanrec timeout 480 python3 -m pytest -p no:cacheprovider -m gpu tests/gpu tests/test_cuda_panes_gpu.py -n 4 -q -rs > $R/gpu_tests.log 2>&1 ) &
+( OUT=$R CUDATUI_RECORD_PANES=$R CUDATUI_SANITIZER_RECORD=$R/sanrec timeout 480 python3 -m pytest -p no:cacheprovider -m gpu tests/gpu -n 4 -q -rs > $R/gpu_tests.log 2>&1 ) &
 wait
 ( timeout 150 python3 -m bench.gpu --lesson divergence --rounds 2 > $R/bench_gpu.log 2>&1 )
 tar czf $OUT/results.tgz -C $OUT r

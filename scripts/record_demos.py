@@ -40,7 +40,7 @@ sys.path.insert(0, str(ROOT))
 
 from cudatui.gdbbridge.record.recorder import FORMAT, VERSION  # noqa: E402
 from cudatui.kernels.lessons import LESSONS, Lesson, get_lesson  # noqa: E402
-from cudatui.tui.commands.demo import RECORDINGS_DIR, DemoPlan, live_config, probe_live  # noqa: E402
+from cudatui.tui.demo_plan import RECORDINGS_DIR, DemoPlan, live_config, probe_live  # noqa: E402
 
 SIZE = (160, 48)
 WATCH = "threadIdx.x * 2"

@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT))
 from cudatui.gdbbridge.nvml.sampler import ReplaySource, Sampler  # noqa: E402
 from cudatui.gdbbridge.sanitizer.report import read_report  # noqa: E402
 from cudatui.kernels.lessons import LESSONS  # noqa: E402
-from cudatui.tui.commands.demo import RECORDINGS_DIR, plan_demo  # noqa: E402
+from cudatui.tui.demo_plan import RECORDINGS_DIR, plan_demo  # noqa: E402
 
 FIXTURES = ROOT / "tests" / "fixtures"
 SIZES = ((160, 48), (80, 24))
@@ -149,7 +149,7 @@ async def shot_gpu(out: Path, size: tuple[int, int]) -> None:
 
 
 async def shot_picker(out: Path, size: tuple[int, int]) -> None:
-    from cudatui.tui.lesson_picker import PickerApp
+    from cudatui.tui.picker_app import PickerApp
 
     app = PickerApp()
     async with app.run_test(size=size) as pilot:

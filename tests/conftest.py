@@ -1,4 +1,6 @@
-"""Shared test setup: the ``gpu`` marker is skipped unless a usable NVIDIA GPU is present."""
+"""Shared test setup: the ``gpu`` marker is skipped unless a usable NVIDIA GPU is present, and
+the fixtures several test folders use (the stand-in compute-sanitizer, the built lessons, the
+C programs compiled for the debugger tests). Helpers are in tests/support/."""
 
 from __future__ import annotations
 
@@ -11,9 +13,10 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-FIXTURES = Path(__file__).resolve().parent / "fixtures"
-TRANSCRIPTS = FIXTURES / "transcripts"
+pytest.register_assert_rewrite("tests.support")  # the helpers' asserts explain themselves too
+
+from tests.support.paths import FIXTURES, ROOT  # noqa: E402
+from tests.support.programs import FOREVER, PANES, STEPS, compile_c  # noqa: E402
 
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
@@ -65,6 +68,19 @@ def built_lessons() -> None:
     assert done.returncode == 0, done.stderr
 
 
-def replay_debugger(name: str) -> list[str]:
-    """The debugger command that serves ``tests/fixtures/transcripts/<name>`` as a stand-in gdb."""
-    return [sys.executable, "-m", "cudatui.gdbbridge.record.replay", str(TRANSCRIPTS / name)]
+@pytest.fixture(scope="module")
+def steps(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """tests/fixtures/c/app/steps.c built with gcc -g -O0, in a directory of its own (one per module)."""
+    return compile_c(STEPS, tmp_path_factory.mktemp("steps") / "steps")
+
+
+@pytest.fixture(scope="module")
+def forever(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """tests/fixtures/c/bridge/forever.c built with gcc -g -O0 (prints ``looping``, never stops)."""
+    return compile_c(FOREVER, tmp_path_factory.mktemp("forever") / "forever")
+
+
+@pytest.fixture(scope="module")
+def panes_program(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """tests/fixtures/c/app/panes.c built with gcc -g -O0 (the pane tests' program)."""
+    return compile_c(PANES, tmp_path_factory.mktemp("panes") / "panes")

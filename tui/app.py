@@ -29,10 +29,14 @@ from cudatui.gdbbridge import (
     WatchesChanged, clean, debug_breakpoint_for, explain_all,
 )
 from cudatui.tui.debugger_link import Call, DebuggerLink
-from cudatui.tui.explain_view import ExplainScreen
+from cudatui.tui.explain_screen import ExplainScreen
 from cudatui.tui.goto_focus import GotoFocusScreen
 from cudatui.tui.help import HelpScreen
-from cudatui.tui.panes.base import BreakpointToggled, FocusRequested, FrameSelected, OpenSource, QueryPane, StatePane
+from cudatui.tui.messages import (
+    BreakpointToggled, Command, Condition, DebugFinding, Delete, Enable, Finished, FocusRequested, FrameSelected,
+    OpenSource, PostMortem, WatchAdded, WatchRemoved,
+)
+from cudatui.tui.panes.base import QueryPane, StatePane
 from cudatui.tui.panes.breakpoints import BreakpointsPane
 from cudatui.tui.panes.console import ConsolePane
 from cudatui.tui.panes.disassembly import DisassemblyPane
@@ -179,6 +183,8 @@ class DebuggerApp(App[int]):
                 self.query_one(LocalsPane).show_watches(generation, watches)
             case HostStackChanged(generation, stack, note):
                 self.query_one(StackPane).show_host(generation, stack, note)
+                if note:
+                    self.notify_user(note, "warning")
             case PhaseChanged(status):
                 self.query_one(StatusBar).status = status
             case ConsoleOutput(text, kind):
@@ -191,7 +197,6 @@ class DebuggerApp(App[int]):
                 self.notify_user("some queries failed: " + "; ".join(str(f) for f in failures), "warning")
             case StartupFailed(message):
                 self.failure = message
-                self.link.quitting = True
                 self.exit(2, return_code=2)
 
     def show_state(self, state: StopState) -> None:
@@ -213,7 +218,6 @@ class DebuggerApp(App[int]):
             self.call_after_refresh(self._offer_explanation)
 
     def notify_user(self, message: str, severity: str = "information") -> None:
-        """A notification; its text is cleaned (an internal error may quote gdb's or the program's)."""
         self.notify(clean(message), severity=severity, markup=False, timeout=8 if severity == "error" else 5)  # type: ignore[arg-type]
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
@@ -325,38 +329,35 @@ class DebuggerApp(App[int]):
     def on_open_source(self, message: OpenSource) -> None:
         self.query_one(SourcePane).open(message.path, message.line)
 
-    def on_breakpoints_pane_enable(self, message: BreakpointsPane.Enable) -> None:
+    def on_breakpoints_pane_enable(self, message: Enable) -> None:
         self.spawn(partial(self.debugger.enable_breakpoint, message.number, message.enabled), "breakpoint")
 
-    def on_breakpoints_pane_delete(self, message: BreakpointsPane.Delete) -> None:
+    def on_breakpoints_pane_delete(self, message: Delete) -> None:
         self.spawn(partial(self.debugger.delete_breakpoint, message.number), "breakpoint")
 
-    def on_breakpoints_pane_condition(self, message: BreakpointsPane.Condition) -> None:
+    def on_breakpoints_pane_condition(self, message: Condition) -> None:
         self.spawn(partial(self.debugger.set_condition, message.number, message.condition), "breakpoint")
 
-    def on_locals_pane_watch_added(self, message: LocalsPane.WatchAdded) -> None:
+    def on_locals_pane_watch_added(self, message: WatchAdded) -> None:
         self.spawn(partial(self.debugger.add_watch, message.expression), "watch")
 
-    def on_locals_pane_watch_removed(self, message: LocalsPane.WatchRemoved) -> None:
+    def on_locals_pane_watch_removed(self, message: WatchRemoved) -> None:
         self.spawn(partial(self.debugger.remove_watch, message.expression), "watch")
 
-    def on_console_pane_command(self, message: ConsolePane.Command) -> None:
+    def on_console_pane_command(self, message: Command) -> None:
         self.spawn(partial(self.debugger.console_command, message.command), "console")
 
-    def on_sanitizer_pane_open_source(self, message: SanitizerPane.OpenSource) -> None:
-        self.query_one(SourcePane).open(message.path, message.line)
-
-    def on_sanitizer_pane_debug_finding(self, message: SanitizerPane.DebugFinding) -> None:
+    def on_sanitizer_pane_debug_finding(self, message: DebugFinding) -> None:
         spec = BreakpointSpec(*debug_breakpoint_for(message.group))
         self.spawn(partial(self.debugger.debug_finding, spec), "debug-finding")
 
-    def on_sanitizer_pane_post_mortem(self, message: SanitizerPane.PostMortem) -> None:
+    def on_sanitizer_pane_post_mortem(self, message: PostMortem) -> None:
         if self._sanitize("memcheck", coredump=True):
             self._post_mortem_pending = True
             self.notify_user("post-mortem: memcheck runs to the first error and writes a GPU coredump, "
                              "then the debugger opens it")
 
-    def on_sanitizer_pane_finished(self, message: SanitizerPane.Finished) -> None:
+    def on_sanitizer_pane_finished(self, message: Finished) -> None:
         if not self._post_mortem_pending:
             return
         self._post_mortem_pending = False

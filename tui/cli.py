@@ -21,7 +21,8 @@ from typing import NoReturn, Sequence
 from cudatui.gdbbridge.debugger.config import LaunchConfig
 from cudatui.gdbbridge.record.recorder import RecordingError, prepare
 from cudatui.gdbbridge.record.transcript import TranscriptError, load
-from cudatui.tui.commands import demo, doctor, explain, sanitize, stats
+from cudatui.tui.commands import demo, doctor, explain, output, sanitize, stats
+from cudatui.tui.launch import check_debugger, debug_config, run_app
 
 COMMAND_MODULES: tuple[ModuleType, ...] = (sanitize, stats, doctor, explain, demo)
 """Sub-command modules, each with ``add_parser(subparsers)`` and ``run(args) -> int``; a new
@@ -123,11 +124,22 @@ def check_program(program: str) -> str | None:
     return None if shutil.which(program) else f"program {program} not found (not a file here, not on PATH)"
 
 
-def check_debugger(debugger: str) -> str | None:
-    if shutil.which(debugger):
+def check_script(program: str) -> str | None:
+    """Why a ``.py`` PROGRAM would fail before running a line: ``file:line: message`` of its
+    syntax error (compiled, not run, as the Python that runs it would), or None."""
+    if not program.endswith(".py"):
         return None
-    hint = "install the CUDA toolkit or pass --debugger gdb" if debugger == "cuda-gdb" else "check --debugger"
-    return f"debugger {debugger} not found or not executable ({hint})"
+    try:
+        compile(Path(program).read_bytes(), program, "exec", dont_inherit=True)
+    except OSError as exc:
+        return f"{program}: {exc.strerror or exc}"
+    except SyntaxError as exc:
+        where = f"{exc.filename or program}:{exc.lineno}" if exc.lineno else (exc.filename or program)
+        return f"{where}: {type(exc).__name__}: {' '.join(str(exc.msg).split())}"
+    except (ValueError, RecursionError, MemoryError) as exc:  # the parser's limits (nesting)
+        said = " ".join(str(exc).split())
+        return f"{program}: does not compile ({type(exc).__name__}{': ' + said if said else ''})"
+    return None
 
 
 def check_core(core: str | None) -> str | None:
@@ -167,31 +179,22 @@ def _fail(message: str) -> int:
 
 def run_debugger(args: argparse.Namespace) -> int:
     """Check the command line, then open the debugger UI."""
+    if args.program == "":
+        return _fail("error: no PROGRAM given (the name is empty; see cudatui --help)")
     if args.program is None and args.core is None:
         return _fail("error: no PROGRAM given (see cudatui --help)")
-    checks = (check_program(args.program) if args.program is not None else None, check_core(args.core),
-              check_debugger(args.debugger), check_record(args.record))
-    for problem in (*checks, prepare_record(args.record, args.force)):
+    program = args.program
+    checks = (lambda: check_program(program) if program is not None else None,
+              lambda: check_script(program) if program is not None else None, lambda: check_core(args.core),
+              lambda: check_debugger(args.debugger), lambda: check_record(args.record),
+              lambda: prepare_record(args.record, args.force))
+    for check in checks:  # in order, each only once those before it passed
+        problem = check()
         if problem:
             return _fail(problem)
     config = debug_config(args.program, tuple(args.args), breakpoints=tuple(args.breakpoints), core=args.core,
                           debugger=args.debugger)
     return run_app(replace(config, record=args.record, run=not args.no_run))
-
-
-def debug_config(program: str | None, args: tuple[str, ...] = (), *, breakpoints: tuple[str, ...] = (),
-                 core: str | None = None, debugger: str = "cuda-gdb") -> LaunchConfig:
-    """The debugger UI on PROGRAM ARGS from the current directory (or on a coredump)."""
-    anchor = program if program is not None and Path(program).exists() else core
-    program_dir = str(Path(anchor).resolve().parent) if anchor else os.getcwd()
-    return LaunchConfig(
-        debugger=(debugger,),
-        target=(program, *args) if program is not None else (),
-        breakpoints=breakpoints,
-        cwd=os.getcwd(),
-        source_dirs=tuple(dict.fromkeys((program_dir, os.getcwd()))),
-        core=str(Path(core).resolve()) if core else None,
-    )
 
 
 def run_replay(args: argparse.Namespace) -> int:
@@ -208,17 +211,35 @@ def run_replay(args: argparse.Namespace) -> int:
     return run_app(config)
 
 
-def run_app(config: LaunchConfig) -> int:
-    """The debugger UI on ``config``; its exit code (a one-line error when it could not start)."""
-    from cudatui.tui.app import DebuggerApp
-
-    app = DebuggerApp(config)
-    code = app.run() or 0
-    return _fail(app.failure) if app.failure else code
-
-
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``cudatui`` console script."""
+    """Entry point of the ``cudatui`` console script.
+
+    Whatever the command: a reader of stdout that goes away (``| head -1``) ends it quietly with
+    141, ctrl+c with one line and 130 (see :mod:`cudatui.tui.commands.output`)."""
+    try:
+        try:
+            return _main(argv)
+        finally:
+            if sys.stdout is not None:
+                sys.stdout.flush()  # here, not at exit, so that a closed pipe is seen here
+    except BrokenPipeError as exc:
+        if output.stdout_reader_gone():
+            return output.reader_gone()
+        return _quiet_fail(f"broken pipe: {exc.strerror or exc}", 1)
+    except KeyboardInterrupt:
+        return _quiet_fail("interrupted", output.INTERRUPTED)
+
+
+def _quiet_fail(message: str, code: int) -> int:
+    """One line on stderr (unless stderr too is gone) and ``code``."""
+    try:
+        print(f"cudatui: {message}", file=sys.stderr)
+    except OSError:
+        pass
+    return code
+
+
+def _main(argv: Sequence[str] | None) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
     commands, names = commands_parser()
     index = first_positional(words)

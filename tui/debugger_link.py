@@ -15,7 +15,7 @@ from typing import Any, Callable, Coroutine
 
 from textual.app import App
 
-from cudatui.gdbbridge import Debugger, DebuggerEvent
+from cudatui.gdbbridge import Debugger, DebuggerEvent, StartupFailed
 
 Call = Callable[[], Coroutine[Any, Any, None]]
 """A Debugger call not made yet: ``debugger.restart``, ``partial(debugger.resume, Step.NEXT)``."""
@@ -30,10 +30,11 @@ class DebuggerLink:
         self._show = show
         self.debugger = debugger
         self.quitting = False
-        """Set once the app began to quit: no Debugger call starts any more."""
+        """Set once the app began to quit (q, or the debugger could not start): no Debugger call starts any more."""
         debugger.subscribe(self._said)
 
     def _said(self, event: DebuggerEvent) -> None:
+        self.quitting = self.quitting or isinstance(event, StartupFailed)  # the app exits
         if self._app.is_running:
             self._show(event)
 

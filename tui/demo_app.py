@@ -26,7 +26,7 @@ from textual.screen import Screen
 from cudatui.gdbbridge import ConsoleOutput, DebuggerEvent, Notice, Phase, PhaseChanged, QueriesFailed, Status, clean
 from cudatui.kernels.build import BuildError, build_lesson
 from cudatui.tui.app import DebuggerApp
-from cudatui.tui.commands.demo import DemoPlan
+from cudatui.tui.demo_plan import DemoPlan
 from cudatui.tui.panes.base import StatePane
 from cudatui.tui.panes.console import ConsolePane
 from cudatui.tui.panes.guide import MODE_STYLES, Guide, GuidePane

@@ -1,8 +1,8 @@
 """ExplainPanel: a CUDA error explained, with buttons for the actions that help.
 
-The app shows it (usually inside :class:`ExplainScreen`) when the debuggee dies with a CUDA
-error; the panel posts :class:`ExplainPanel.ActionChosen` with the chosen
-:class:`~cudatui.gdbbridge.explain.diagnose.ActionSuggestion` and leaves running it to the app.
+The app shows it (inside :class:`~cudatui.tui.explain_screen.ExplainScreen`) when the debuggee
+dies with a CUDA error; the panel posts :class:`~cudatui.tui.messages.ActionChosen` with the
+chosen :class:`~cudatui.gdbbridge.explain.diagnose.ActionSuggestion` and leaves running it to the app.
 """
 
 from __future__ import annotations
@@ -12,13 +12,12 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
-from textual.message import Message
 from textual.reactive import reactive
-from textual.screen import ModalScreen
 from textual.widget import Widget
 from textual.widgets import Button, Static
 
-from cudatui.gdbbridge import ActionSuggestion, Diagnosis
+from cudatui.gdbbridge import Diagnosis
+from cudatui.tui.messages import ActionChosen, Closed
 
 SHOWN_FACTS = (
     ("source", "Source"),
@@ -28,8 +27,17 @@ SHOWN_FACTS = (
     ("assert_condition", "Condition"),
     ("cuda_error", "CUDA error"),
     ("api_call", "API call"),
+    ("devices", "Devices"),
+    ("tensor", "Tensor"),
+    ("cudnn_status", "cuDNN"),
+    ("nccl_error", "NCCL"),
+    ("nccl_last_error", "Last error"),
+    ("collective", "Collective"),
+    ("collectives", "Collective"),
+    ("ranks", "Ranks"),
     ("tried_to_allocate", "Requested"),
     ("gpu_free", "Free"),
+    ("fragmentation", "Fragmented"),
     ("user_line", "Your line"),
 )
 """Facts worth a line in the panel, in display order, with their labels."""
@@ -89,24 +97,8 @@ class ExplainPanel(Widget, can_focus=True):
     diagnosis: reactive[Diagnosis | None] = reactive(None)
     """The diagnosis shown; None shows an empty panel."""
 
-    class ActionChosen(Message):
-        """The user picked one of the diagnosis' actions."""
-
-        def __init__(self, action: ActionSuggestion) -> None:
-            super().__init__()
-            self.action = action
-
-    class Closed(Message):
-        """The user closed the panel."""
-
-    def __init__(
-        self,
-        diagnosis: Diagnosis | None = None,
-        *,
-        name: str | None = None,
-        id: str | None = None,
-        classes: str | None = None,
-    ) -> None:
+    def __init__(self, diagnosis: Diagnosis | None = None, *, name: str | None = None, id: str | None = None,
+                 classes: str | None = None) -> None:
         super().__init__(name=name, id=id, classes=classes)
         self.set_reactive(ExplainPanel.diagnosis, diagnosis)
 
@@ -155,11 +147,11 @@ class ExplainPanel(Widget, can_focus=True):
     def action_choose(self, index: int) -> None:
         """Post :class:`ActionChosen` for the action at ``index`` (if there is one)."""
         if self.diagnosis is not None and 0 <= index < len(self.diagnosis.actions):
-            self.post_message(self.ActionChosen(self.diagnosis.actions[index]))
+            self.post_message(ActionChosen(self.diagnosis.actions[index]))
 
     def action_close(self) -> None:
         """Post :class:`Closed`."""
-        self.post_message(self.Closed())
+        self.post_message(Closed())
 
     @on(Button.Pressed, "#actions Button")
     def _pressed(self, event: Button.Pressed) -> None:
@@ -169,27 +161,3 @@ class ExplainPanel(Widget, can_focus=True):
         elif event.button.id and event.button.id.startswith("action-"):
             self.action_choose(int(event.button.id.removeprefix("action-")) - 1)
 
-
-class ExplainScreen(ModalScreen[ActionSuggestion | None]):
-    """A modal showing an :class:`ExplainPanel`; dismissed with the chosen action or None."""
-
-    DEFAULT_CSS = """
-    ExplainScreen { align: center middle; }
-    ExplainScreen ExplainPanel { width: 90%; height: 90%; max-width: 120; }
-    """
-
-    def __init__(self, diagnosis: Diagnosis) -> None:
-        super().__init__()
-        self._diagnosis = diagnosis
-
-    def compose(self) -> ComposeResult:
-        yield ExplainPanel(self._diagnosis)
-
-    def on_mount(self) -> None:
-        self.query_one(ExplainPanel).focus()
-
-    def on_explain_panel_action_chosen(self, message: ExplainPanel.ActionChosen) -> None:
-        self.dismiss(message.action)
-
-    def on_explain_panel_closed(self, message: ExplainPanel.Closed) -> None:
-        self.dismiss(None)

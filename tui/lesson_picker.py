@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual import on
-from textual.app import App, ComposeResult
+from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
 from cudatui.kernels.lessons import LESSONS, Lesson
-from cudatui.tui.commands.demo import packaged_recording
+from cudatui.tui.demo_plan import packaged_recording
 
 
 def lesson_row(lesson: Lesson) -> tuple[str, Text, str, Text]:
@@ -71,11 +71,3 @@ class LessonPicker(Screen[str]):
     def _selected(self, event: DataTable.RowSelected) -> None:
         self.dismiss(str(event.row_key.value))
 
-
-class PickerApp(App[str]):
-    """Shows the :class:`LessonPicker`; returns the chosen lesson's name (None on quit)."""
-
-    TITLE = "cudatui demo"
-
-    def on_mount(self) -> None:
-        self.push_screen(LessonPicker(), self.exit)

@@ -14,7 +14,8 @@ from textual.widgets import Footer
 from cudatui.gdbbridge import (
     BreakpointSpec, LaunchConfig, SanitizerReport, SanitizerRequest, SanitizerResult, debug_breakpoint_for,
 )
-from cudatui.tui.cli import debug_config
+from cudatui.tui.launch import debug_config
+from cudatui.tui.messages import DebugFinding, Finished, OpenSource, PostMortem
 from cudatui.tui.panes.sanitizer import SanitizerPane
 
 
@@ -47,10 +48,10 @@ class SanitizeApp(App[int]):
         if self.request is not None:
             self.query_one(SanitizerPane).start(self.request)
 
-    def on_sanitizer_pane_open_source(self, message: SanitizerPane.OpenSource) -> None:
+    def on_open_source(self, message: OpenSource) -> None:
         self.notify(f"{message.path}:{message.line}", title="Source")
 
-    def on_sanitizer_pane_debug_finding(self, message: SanitizerPane.DebugFinding) -> None:
+    def on_sanitizer_pane_debug_finding(self, message: DebugFinding) -> None:
         spec = str(BreakpointSpec(*debug_breakpoint_for(message.group)))
         if self.request is None:
             self.notify(f"cudatui -b {shlex.quote(spec)} PROGRAM [ARGS]", title="Debug this finding: run")
@@ -58,7 +59,7 @@ class SanitizeApp(App[int]):
         self.handoff = debug_config(self.request.program, self.request.args, breakpoints=(spec,))
         self.exit(1)
 
-    def on_sanitizer_pane_post_mortem(self, message: SanitizerPane.PostMortem) -> None:
+    def on_sanitizer_pane_post_mortem(self, message: PostMortem) -> None:
         if self.request is None:
             self.notify("a saved report has no program to re-run: `cudatui sanitize PROGRAM`, then p",
                         title="Post-mortem", severity="warning")
@@ -69,7 +70,7 @@ class SanitizeApp(App[int]):
         self.notify("memcheck runs to the first error and writes a GPU coredump; cuda-gdb opens it next",
                     title="Post-mortem")
 
-    def on_sanitizer_pane_finished(self, message: SanitizerPane.Finished) -> None:
+    def on_sanitizer_pane_finished(self, message: Finished) -> None:
         self.result = message.result
         if not self._post_mortem or self.request is None:
             return

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from cudatui.gdbbridge.models import StopEvent, StopState
+from cudatui.gdbbridge.names import short_name
 
 
 class Phase(str, Enum):
@@ -64,5 +65,5 @@ def focused_kernel(state: StopState) -> str:
     """The focused kernel's name, or "" on the host."""
     current = next((k for k in state.kernels if k.current), None)
     if current is not None:
-        return current.name
-    return state.frame.func if state.in_kernel and state.frame else ""
+        return short_name(current.name)
+    return short_name(state.frame.func) if state.in_kernel and state.frame else ""

@@ -15,7 +15,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 
 from cudatui.gdbbridge.explain.facts import extract_facts, normalize
-from cudatui.gdbbridge.explain.kb import RULES, Rule, rx
+from cudatui.gdbbridge.explain.kb import RULES
+from cudatui.gdbbridge.explain.rule import Rule, rx
 from cudatui.gdbbridge.cuda.models import CUDA_EXCEPTIONS
 
 CUDA_EXCEPTION_RULE = Rule(
@@ -103,7 +104,10 @@ def explain_all(text: str) -> tuple[Diagnosis, ...]:
     clean = normalize(text)
     facts = extract_facts(clean)
     found = [
-        _diagnose(rule, facts) for rule in RULES if rule.pattern.search(clean) is not None
+        _diagnose(rule, facts)
+        for rule in RULES
+        if rule.pattern.search(clean) is not None
+        and (rule.requires is None or rule.requires in facts)
     ]
     if "exception_code" in facts:
         position = 1 if found and found[0].key == "device_assert" else 0
@@ -187,8 +191,7 @@ def _fact_steps(key: str, facts: Mapping[str, str]) -> tuple[str, ...]:
         )
     if "user_line" in facts and key not in {"no_kernel_image", "driver_insufficient"}:
         steps.append(f"The last line of your code in the traceback is {facts['user_line']}.")
-    if "oom_advice" in facts:
-        steps.append(facts["oom_advice"])
+    steps += [value for name, value in facts.items() if name.endswith("_advice")]
     if "gpu_capability" in facts:
         steps.append(
             f"This GPU is {facts['gpu_capability']}; the build supports "
@@ -203,11 +206,12 @@ def format_diagnosis(diagnosis: Diagnosis, also: Sequence[Diagnosis] = ()) -> st
     lines += _wrap(diagnosis.meaning, "  ")
     lines += ["", "Why the traceback may point at the wrong line:"]
     lines += _wrap(diagnosis.why_wrong_line, "  ")
-    shown = {k: v for k, v in diagnosis.facts.items() if k not in {"oom_advice"}}
+    shown = {k: v for k, v in diagnosis.facts.items() if not k.endswith("_advice")}
     if shown:
         lines += ["", "Found in the input:"]
         width = max(len(k) for k in shown)
-        lines += [f"  {k.ljust(width)}  {v}" for k, v in shown.items()]
+        for name, value in shown.items():
+            lines += _wrap(value, f"  {name.ljust(width)}  ", " " * (width + 4))
     lines += ["", "Next steps:"]
     for number, step in enumerate(diagnosis.next_steps, 1):
         lines += _wrap(step, f"  {number}. ", "     ")
@@ -217,7 +221,7 @@ def format_diagnosis(diagnosis: Diagnosis, also: Sequence[Diagnosis] = ()) -> st
         lines.append(f"Lesson: {diagnosis.lesson}")
     others = [d.title for d in also if d.key != diagnosis.key]
     if others:
-        lines += ["", "Also mentioned in the input: " + "; ".join(others)]
+        lines += ["", *_wrap("Also mentioned in the input: " + "; ".join(others), "", "  ")]
     return "\n".join(lines)
 
 
@@ -229,7 +233,8 @@ def format_unknown() -> str:
     return "\n".join(lines)
 
 
-def _wrap(text: str, first: str, rest: str | None = None, width: int = 92) -> list[str]:
+def _wrap(text: str, first: str, rest: str | None = None, width: int = 79) -> list[str]:
     return textwrap.wrap(
-        text, width=width, initial_indent=first, subsequent_indent=rest if rest else first
+        text, width=width, initial_indent=first, subsequent_indent=rest if rest else first,
+        break_on_hyphens=False,
     ) or [first]

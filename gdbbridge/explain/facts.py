@@ -5,13 +5,18 @@
 user would have seen, leaving other lines alone. :func:`extract_facts` then finds the failing
 source line, block and thread (device assert lines, compute-sanitizer reports, cuda-gdb
 exception stops), the user's script and last own traceback line, the CUDA error name, OOM
-sizes and versions. Every value is a string, ready for display.
+sizes (and whether PyTorch's cache is fragmented), versions; the devices of a device mismatch
+and what NCCL and cuDNN report come from :mod:`cudatui.gdbbridge.explain.facts_torch`. Every value
+is a string, ready for display; a ``*_advice`` value is a next step written from the input rather
+than a fact to list.
 """
 
 from __future__ import annotations
 
 import posixpath
 import re
+
+from cudatui.gdbbridge.explain.facts_torch import cudnn_facts, device_facts, nccl_facts
 
 _MI_STREAM = re.compile(r'^\d*[~@&]"(.*)"\s*$')
 _C_ESCAPE = re.compile(r"\\([0-7]{1,3}|.)|([^\\]+)", re.S)
@@ -48,7 +53,7 @@ _CUDA_ERROR_NAME = re.compile(r"\b(cudaError[A-Z]\w+)")
 _CUDA_ERROR_TEXT = re.compile(r"CUDA error: (?P<msg>.+?)(?:\\n|\n|\"|'\)|$)")
 _PY_FRAME = re.compile(r'File "(?P<path>[^"]+)", line (?P<line>\d+)')
 _HOST_MODULE_FRAME = re.compile(r"Host Frame: <module> in (?P<path>\S+?):(?P<line>\d+)")
-_LIBRARY_PATH = re.compile(r"site-packages|dist-packages|/lib/python\d|^<")
+_LIBRARY_PATH = re.compile(r"site-packages|dist-packages|/lib/python\d|^<|/bin/[^/.]+$")
 _CUBLAS_CALL = re.compile(r"CUBLAS_STATUS_\w+ when calling `(?P<call>\w+)")
 
 _SIZE = r"(\d+(?:\.\d+)?) ?(bytes|[KMGT]iB)"
@@ -64,6 +69,9 @@ _OOM_PATTERNS = {
     "reserved_by_pytorch": re.compile(_SIZE + r" reserved in total by PyTorch"),
 }
 _UNITS = {"bytes": 1, "KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30, "TiB": 1 << 40}
+FRAGMENTED_SHARE = 0.05
+"""Cached-but-unused memory that fits the request counts as fragmentation from this share of the
+GPU on; below it the GPU is simply full."""
 
 _ARCH_WARNING = re.compile(
     r"(?P<gpu>[^\n:]+?) with CUDA capability (?P<cap>sm_\d+) is not compatible[^\n]*\s*"
@@ -77,6 +85,7 @@ _VERSION_MISMATCH = re.compile(
 _MISSING_LIBRARY = re.compile(r"(lib\w+\.so[\d.]*): cannot open shared object file")
 _LEAK_SUMMARY = re.compile(r"LEAK SUMMARY: (?P<bytes>\d+) bytes leaked in (?P<count>\d+) allocation")
 _OLD_DRIVER = re.compile(r"driver on your system is too old \(found version (\d+)\)")
+
 
 
 def normalize(text: str) -> str:
@@ -204,6 +213,14 @@ def _oom_facts(text: str, facts: dict[str, str]) -> None:
     gpu = re.search(r"\bGPU (\d+)\b", text)
     if sizes and gpu:
         facts["gpu"] = gpu.group(1)
+    tried, unallocated, total = (
+        sizes.get(name) for name in ("tried_to_allocate", "reserved_unallocated", "gpu_total")
+    )
+    if tried and unallocated and total and unallocated >= max(tried, FRAGMENTED_SHARE * total):
+        facts["fragmentation"] = (
+            f"{facts['reserved_unallocated']} cached but unused, {unallocated / total:.0%} of "
+            "the GPU"
+        )
     advice = _oom_advice(sizes, facts)
     if advice:
         facts["oom_advice"] = advice
@@ -220,11 +237,19 @@ def _oom_advice(sizes: dict[str, int], facts: dict[str, str]) -> str:
             "(batch, resolution, sequence length) or split the work."
         )
     unallocated = sizes.get("reserved_unallocated", 0)
-    if unallocated >= tried:
+    if unallocated >= tried and "fragmentation" in facts:
         return (
             f"PyTorch holds {facts['reserved_unallocated']} reserved but unallocated - enough "
-            "for this request, but fragmented: try PYTORCH_CUDA_ALLOC_CONF=expandable_segments:"
-            "True."
+            "for this request, but in pieces too small for it (fragmentation)."
+        )
+    if unallocated >= tried:
+        return (
+            f"PyTorch holds {facts['reserved_unallocated']} reserved but unallocated, more than "
+            "this request but little of the GPU: PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True "
+            "may let this allocation through, yet the GPU is full"
+            + (f" ({facts['allocated_by_pytorch']} allocated by PyTorch)"
+               if "allocated_by_pytorch" in facts else "")
+            + ": the program needs less memory."
         )
     in_use, free = sizes.get("process_in_use"), sizes.get("gpu_free")
     if total and in_use is not None and free is not None and in_use + free < 0.9 * total:
@@ -277,4 +302,7 @@ def extract_facts(text: str) -> dict[str, str]:
     _script_facts(text, facts)
     _oom_facts(text, facts)
     _environment_facts(text, facts)
+    device_facts(text, facts)
+    nccl_facts(text, facts)
+    cudnn_facts(text, facts)
     return facts

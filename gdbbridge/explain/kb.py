@@ -1,66 +1,43 @@
 """The knowledge base behind ``cudatui explain``: CUDA error message -> cause -> next step.
 
-Rules are listed most specific first (the first match is the primary diagnosis); step texts are
-templates filled from the facts :mod:`cudatui.gdbbridge.explain.facts` finds (``{script}``, ``{tool}``).
+Rules are listed most specific first (the first match is the primary diagnosis); a rule with
+``requires`` only matches when the facts :mod:`cudatui.gdbbridge.explain.facts` finds include that
+one. Step texts are templates filled from those facts (``{script}``, ``{tool}``). This module holds
+the CUDA rules and ``RULES``, the order they are tried in; the PyTorch rules (devices, cuDNN, out
+of memory, NCCL) live in :mod:`cudatui.gdbbridge.explain.kb_torch` and take their places in it.
 """
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
-
-ASYNC_WHY = (
-    "Kernel launches are asynchronous: the launch returns at once and a failure inside the "
-    "kernel is only noticed by a later CUDA call (a copy, .item(), .cpu(), a synchronize, the "
-    "next launch). The traceback shows that later call, not the kernel that failed, and every "
-    "CUDA call after the failure reports the same error."
+from cudatui.gdbbridge.explain.kb_torch import (
+    CUDNN_FAILURE,
+    DEVICE_MISMATCH,
+    NCCL_ERROR,
+    NCCL_TIMEOUT,
+    OOM_FRAGMENTATION,
+    OUT_OF_MEMORY,
 )
+from cudatui.gdbbridge.explain.rule import API_STOP, ASYNC_WHY, BLOCKING, SANITIZE, Rule, rx
+
 SYNC_WHY = (
     "This error is returned by the call that caused it, so the traceback line is usually right; "
     "if it points at a kernel launch, re-run with launch blocking to be sure."
+)
+LAUNCH_WHY = (
+    "The launch is refused before anything runs, so the CUDA context stays usable. The error is "
+    "raised where the launch is checked: at the launch itself when its code checks (PyTorch's "
+    "kernels and C10_CUDA_KERNEL_LAUNCH_CHECK do), otherwise at the next call that checks, "
+    "often the next PyTorch operation."
 )
 ENV_WHY = (
     "This is an installation problem, not a bug in a kernel: it appears at the first CUDA call "
     "(often CUDA initialisation or the first .cuda()), wherever that is."
 )
-
-BLOCKING = (
-    "Re-run with CUDA_LAUNCH_BLOCKING=1 python {script} (in cudatui: `set cuda launch_blocking "
-    "on`): each launch then waits for its kernel, so the error is raised at the launch that failed."
-)
-SANITIZE = (
-    "Run `cudatui sanitize --tool {tool} {script}`: it names the kernel, the source line, the "
-    "block and thread, and the Python line that launched it."
-)
 DEBUG = (
     "Run it under the debugger (`cudatui {script}`): cuda-gdb stops on the faulting warp with "
     "the focus on the failing block and thread, so you can read its variables."
 )
-API_STOP = (
-    "In cudatui, `set cuda api_failures stop` stops at the CUDA API call that returned the error, "
-    "with its host backtrace."
-)
 DOCTOR = "Run `cudatui doctor`: it compares the driver, PyTorch's CUDA build and the GPUs."
-
-
-@dataclass(frozen=True)
-class Rule:
-    """One family of error messages and what to tell the user about it."""
-
-    key: str
-    pattern: re.Pattern[str]
-    title: str
-    meaning: str
-    why_wrong_line: str
-    steps: tuple[str, ...]
-    tool: str | None = None
-    lesson: str | None = None
-    actions: tuple[str, ...] = ()
-
-
-def rx(pattern: str) -> re.Pattern[str]:
-    """A case-insensitive pattern."""
-    return re.compile(pattern, re.IGNORECASE)
 
 
 RULES: tuple[Rule, ...] = (
@@ -145,6 +122,7 @@ RULES: tuple[Rule, ...] = (
             "installations on LD_LIBRARY_PATH.",
         ),
     ),
+    DEVICE_MISMATCH,
     Rule(
         key="cublas_alloc_failed",
         pattern=rx(r"CUBLAS_STATUS_ALLOC_FAILED|CUBLAS_STATUS_NOT_INITIALIZED"),
@@ -181,30 +159,9 @@ RULES: tuple[Rule, ...] = (
         lesson="oob",
         actions=("launch_blocking", "sanitizer"),
     ),
-    Rule(
-        key="out_of_memory",
-        pattern=rx(r"out of memory|OutOfMemoryError|cudaErrorMemoryAllocation"),
-        title="GPU out of memory",
-        meaning=(
-            "An allocation on the GPU failed: what the program asked for does not fit in the "
-            "free device memory."
-        ),
-        why_wrong_line=(
-            "Allocations fail synchronously, so the traceback line is the allocation that "
-            "failed - but it is only the last straw: the memory was filled by earlier code."
-        ),
-        steps=(
-            "Reduce the batch size (or use gradient accumulation), free tensors you keep in "
-            "lists, and wrap inference in torch.no_grad().",
-            "Watch the GPU memory pane while it runs to see where memory grows.",
-            "Run `cudatui sanitize --tool memcheck --leak-check full {script}` to find device "
-            "allocations that are never freed.",
-            API_STOP,
-        ),
-        tool="memcheck",
-        lesson="leak",
-        actions=("api_failures_stop",),
-    ),
+    CUDNN_FAILURE,
+    OOM_FRAGMENTATION,
+    OUT_OF_MEMORY,
     Rule(
         key="race",
         pattern=rx(r"Race reported between|RACECHECK SUMMARY: [1-9]"),
@@ -341,24 +298,55 @@ RULES: tuple[Rule, ...] = (
         actions=("sanitizer",),
     ),
     Rule(
-        key="invalid_configuration",
+        key="launch_out_of_resources",
         pattern=rx(
-            r"invalid configuration argument|cudaErrorInvalidConfiguration|too many resources "
-            r"requested for launch|cudaErrorLaunchOutOfResources"
+            r"too many resources requested for launch|cudaErrorLaunchOutOfResources|"
+            r"CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES"
         ),
+        title="Kernel launch needs more registers than a block can have",
+        meaning=(
+            "One block of this kernel needs more registers than the GPU gives a block: the "
+            "registers per thread, fixed when the kernel was compiled, times the threads per "
+            "block exceed the multiprocessor's register file (65536 32-bit registers on current "
+            "GPUs). It fails the same way on every run until the kernel uses fewer registers or "
+            "the blocks get smaller. (Rarely the kernel's arguments are the cause: too many "
+            "bytes of them.)"
+        ),
+        why_wrong_line=LAUNCH_WHY,
+        steps=(
+            "Read the kernel's registers per thread: `cuobjdump --dump-resource-usage` on the "
+            "binary or the extension's .so (REG:), or build with `nvcc -Xptxas -v` "
+            "(extra_cuda_cflags=['-Xptxas', '-v'] for a torch extension). REG times the block "
+            "size must stay within 65536.",
+            "Launch smaller blocks (256 threads instead of 1024) and compute the grid from that "
+            "block size.",
+            "Or make the compiler fit the block: `__launch_bounds__(1024)` on the kernel (it "
+            "spills registers to local memory if it must), or `-maxrregcount=N` for the whole "
+            "file.",
+            API_STOP,
+        ),
+        actions=("api_failures_stop",),
+    ),
+    Rule(
+        key="invalid_configuration",
+        pattern=rx(r"invalid configuration argument|cudaErrorInvalidConfiguration"),
         title="Kernel launch configuration rejected",
         meaning=(
-            "The launch asked for more than the GPU allows: over 1024 threads per block, a grid "
-            "dimension of 0 or too large, more shared memory or registers than a block can get."
+            "The launch's grid or block is outside what CUDA accepts: more than 1024 threads per "
+            "block, a grid dimension of 0 (an empty input makes (n + 255) / 256 zero), a grid "
+            "y or z over 65535, or more shared memory than a block may use. Nothing ran. CUDA "
+            "13.0 reported the same mistakes as 'invalid argument'."
         ),
-        why_wrong_line=SYNC_WHY,
+        why_wrong_line=LAUNCH_WHY,
         steps=(
-            "Print the grid, block and dynamic shared-memory size of the launch; a 0-sized grid "
-            "(empty input) is a classic.",
+            "Print the grid, block and dynamic shared-memory size just before the launch.",
+            "Guard empty inputs: return before the launch when x.numel() == 0 (a grid of 0 "
+            "blocks is an error, not a no-op).",
+            "Keep blocks at 1024 threads or fewer, and fold a y or z grid over 65535 into x or a "
+            "loop inside the kernel.",
             API_STOP,
-            BLOCKING,
         ),
-        actions=("api_failures_stop", "launch_blocking"),
+        actions=("api_failures_stop",),
     ),
     Rule(
         key="invalid_argument",
@@ -376,10 +364,16 @@ RULES: tuple[Rule, ...] = (
         steps=(
             API_STOP,
             "Check the sizes, pointers and device index passed to that call.",
+            "If that call launches a kernel (your extension's), print its grid, block and "
+            "shared-memory size: CUDA 13.0 reported a block over 1024 threads, a grid of 0 "
+            "blocks and more than 48 KB of dynamic shared memory (without opting in) as invalid "
+            "argument.",
             BLOCKING,
         ),
         actions=("api_failures_stop", "launch_blocking"),
     ),
+    NCCL_ERROR,
+    NCCL_TIMEOUT,
     Rule(
         key="async_report",
         pattern=rx(r"might be asynchronously reported"),

@@ -11,19 +11,20 @@ from __future__ import annotations
 from typing import Optional
 
 from cudatui.gdbbridge.sanitizer.findings import SanitizerReport
+from cudatui.gdbbridge.sanitizer.report_file import open_report, report_lines
 from cudatui.gdbbridge.sanitizer.text_report import ReportError, parse_text
 from cudatui.gdbbridge.sanitizer.xml_report import parse_xml
 
 
 def read_report(path: str, tool: Optional[str] = None) -> SanitizerReport:
-    """Read a saved report, XML or text, into a grouped report; :class:`ReportError` if unusable."""
+    """Read a saved report, XML or text, into a grouped report; :class:`ReportError` if unusable
+    (also for what is not a regular file, or is bigger than ``report_file.MAX_REPORT``)."""
     try:
-        with open(path, "rb") as stream:
-            head = stream.read(256).lstrip(b"\xef\xbb\xbf \t\r\n")
-        if head.startswith(b"<"):
-            return parse_xml(path, tool)
-        with open(path, encoding="utf-8", errors="replace") as text:
-            return parse_text(text, tool)
+        with open_report(path) as stream:
+            head = stream.peek(256)[:256].lstrip(b"\xef\xbb\xbf \t\r\n")
+            if not head.startswith(b"<"):
+                return parse_text(report_lines(stream), tool)
+        return parse_xml(path, tool)
     except OSError as exc:
         raise ReportError(f"{path}: {exc.strerror or exc}") from None
     except ReportError as exc:

@@ -7,20 +7,37 @@ an H200 (compute-sanitizer 2025.3.1): ``Precise``/``Initcheck`` (``<what><text>`
 ``Api``, ``Leak``, ``Hazard`` (``<common>``, ``<thread0>``, ``<thread1>``) and racecheck's
 ``Analysis`` (``<text>Race condition</text>``, ``<source>``, ``<destination>`` with a
 ``<count>`` of hazards each).
+
+The reader is bounded like the text one (:mod:`.report_file`: a regular file, at most
+``MAX_REPORT`` bytes) and refuses elements nested deeper than :data:`MAX_DEPTH` (the sanitizer
+nests six). A file that simply stops (the sanitizer was killed) is *truncated*: its complete
+records are kept. Anything else expat refuses, before the end of the file, is an error: bad
+syntax, or entities expanded past expat's amplification limit (billion laughs).
 """
 
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 from typing import Iterator, Optional
+from xml.parsers.expat import errors as expat_errors
 
 from cudatui.gdbbridge.sanitizer.findings import (
     API_ERROR, HAZARD, LEAK, OTHER, RACE, DeviceFrame, Dim3, Finding, FindingGrouper, HostFrame,
     RaceAccess, SanitizerReport, apply_assertion,
 )
+from cudatui.gdbbridge.sanitizer.report_file import open_report
 from cudatui.gdbbridge.sanitizer.text_report import ReportError, classify, number, space_name, tool_for
 
 _KIND_OF_RECORD = {"hazard": HAZARD, "api": API_ERROR, "leak": LEAK, "analysis": RACE}
+
+MAX_DEPTH = 64
+"""Deepest element nesting read (``<ComputeSanitizerOutput><record><what><thread0><where>``...
+is six levels)."""
+
+_CUT_SHORT = {expat_errors.codes[message] for message in (
+    expat_errors.XML_ERROR_NO_ELEMENTS, expat_errors.XML_ERROR_UNCLOSED_TOKEN,
+    expat_errors.XML_ERROR_PARTIAL_CHAR, expat_errors.XML_ERROR_UNCLOSED_CDATA_SECTION)}
+"""expat errors that mean the input ended early, when they come at its end."""
 
 
 def _xml_text(el: Optional[ET.Element], path: str) -> Optional[str]:
@@ -123,7 +140,7 @@ class XmlReport:
     def __iter__(self) -> Iterator[Finding]:
         parser = ET.XMLPullParser(events=("start", "end"))
         depth = 0
-        with open(self.path, "rb") as stream:
+        with open_report(self.path) as stream:
             while True:
                 chunk = stream.read(1 << 16)
                 try:
@@ -133,13 +150,17 @@ class XmlReport:
                         parser.close()
                     for event, el in parser.read_events():
                         depth += 1 if event == "start" else -1
+                        if depth > MAX_DEPTH:
+                            raise ReportError(f"{self.path}: XML nested deeper than {MAX_DEPTH} elements "
+                                              "(not a compute-sanitizer report)")
                         if event == "start" and depth == 1 and el.tag != "ComputeSanitizerOutput":
                             raise ReportError(f"{self.path}: XML root is <{el.tag}>, not <ComputeSanitizerOutput>")
-                        if event == "end" and depth == 1 and el.tag == "record":
-                            yield xml_record_to_finding(el, self.tool)
+                        if event == "end" and depth == 1:
+                            if el.tag == "record":
+                                yield xml_record_to_finding(el, self.tool)
                             el.clear()
                 except ET.ParseError as exc:
-                    if depth == 0:
+                    if depth == 0 or chunk or exc.code not in _CUT_SHORT:
                         raise ReportError(f"{self.path}: not valid XML ({exc})") from None
                     self.truncated = True
                     return

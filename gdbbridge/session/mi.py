@@ -4,6 +4,11 @@ Every MI command cudatui sends is built by :func:`build`. Values a user can type
 (expressions, paths, conditions, console commands) are passed as plain ``str`` and are always
 quoted as MI c-strings, so nothing typed can end the string or start another command. Our own
 fixed words (``--simple-values``, register numbers, ``x``) are passed as :class:`Flag`.
+
+Bytes that are not UTF-8 (a file name or ``-b`` location from the command line, which Python
+decodes with ``surrogateescape`` into U+DC80..U+DCFF) are sent as themselves, as octal escapes
+that gdb reads back into the same byte. Any other lone surrogate cannot be sent: :func:`build`
+raises :class:`MIBuildError` (an :class:`MIError`) before anything reaches gdb.
 """
 
 from __future__ import annotations
@@ -12,18 +17,24 @@ import re
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from cudatui.gdbbridge.session.errors import MIError
 from cudatui.gdbbridge.session.mi_values import MISyntaxError, parse_response
 
 _OPERATION = re.compile(r"^-[a-z][a-z0-9-]*$")
 _FLAG = re.compile(r"^[A-Za-z0-9_$.+-]+$")
 _ESCAPES = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+_UNSENDABLE = re.compile("[\ud800-\udc7f\udd00-\udfff]")
+"""Lone surrogates that do not stand for a byte (those of ``surrogateescape`` do)."""
 
 BIG_LINE = 64 * 1024
 """Lines longer than this are parsed in a thread, off the event loop."""
 
 
-class MIBuildError(ValueError):
-    """A command could not be built (bad operation name or flag)."""
+class MIBuildError(MIError, ValueError):
+    """A command could not be built (bad operation name or flag, text that cannot be sent).
+
+    An :class:`MIError`, so a caller handles it like gdb's own ``^error``: a request fails
+    instead of never being answered."""
 
 
 @dataclass(frozen=True)
@@ -45,6 +56,8 @@ def quote(value: str) -> str:
             out.append(_ESCAPES[ch])
         elif ord(ch) < 0x20 or ord(ch) == 0x7F:
             out.append(f"\\{ord(ch):03o}")
+        elif "\udc80" <= ch <= "\udcff":  # a byte that was not UTF-8 (surrogateescape): that byte
+            out.append(f"\\{ord(ch) - 0xDC00:03o}")
         else:
             out.append(ch)
     return '"' + "".join(out) + '"'
@@ -66,6 +79,10 @@ def build(token: int | None, operation: str, *args: "str | int | Flag") -> str:
         elif isinstance(arg, int):
             parts.append(str(arg))
         elif isinstance(arg, str):
+            bad = _UNSENDABLE.search(arg)
+            if bad:
+                raise MIBuildError(f"{operation}: cannot send {arg[:80]!r} to gdb (U+{ord(bad.group()):04X} "
+                                   "is a lone surrogate, not text or a byte)", operation)
             parts.append(quote(arg))
         else:
             raise MIBuildError(f"unsupported MI argument type: {type(arg).__name__}")

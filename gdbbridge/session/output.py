@@ -215,7 +215,7 @@ def _start_time(pid: int | None) -> str | None:
     if not pid:
         return None
     try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
+        stat = Path(f"/proc/{pid}/stat").read_text(errors="replace")  # the name in it need not be UTF-8
     except OSError:
         return None
     return stat.rsplit(")", 1)[-1].split()[19]

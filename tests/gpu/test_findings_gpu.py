@@ -18,7 +18,6 @@ import subprocess
 import time
 from dataclasses import replace
 from pathlib import Path
-from typing import Callable
 
 import pytest
 
@@ -27,13 +26,14 @@ from cudatui.gdbbridge.sanitizer.findings import Dim3, FindingGroup, debug_break
 from cudatui.gdbbridge.sanitizer.run import SanitizerRequest, run_sanitizer
 from cudatui.kernels.lessons import get_lesson
 from cudatui.tui.app import DebuggerApp
-from cudatui.tui.cli import debug_config
+from cudatui.tui.launch import debug_config
 from cudatui.tui.panes.sanitizer import SanitizerPane
+from tests.support.paths import FIXTURES, ROOT
+from tests.support.wait import wait_for
 
 pytestmark = pytest.mark.gpu
 
-ROOT = Path(__file__).resolve().parents[2]
-NATIVE = ROOT / "tests" / "fixtures" / "c" / "findings" / "t.cu"
+NATIVE = FIXTURES / "c" / "findings" / "t.cu"
 BAD_LINE = next(i for i, text in enumerate(NATIVE.read_text().splitlines(), 1) if "// BAD" in text)
 
 
@@ -45,13 +45,6 @@ def record_to(name: str, tmp_path: Path) -> str:
 
 def dims(d: Dim3 | None) -> tuple[int, int, int] | None:
     return None if d is None else (d.x, d.y, d.z)
-
-
-async def wait_for(pilot, what: Callable[[], object], timeout: float, why: str) -> None:
-    deadline = time.monotonic() + timeout
-    while not what():
-        assert time.monotonic() < deadline, f"timed out after {timeout:.0f} s waiting for {why}"
-        await pilot.pause(0.1)
 
 
 def culprit(groups: tuple[FindingGroup, ...] | list[FindingGroup]) -> FindingGroup:

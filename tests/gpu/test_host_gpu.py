@@ -18,13 +18,13 @@ import sys
 
 import pytest
 
-from conftest import ROOT
 from cudatui.gdbbridge.host.encoding import decode, result_line
 from cudatui.gdbbridge.host.reader import host_stack
 from cudatui.gdbbridge.host.view import sync_point
 from cudatui.gdbbridge.session import events as ev
 from cudatui.gdbbridge.session.gdb import GdbSession
 from cudatui.gdbbridge.session.mi import parse_line
+from tests.support.paths import ROOT
 
 pytestmark = pytest.mark.gpu
 

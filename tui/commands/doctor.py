@@ -8,6 +8,7 @@ from dataclasses import replace
 from typing import Any
 
 from cudatui.gdbbridge import DoctorConfig, checks_to_json, exit_code, format_lines, run_checks
+from cudatui.tui.commands.output import print_text, stdout_is_terminal
 
 STYLES = {"ok": "bold green", "fail": "bold red", "warn": "bold yellow", "info": "dim"}
 
@@ -55,8 +56,8 @@ def run(args: argparse.Namespace) -> int:
     checks = run_checks(config)
     if args.json:
         print(checks_to_json(checks))
-    elif sys.stdout.isatty():
+    elif stdout_is_terminal():
         _print_coloured(format_lines(checks))
     else:
-        print("\n".join(text for _, text in format_lines(checks)))
+        print_text("\n".join(text for _, text in format_lines(checks)))
     return exit_code(checks)

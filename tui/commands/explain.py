@@ -7,7 +7,8 @@ import json
 import sys
 from typing import Any
 
-from cudatui.gdbbridge import UNKNOWN_MESSAGE, clean, diagnosis_to_dict, explain_all, format_diagnosis, format_unknown
+from cudatui.gdbbridge import UNKNOWN_MESSAGE, diagnosis_to_dict, explain_all, format_diagnosis, format_unknown
+from cudatui.tui.commands.output import print_text
 
 
 def add_parser(subparsers: Any) -> None:
@@ -52,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
             payload["message"] = UNKNOWN_MESSAGE
         print(json.dumps(payload, indent=2))
     elif found:
-        print(clean(format_diagnosis(found[0], found[1:])))  # it quotes the input: escapes would reach the terminal
+        print_text(format_diagnosis(found[0], found[1:]))
     else:
-        print(format_unknown())
+        print_text(format_unknown())
     return 0 if found else 1

@@ -1,8 +1,9 @@
 """`cudatui sanitize`: run compute-sanitizer on a program, or read a saved report.
 
-Full screen by default; ``--json`` prints the grouped findings and exits 1 when there are
-findings, 0 when there are none, 2 on errors (one line on stderr), 141 (128 + SIGPIPE) without a
-word when the reader of the output goes away (``| head``).
+Full screen on a terminal; when stdout is not a terminal (``| head``, a file) it prints the
+grouped findings as plain text instead, and ``--json`` prints them as JSON. Both exit 1 when
+there are findings, 0 when there are none, 2 on errors (one line on stderr), 141 (128 + SIGPIPE)
+without a word when the reader of the output goes away (``| head``).
 """
 
 from __future__ import annotations
@@ -11,13 +12,13 @@ import argparse
 import asyncio
 import dataclasses
 import json
-import os
 import sys
 from typing import Any
 
 from cudatui.gdbbridge import (
     TOOLS, ReportError, SanitizerError, SanitizerReport, SanitizerRequest, read_report, run_sanitizer,
 )
+from cudatui.tui.commands.output import print_text, reader_gone, stdout_is_terminal
 
 
 def add_parser(subparsers: Any) -> None:
@@ -70,12 +71,16 @@ def _print_json(data: dict[str, Any]) -> bool:
         sys.stdout.write(json.dumps(data, indent=2) + "\n")
         sys.stdout.flush()
     except BrokenPipeError:
-        # Python flushes stdout again at exit: point it at /dev/null so that flush is silent too.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        os.close(devnull)
+        reader_gone()  # Python flushes stdout again at exit: /dev/null from now on
         return False
     return True
+
+
+def report_text(report: SanitizerReport) -> str:
+    """The plain-text form of a report: its summary line, then each group's details."""
+    from cudatui.tui.panes.sanitizer import details_text, summary_text
+
+    return "\n\n".join([summary_text(report), *(details_text(group) for group in report.groups)])
 
 
 def report_to_dict(report: SanitizerReport) -> dict[str, Any]:
@@ -107,22 +112,26 @@ def run(args: argparse.Namespace) -> int:
         return _error("give either PROGRAM [ARGS...] or --read REPORT")
     report = None
     request = None
+    printed = args.json or not stdout_is_terminal()
     try:
         if args.read:
             report = read_report(args.read)
         else:
             request = SanitizerRequest(program=args.program, args=tuple(args.args), tool=args.tool,
                                        leak_check=leak_check)
-            if args.json:
+            if printed:
                 report = asyncio.run(run_sanitizer(request)).report
     except (ReportError, SanitizerError, ValueError) as exc:
         return _error(str(exc))
-    if args.json:
+    if printed:
         assert report is not None
-        if not _print_json(report_to_dict(report)):
-            return 141
+        if args.json:
+            if not _print_json(report_to_dict(report)):
+                return 141
+        else:
+            print_text(report_text(report))
         return 1 if report.groups else 0
-    from cudatui.tui.cli import check_debugger, run_app
+    from cudatui.tui.launch import check_debugger, run_app
     from cudatui.tui.sanitize_app import SanitizeApp
 
     app = SanitizeApp(report=report, request=request)

@@ -11,6 +11,7 @@ from typing import Any
 from cudatui.gdbbridge import (
     NvmlSource, NvmlUnavailable, ReplaySource, Sampler, Snapshot, mark_debuggee, parse_pci_bus_id, snapshot_to_dict,
 )
+from cudatui.tui.commands.output import print_text
 
 
 def add_parser(subparsers: Any) -> None:
@@ -72,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps(snapshot_to_dict(snapshot), indent=2))
         else:
-            print(format_text(snapshot))
+            print_text(format_text(snapshot))
         return 0
     from cudatui.tui.stats_app import StatsApp
 

@@ -1,7 +1,7 @@
 """What every debugger pane shares: it renders one immutable StopState and drops stale ones.
 
-Panes never talk to gdb themselves. They post intent messages (declared below) that the app
-turns into calls of its :class:`~cudatui.gdbbridge.debugger.debugger.Debugger`, and panes that
+Panes never talk to gdb themselves. They post intent messages (:mod:`cudatui.tui.messages`) that
+the app turns into calls of its :class:`~cudatui.gdbbridge.debugger.debugger.Debugger`, and panes that
 need data on demand (shared memory, SASS, warp watch, CUDA tables) are a :class:`QueryPane`: the
 app gives them the Debugger's :class:`~cudatui.gdbbridge.debugger.queries.DebuggerQueries`, which
 they call from a worker.
@@ -16,47 +16,12 @@ from rich.text import Text
 from textual._types import SegmentLines
 from textual.cache import LRUCache
 from textual.css.scalar import Unit
-from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import DataTable, Static
 from textual.widgets.data_table import CellType, ColumnKey, RowKey
 
 from cudatui.gdbbridge import DebuggerQueries, StopState
-
-
-class FocusRequested(Message):
-    """Switch the CUDA focus: ``request`` like "block (3,0,0) thread (200,0,0)" or "warp 2 lane 3"."""
-
-    def __init__(self, request: str) -> None:
-        super().__init__()
-        self.request = request
-
-
-class BreakpointToggled(Message):
-    """Toggle a breakpoint at ``path:line``."""
-
-    def __init__(self, path: str, line: int) -> None:
-        super().__init__()
-        self.path = path
-        self.line = line
-
-
-class FrameSelected(Message):
-    """Select stack frame ``level`` (locals and source follow)."""
-
-    def __init__(self, level: int) -> None:
-        super().__init__()
-        self.level = level
-
-
-class OpenSource(Message):
-    """Show ``path`` at ``line`` in the source pane."""
-
-    def __init__(self, path: str, line: int | None) -> None:
-        super().__init__()
-        self.path = path
-        self.line = line
 
 
 class StatePane(Widget):
@@ -88,6 +53,12 @@ class QueryPane(StatePane):
         super().__init__(name=name, id=id, classes=classes)
         self.queries = queries
         """Where on-demand queries go (the app's Debugger); None: the pane only shows states."""
+
+    @property
+    def answerable(self) -> bool:
+        """Whether an answer that arrives now can still be shown: the app may have begun to close
+        (and take the pane's widgets away) while gdb answered; such an answer is dropped."""
+        return self.is_attached and self.is_running and self.app.is_running
 
 
 class InfoLine(Static):

@@ -8,14 +8,13 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical
-from textual.message import Message
-from textual.screen import ModalScreen
-from textual.widgets import DataTable, Input, Label
+from textual.widgets import DataTable, Input
 
 from cudatui.gdbbridge import Breakpoint, StopState
+from cudatui.tui.inline_input import InlineInput
+from cudatui.tui.messages import Condition, Delete, Enable, OpenSource
 
-from .base import Cell, OpenSource, PaneTable, StatePane, sync_rows
+from .base import Cell, PaneTable, StatePane, sync_rows
 
 
 def location_text(bp: Breakpoint) -> str:
@@ -27,33 +26,6 @@ def location_text(bp: Breakpoint) -> str:
     return f"{os.path.basename(bp.file)}:{bp.line}" + (f" +{extra} more" if extra > 0 else "")
 
 
-class ConditionScreen(ModalScreen[str | None]):
-    """Asks for a breakpoint condition; dismissed with the text (may be empty) or None."""
-
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
-    DEFAULT_CSS = """
-    ConditionScreen { align: center middle; }
-    ConditionScreen > #box { width: 70; height: auto; border: round $accent; padding: 0 1; background: $surface; }
-    """
-
-    def __init__(self, number: int, condition: str) -> None:
-        super().__init__()
-        self._number = number
-        self._condition = condition
-
-    def compose(self) -> ComposeResult:
-        with Vertical(id="box"):
-            yield Label(f"Condition of breakpoint {self._number} (empty: none)")
-            yield Input(self._condition, placeholder="e.g. threadIdx.x == 5 && i > 3")
-
-    @on(Input.Submitted)
-    def _submitted(self, event: Input.Submitted) -> None:
-        self.dismiss(event.value.strip())
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)
-
-
 class BreakpointsPane(StatePane):
     """Every breakpoint with its hit count and condition.
 
@@ -61,7 +33,7 @@ class BreakpointsPane(StatePane):
     | :- | :- |
     | enter | Show the breakpoint's file in the source pane |
     | space | Enable or disable |
-    | e | Edit the condition |
+    | e | Edit the condition (enter sets it, empty removes it; escape keeps it) |
     | delete / d | Delete |
     """
 
@@ -78,34 +50,17 @@ class BreakpointsPane(StatePane):
 
     COLUMNS = ("number", "enabled", "hits", "location", "condition")
 
-    class Enable(Message):
-        """Enable (``enabled``) or disable breakpoint ``number``."""
-
-        def __init__(self, number: int, enabled: bool) -> None:
-            super().__init__()
-            self.number = number
-            self.enabled = enabled
-
-    class Delete(Message):
-        """Delete breakpoint ``number``."""
-
-        def __init__(self, number: int) -> None:
-            super().__init__()
-            self.number = number
-
-    class Condition(Message):
-        """Set breakpoint ``number``'s condition ("" removes it)."""
-
-        def __init__(self, number: int, condition: str) -> None:
-            super().__init__()
-            self.number = number
-            self.condition = condition
+    def __init__(self, *, name: str | None = None, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self._editing: int | None = None
+        """The number of the breakpoint whose condition is edited."""
 
     def compose(self) -> ComposeResult:
         table: PaneTable[Cell] = PaneTable(cursor_type="row", zebra_stripes=True)
         for key, label in zip(self.COLUMNS, ("#", "On", "Hits", "Location", "Condition")):
             table.add_column(label, key=key)
         yield table
+        yield InlineInput(placeholder="e.g. threadIdx.x == 5 && i > 3", transient=True, id="condition-input")
 
     def render_state(self, state: StopState, previous: StopState | None) -> None:
         old = {bp.number: bp.hits for bp in previous.breakpoints} if previous else {}
@@ -131,22 +86,26 @@ class BreakpointsPane(StatePane):
 
     def action_toggle_enabled(self) -> None:
         if (bp := self.selected()) is not None:
-            self.post_message(self.Enable(bp.number, not bp.enabled))
+            self.post_message(Enable(bp.number, not bp.enabled))
 
     def action_delete(self) -> None:
         if (bp := self.selected()) is not None:
-            self.post_message(self.Delete(bp.number))
+            self.post_message(Delete(bp.number))
 
     def action_edit_condition(self) -> None:
         bp = self.selected()
         if bp is None:
             return
+        self._editing = bp.number
+        field = self.query_one("#condition-input", InlineInput)
+        field.border_title = f"Condition of breakpoint {bp.number} (empty: none)"
+        field.open(bp.condition or "")
 
-        def done(condition: str | None) -> None:
-            if condition is not None:
-                self.post_message(self.Condition(bp.number, condition))
-
-        self.app.push_screen(ConditionScreen(bp.number, bp.condition or ""), done)
+    @on(Input.Submitted, "#condition-input")
+    def _condition_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        if self._editing is not None:
+            self.post_message(Condition(self._editing, event.value.strip()))
 
     @on(DataTable.RowSelected)
     def _selected(self, event: DataTable.RowSelected) -> None:

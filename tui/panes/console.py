@@ -6,12 +6,13 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import ContentSwitcher, Input, RichLog
 
 from cudatui.gdbbridge import RawLine
+from cudatui.tui.inline_input import InlineInput
+from cudatui.tui.messages import Command
 
 from .base import InfoLine
 
@@ -23,41 +24,6 @@ RAW_STYLES = {"in": "bold cyan", "out": "", "err": "red"}
 """Style of a raw MI line by direction: what cudatui sent, what gdb printed, gdb's stderr."""
 
 
-class HistoryInput(Input):
-    """An input line with command history on up/down.
-
-    | Key | Action |
-    | :- | :- |
-    | up | Previous command |
-    | down | Next command |
-    """
-
-    BINDINGS = [
-        Binding("up", "history(-1)", "Previous", show=False),
-        Binding("down", "history(1)", "Next", show=False),
-    ]
-
-    def __init__(self, *, limit: int = 500, **kwargs: object) -> None:
-        super().__init__(**kwargs)  # type: ignore[arg-type]
-        self.history: list[str] = []
-        self._limit = limit
-        self._index = 0
-
-    def remember(self, command: str) -> None:
-        """Add ``command`` to the history (not twice in a row)."""
-        if command and (not self.history or self.history[-1] != command):
-            self.history.append(command)
-            del self.history[: -self._limit]
-        self._index = len(self.history)
-
-    def action_history(self, step: int) -> None:
-        if not self.history:
-            return
-        self._index = max(0, min(self._index + step, len(self.history)))
-        self.value = self.history[self._index] if self._index < len(self.history) else ""
-        self.cursor_position = len(self.value)
-
-
 class ConsolePane(Widget):
     """gdb's console: type a command (``:`` focuses the input), read what gdb printed.
 
@@ -65,6 +31,7 @@ class ConsolePane(Widget):
     | :- | :- |
     | enter | Run the typed command |
     | up/down | Command history |
+    | escape | Leave the command line |
     | ctrl+t | Switch between the console and the MI record log |
     """
 
@@ -75,18 +42,11 @@ class ConsolePane(Widget):
     ConsolePane > #console-mode { height: 1; background: $boost; padding: 0 1; }
     ConsolePane > ContentSwitcher { height: 1fr; }
     ConsolePane RichLog { height: 1fr; background: $surface; }
-    ConsolePane > HistoryInput { height: 1; border: none; padding: 0 1; }
+    ConsolePane > InlineInput { height: 1; border: none; padding: 0 1; }
     """
 
     show_mi: reactive[bool] = reactive(False)
     """Show the MI record log instead of the console."""
-
-    class Command(Message):
-        """Run ``command`` in gdb's CLI."""
-
-        def __init__(self, command: str) -> None:
-            super().__init__()
-            self.command = command
 
     def __init__(self, *, max_lines: int = 5000, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
@@ -100,7 +60,7 @@ class ConsolePane(Widget):
             # scrollbar appear after it had scrolled to the end, leaving the last line hidden)
             yield RichLog(max_lines=self._max_lines, wrap=True, markup=False, min_width=1, id="console-log")
             yield RichLog(max_lines=self._max_lines, wrap=False, markup=False, id="mi-log")
-        yield HistoryInput(placeholder=": gdb command (up/down: history)", id="console-input", compact=True)
+        yield InlineInput(placeholder=": gdb command (up/down: history)", id="console-input", compact=True)
 
     def write(self, text: str, kind: str = "console") -> None:
         """Append gdb text of ``kind`` (whole lines are shown; a partial line waits)."""
@@ -118,7 +78,8 @@ class ConsolePane(Widget):
         self.query_one("#mi-log", RichLog).write(Text(text, style=RAW_STYLES.get(line.direction, "")))
 
     def focus_input(self) -> None:
-        self.query_one(HistoryInput).focus()
+        """Open the command line (``:``)."""
+        self.query_one(InlineInput).open()
 
     def watch_show_mi(self, show_mi: bool) -> None:
         self.query_one(ContentSwitcher).current = "mi-log" if show_mi else "console-log"
@@ -133,8 +94,5 @@ class ConsolePane(Widget):
     def _submitted(self, event: Input.Submitted) -> None:
         event.stop()
         command = event.value.strip()
-        field = self.query_one(HistoryInput)
-        field.value = ""
         if command:
-            field.remember(command)
-            self.post_message(self.Command(command))
+            self.post_message(Command(command))

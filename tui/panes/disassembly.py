@@ -131,7 +131,10 @@ class DisassemblyPane(QueryPane):
         try:
             insns = await self.queries.disassemble(start, f"$pc+{self.after}")
         except MIError as exc:
-            self._show((), f"cannot disassemble at {pc:#x}: {exc.message}")
+            if self.answerable:
+                self._show((), f"cannot disassemble at {pc:#x}: {exc.message}")
+            return
+        if not self.answerable:  # the app closed while gdb answered
             return
         if insns:
             self.ranges[(min(i.address for i in insns), max(i.address for i in insns) + INSTRUCTION_BYTES)] = insns

@@ -20,10 +20,12 @@ from textual.widgets.tree import TreeNode
 
 from cudatui.gdbbridge import (
     BlockRange, DebuggerQueries, Device, FocusSyntaxError, Kernel, MIError, StopState, ThreadRange, fmt_dim3,
-    normalize_focus,
+    normalize_focus, short_name,
 )
+from cudatui.tui.inline_input import InlineInput
+from cudatui.tui.messages import FocusRequested
 
-from .base import FocusRequested, InfoLine, QueryPane
+from .base import InfoLine, QueryPane
 
 MAX_CHILDREN = 500
 """Ranges listed under one node; the rest is summarised in one line."""
@@ -41,7 +43,7 @@ class FocusTarget:
 
 def kernel_label(kernel: Kernel) -> Text:
     return Text.assemble(
-        ("* " if kernel.current else "  "), (f"kernel {kernel.number} ", "bold"), (kernel.name, "cyan"),
+        ("* " if kernel.current else "  "), (f"kernel {kernel.number} ", "bold"), (short_name(kernel.name), "cyan"),
         f"  grid {fmt_dim3(kernel.grid_dim)} block {fmt_dim3(kernel.block_dim)} · {kernel.total_threads:,} thr",
     )
 
@@ -144,12 +146,6 @@ class FocusNavigator(QueryPane):
     FocusNavigator > Tree {
         height: 1fr;
     }
-    FocusNavigator > #focus-goto {
-        display: none;
-    }
-    FocusNavigator > #focus-goto.editing {
-        display: block;
-    }
     """
 
     def __init__(self, queries: DebuggerQueries | None = None, *, name: str | None = None, id: str | None = None,
@@ -169,18 +165,14 @@ class FocusNavigator(QueryPane):
         tree.show_root = False
         tree.auto_expand = False
         yield tree
-        yield Input(placeholder="block (x,y,z) thread (x,y,z) · warp W lane L · sm N", id="focus-goto")
+        yield InlineInput(placeholder="block (x,y,z) thread (x,y,z) · warp W lane L · sm N", transient=True,
+                          id="focus-goto")
 
     def action_goto(self) -> None:
-        field = self.query_one("#focus-goto", Input)
-        field.add_class("editing")
-        field.focus()
+        self.query_one("#focus-goto", InlineInput).open()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
-        event.input.remove_class("editing")
-        event.input.value = ""
-        self.query_one(Tree).focus()
         try:
             request = normalize_focus(event.value)
         except FocusSyntaxError as exc:
@@ -289,10 +281,11 @@ class FocusNavigator(QueryPane):
                 rows = [t for t in self._threads[generation]
                         if t.kernel == target.kernel and target.blocks and in_range(t.first_block, target.blocks)]
         except MIError as exc:
-            if self._attached(node):
+            if self.answerable and self._attached(node):
                 sync_children(node, [Child(Text(f"cannot list ranges: {exc.message}", style="red"), None)])
             return
-        if not self._attached(node) or self.state is None or self.state.generation != generation:
+        current = self.state is not None and self.state.generation == generation
+        if not self.answerable or not self._attached(node) or not current:
             return
         children = [range_child(row, target.kernel) for row in rows[:MAX_CHILDREN]]
         if len(rows) > MAX_CHILDREN:

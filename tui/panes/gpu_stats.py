@@ -7,12 +7,12 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import DataTable, Select, Sparkline, Static
 
 from cudatui.gdbbridge import GpuSample, NvmlUnavailable, Sampler, Snapshot, clean, find_device
+from cudatui.tui.messages import Sampled, Unavailable
 
 STYLES = {"ok": "green", "warn": "yellow", "high": "bold red", "na": "dim"}
 """Rich style per level."""
@@ -149,31 +149,8 @@ class GpuStatsPane(Widget, can_focus=False):
     reason: reactive[str | None] = reactive(None)
     """Why no stats can be shown (NVML/GPU missing), or None."""
 
-    class Sampled(Message, bubble=False):
-        """A new snapshot was read (posted from the sampling thread)."""
-
-        def __init__(self, snapshot: Snapshot) -> None:
-            super().__init__()
-            self.snapshot = snapshot
-
-        def can_replace(self, message: Message) -> bool:
-            return isinstance(message, GpuStatsPane.Sampled)
-
-    class Unavailable(Message, bubble=False):
-        """NVML cannot be used (posted from the sampling thread)."""
-
-        def __init__(self, reason: str) -> None:
-            super().__init__()
-            self.reason = reason
-
-    def __init__(
-        self,
-        sampler: Sampler | None = None,
-        *,
-        name: str | None = None,
-        id: str | None = None,
-        classes: str | None = None,
-    ) -> None:
+    def __init__(self, sampler: Sampler | None = None, *, name: str | None = None, id: str | None = None,
+                 classes: str | None = None) -> None:
         super().__init__(name=name, id=id, classes=classes)
         self.sampler = sampler if sampler is not None else Sampler()
         self._sampling = False
@@ -224,10 +201,10 @@ class GpuStatsPane(Widget, can_focus=False):
         try:
             snapshot = clean(self.sampler.sample())
         except NvmlUnavailable as exc:
-            self.post_message(self.Unavailable(str(exc)))
+            self.post_message(Unavailable(str(exc)))
         else:
             if snapshot is not None:
-                self.post_message(self.Sampled(snapshot))
+                self.post_message(Sampled(snapshot))
         finally:
             self._sampling = False
 

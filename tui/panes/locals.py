@@ -6,11 +6,12 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.message import Message
 from textual.reactive import reactive
 from textual.widgets import DataTable, Input
 
 from cudatui.gdbbridge import StopState, Variable
+from cudatui.tui.inline_input import InlineInput
+from cudatui.tui.messages import WatchAdded, WatchRemoved
 
 from .base import Cell, InfoLine, PaneTable, StatePane, sync_rows
 
@@ -59,7 +60,7 @@ class LocalsPane(StatePane):
 
     | Key | Action |
     | :- | :- |
-    | w | Add a watch expression |
+    | w | Add a watch expression (escape leaves the watch line) |
     | delete | Remove the watch under the cursor |
     """
 
@@ -81,20 +82,6 @@ class LocalsPane(StatePane):
     watches: reactive[tuple[Variable, ...]] = reactive(())
     """The watch expressions' values at the shown stop."""
 
-    class WatchAdded(Message):
-        """Evaluate ``expression`` at every stop."""
-
-        def __init__(self, expression: str) -> None:
-            super().__init__()
-            self.expression = expression
-
-    class WatchRemoved(Message):
-        """Stop watching ``expression``."""
-
-        def __init__(self, expression: str) -> None:
-            super().__init__()
-            self.expression = expression
-
     def __init__(self, *, name: str | None = None, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(name=name, id=id, classes=classes)
         self._watch_generation = -1
@@ -108,7 +95,7 @@ class LocalsPane(StatePane):
             for key, label in zip(self.COLUMNS, ("Name", "Value", "Type", "Space")):
                 table.add_column(label, key=key)
             yield table
-        yield Input(placeholder="w: add a watch expression", id="watch-input", compact=True)
+        yield InlineInput(placeholder="w: add a watch expression", id="watch-input", compact=True)
 
     def render_state(self, state: StopState, previous: StopState | None) -> None:
         changed = changed_names(state, previous)
@@ -137,19 +124,18 @@ class LocalsPane(StatePane):
         sync_rows(self.query_one("#watch-table", DataTable), self.COLUMNS, rows)
 
     def action_add_watch(self) -> None:
-        self.query_one("#watch-input", Input).focus()
+        self.query_one("#watch-input", InlineInput).open()
 
     def action_remove_watch(self) -> None:
         table = self.query_one("#watch-table", DataTable)
         if table.has_focus and table.row_count:
             key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
             if key is not None:
-                self.post_message(self.WatchRemoved(key))
+                self.post_message(WatchRemoved(key))
 
     @on(Input.Submitted, "#watch-input")
     def _submitted(self, event: Input.Submitted) -> None:
         event.stop()
         expression = event.value.strip()
-        event.input.value = ""
         if expression:
-            self.post_message(self.WatchAdded(expression))
+            self.post_message(WatchAdded(expression))

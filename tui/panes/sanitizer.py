@@ -10,7 +10,6 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.message import Message
 from textual.reactive import reactive
 from textual.timer import Timer
 from textual.widget import Widget
@@ -18,8 +17,9 @@ from textual.widgets import ContentSwitcher, DataTable, Log, Static
 
 from cudatui.gdbbridge import (
     API_ERROR, ASSERT, HAZARD, INVALID_ACCESS, LEAK, RACE, UNINITIALIZED_READ, Finding, FindingGroup, SanitizerError,
-    SanitizerReport, SanitizerRequest, SanitizerResult, SanitizerRun, clean,
+    SanitizerReport, SanitizerRequest, SanitizerRun, clean,
 )
+from cudatui.tui.messages import DebugFinding, Finished, OpenSource, PostMortem
 
 _COLUMNS = (("count", "Count"), ("what", "What"), ("where", "Where"), ("kernel", "Kernel"),
             ("blocks", "Blocks"), ("threads", "Threads"), ("tool", "Tool"))
@@ -136,35 +136,6 @@ class SanitizerPane(Widget):
     status: reactive[str] = reactive("no sanitizer run yet")
     """The one-line progress or summary."""
 
-    class OpenSource(Message):
-        """The user selected a finding: show ``path:line``."""
-
-        def __init__(self, path: str, line: int) -> None:
-            super().__init__()
-            self.path = path
-            self.line = line
-
-    class DebugFinding(Message):
-        """Relaunch under cuda-gdb, stopped on this group's thread and line."""
-
-        def __init__(self, group: FindingGroup) -> None:
-            super().__init__()
-            self.group = group
-
-    class PostMortem(Message):
-        """Re-run with ``--generate-coredump`` and open the coredump for this group."""
-
-        def __init__(self, group: FindingGroup) -> None:
-            super().__init__()
-            self.group = group
-
-    class Finished(Message):
-        """A run ended (normally, with an error, or cancelled)."""
-
-        def __init__(self, result: SanitizerResult) -> None:
-            super().__init__()
-            self.result = result
-
     def __init__(self, report: Optional[SanitizerReport] = None, *, log_lines: int = 2000,
                  name: Optional[str] = None, id: Optional[str] = None, classes: Optional[str] = None) -> None:
         super().__init__(name=name, id=id, classes=classes)
@@ -236,7 +207,7 @@ class SanitizerPane(Widget):
         self.show_report(result.report)
         if result.cancelled:
             self.status = f"cancelled after {result.elapsed:.1f}s · {self.status}"
-        self.post_message(self.Finished(result))
+        self.post_message(Finished(result))
 
     def _tick(self) -> None:
         """Batched UI update (at most 10/s): new log lines, progress, live groups."""
@@ -301,19 +272,19 @@ class SanitizerPane(Widget):
         group = self._groups.get(event.row_key.value or "")
         where = group.first.source_location if group else None
         if where:
-            self.post_message(self.OpenSource(where[0], where[1]))
+            self.post_message(OpenSource(where[0], where[1]))
 
     def action_debug(self) -> None:
         group = self.selected_group()
         if group is None or group.first.source_location is None:
             self.notify("This finding has no source line to stop at.", severity="warning")
             return
-        self.post_message(self.DebugFinding(group))
+        self.post_message(DebugFinding(group))
 
     def action_post_mortem(self) -> None:
         group = self.selected_group()
         if group is not None:
-            self.post_message(self.PostMortem(group))
+            self.post_message(PostMortem(group))
 
     def action_toggle_log(self) -> None:
         self.show_log = not self.show_log

@@ -24,6 +24,7 @@ from textual.reactive import reactive
 from textual.widgets import DataTable, Input
 
 from cudatui.gdbbridge import DebuggerQueries, MIError, SharedDecl, StopState, read_source, shared_arrays
+from cudatui.tui.inline_input import InlineInput
 
 from .source import resolve_source
 
@@ -164,12 +165,6 @@ class SharedMemoryPane(QueryPane):
     SharedMemoryPane > DataTable {
         height: 1fr;
     }
-    SharedMemoryPane > #shared-add {
-        display: none;
-    }
-    SharedMemoryPane > #shared-add.editing {
-        display: block;
-    }
     """
 
     mode: reactive[str] = reactive("value")
@@ -199,7 +194,7 @@ class SharedMemoryPane(QueryPane):
     def compose(self) -> ComposeResult:
         yield InfoLine("Shared memory", id="shared-title")
         yield PaneTable(cursor_type="row")
-        yield Input(placeholder="shared array, e.g. sdata[256] or tile[18][18]", id="shared-add")
+        yield InlineInput(placeholder="shared array, e.g. sdata[256] or tile[18][18]", transient=True, id="shared-add")
 
     def arrays(self) -> list[SharedArray]:
         """Shared locals at the shown stop, then the added arrays, then those declared in the source."""
@@ -260,15 +255,10 @@ class SharedMemoryPane(QueryPane):
             self.page = max(0, min(pages - 1, self.page + delta))
 
     def action_add(self) -> None:
-        field = self.query_one("#shared-add", Input)
-        field.add_class("editing")
-        field.focus()
+        self.query_one("#shared-add", InlineInput).open()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
-        event.input.remove_class("editing")
-        event.input.value = ""
-        self.query_one(DataTable).focus()
         try:
             array = parse_added(event.value)
         except ValueError as exc:
@@ -310,7 +300,8 @@ class SharedMemoryPane(QueryPane):
                 self._addresses[(generation, array.name)] = int(found.group(0), 16) if found else None
             except MIError:
                 self._addresses[(generation, array.name)] = None
-        self._show()
+        if self.answerable:  # else the app closed while gdb answered
+            self._show()
 
     def _previous_values(self, array: SharedArray) -> tuple[str, ...]:
         state = self.state

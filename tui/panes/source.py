@@ -14,14 +14,14 @@ from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.geometry import Size
-from textual.message import Message
 from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from cudatui.gdbbridge import Breakpoint, StopState, read_source
+from cudatui.tui.messages import BreakpointToggled, GutterClicked
 
-from .base import BreakpointToggled, InfoLine, StatePane
+from .base import InfoLine, StatePane
 
 LEXERS = {".cu": "cuda", ".cuh": "cuda", ".c": "c", ".h": "c", ".cc": "cpp", ".cpp": "cpp", ".hpp": "cpp",
           ".py": "python"}
@@ -232,7 +232,7 @@ class SourceView(ScrollView, can_focus=True):
             return
         self.cursor = line
         if event.x < self.gutter_width:
-            self.post_message(SourcePane.GutterClicked(line))
+            self.post_message(GutterClicked(line))
 
     def on_focus(self) -> None:
         self.refresh()
@@ -259,13 +259,6 @@ class SourcePane(StatePane):
 
     shown: reactive[Shown | None] = reactive(None)
     """The file shown."""
-
-    class GutterClicked(Message):
-        """The gutter of ``line`` was clicked (handled by the pane)."""
-
-        def __init__(self, line: int) -> None:
-            super().__init__()
-            self.line = line
 
     def __init__(self, search_dirs: tuple[str, ...] = (), *, recorded: bool = False, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -296,7 +289,8 @@ class SourcePane(StatePane):
             return
         if frame is None or not (frame.fullname or frame.file):
             where = frame.where if frame else state.stop.reason
-            self._show_missing(f"no source for {where}")
+            self._show_missing(f"no source for {where}: it has no line information (a library's kernel, such "
+                               "as PyTorch's, or code built without -g -G / -lineinfo); SASS shows its instructions")
             return
         self.open(frame.fullname or frame.file or "", frame.line, current=True)
 

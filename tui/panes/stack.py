@@ -12,8 +12,9 @@ from textual.app import ComposeResult
 from textual.widgets import DataTable, Static
 
 from cudatui.gdbbridge import Folded, Frame, HostFrame, HostStack, StopEvent, StopState, fold, short_name
+from cudatui.tui.messages import FrameSelected, OpenSource
 
-from .base import Cell, FrameSelected, OpenSource, PaneTable, StatePane, sync_rows
+from .base import Cell, PaneTable, StatePane, sync_rows
 
 
 def frame_location(frame: Frame) -> str:
@@ -107,7 +108,10 @@ class StackPane(StatePane):
         table.display = stack is not None
         message = self.query_one("#host-note", Static)
         message.display = bool(note)
-        message.update(Text(note or ""))
+        frame = stack.user_frame if stack is not None else None
+        line = f"line {frame.line}" if frame is not None else "this line"
+        message.update(Text(f"⚠ {line} is where the host waits, not the launch · L: launch blocking"))
+        message.tooltip = note or None
         sync_rows(table, self.COLUMNS, host_rows(stack) if stack is not None else {})
 
     @on(DataTable.RowSelected, "#stack-table")

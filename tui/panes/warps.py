@@ -19,8 +19,10 @@ from textual.reactive import reactive
 from textual.widgets import DataTable, Input
 
 from cudatui.gdbbridge import DebuggerQueries, Lane, MIError, StopState, ThreadRange, Warp, WarpWatchError, fmt_dim3
+from cudatui.tui.inline_input import InlineInput
+from cudatui.tui.messages import FocusRequested
 
-from .base import FocusRequested, InfoLine, PaneTable, QueryPane, sync_rows
+from .base import InfoLine, PaneTable, QueryPane, sync_rows
 
 LANES = 32
 
@@ -146,12 +148,6 @@ class WarpsPane(QueryPane):
     WarpsPane > #watch-table {
         height: 4;
     }
-    WarpsPane > #watch-input {
-        display: none;
-    }
-    WarpsPane > #watch-input.editing {
-        display: block;
-    }
     """
 
     lane_cursor: reactive[int] = reactive(0)
@@ -187,7 +183,8 @@ class WarpsPane(QueryPane):
         for lane in range(LANES):
             watch.add_column(f"L{lane}", key=str(lane))
         yield watch
-        yield Input(placeholder="expression evaluated in every lane, e.g. threadIdx.x * 2", id="watch-input")
+        yield InlineInput(placeholder="expression evaluated in every lane, e.g. threadIdx.x * 2", transient=True,
+                          id="watch-input")
 
     @property
     def warps(self) -> list[Warp]:
@@ -214,15 +211,10 @@ class WarpsPane(QueryPane):
         self.lane_cursor = (self.lane_cursor + delta) % LANES
 
     def action_edit_watch(self) -> None:
-        field = self.query_one("#watch-input", Input)
-        field.value = self.watch_expression
-        field.add_class("editing")
-        field.focus()
+        self.query_one("#watch-input", InlineInput).open(self.watch_expression)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
-        event.input.remove_class("editing")
-        self.query_one("#warps-table").focus()
         self.watch_expression = event.value.strip()
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
@@ -311,7 +303,7 @@ class WarpsPane(QueryPane):
             self._threads[generation] = await self.queries.threads()
         except MIError:
             self._threads[generation] = ()
-        if self.state is not None and self.state.generation == generation:
+        if self.answerable and self.state is not None and self.state.generation == generation:
             self._fill_lines()
 
     def _refresh_watch(self) -> None:
@@ -333,10 +325,13 @@ class WarpsPane(QueryPane):
         try:
             values = dict(await self.queries.evaluate_in_lanes(expression))
         except (MIError, WarpWatchError) as exc:
-            self.watch_error = str(exc)
-            self._show_watch("")
+            if self.answerable:  # else the app closed while gdb answered
+                self.watch_error = str(exc)
+                self._show_watch("")
             return
         self._cache[(generation, expression)] = values
+        if not self.answerable:
+            return
         if self.state is not None and self.state.generation == generation and self.watch_expression == expression:
             self.watch_values = values
             self._show_watch("")

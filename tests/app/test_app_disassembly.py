@@ -1,0 +1,24 @@
+"""The SASS pane in the app: a side pane that asks cuda-gdb for disassembly only while it is shown."""
+
+from __future__ import annotations
+
+from cudatui.tui.app import SIDE_PANES, DebuggerApp
+from cudatui.tui.panes.disassembly import DisassemblyPane
+from tests.support.app import stopped_at
+from tests.support.paths import TRANSCRIPTS
+from tests.support.replay import replay_config
+from tests.support.wait import wait_for
+
+
+async def test_sass_tab_fetches_only_once_shown() -> None:
+    assert "disassembly" in [spec.id for spec in SIDE_PANES]
+    app = DebuggerApp(replay_config(TRANSCRIPTS / "inspect.jsonl", "reduce_racy", source_dirs=(str(TRANSCRIPTS),)))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await stopped_at(pilot, app, 9)
+        pane = app.query_one(DisassemblyPane)
+        await pilot.pause(0.2)
+        assert not pane.display and pane.fetches == 0
+        app.show_pane("disassembly")
+        await wait_for(pilot, lambda: pane.fetches == 1 and not pane.status.startswith("disassembling"))
+        # the recording answered `$pc+48`, not the pane's default range: the error is shown on its line
+        assert pane.status.startswith("cannot disassemble at 0x7ffd037a2560") and "\n" not in pane.status

@@ -1,0 +1,70 @@
+"""Programs nobody wrote for cudatui, recorded through the UI on the H200 (scripts/record_own.py,
+GPU batch 9) and replayed: PyTorch's own kernel assert and a Triton fault show the script's
+Python line behind the stop, the sync-point note, the short kernel name; ``L`` re-runs with
+CUDA_LAUNCH_BLOCKING=1 and the line becomes the launch, without the note."""
+
+from __future__ import annotations
+
+from textual.widgets import DataTable, Static
+
+from cudatui.gdbbridge import LaunchConfig
+from cudatui.tui.app import DebuggerApp
+from cudatui.tui.panes.stack import StackPane
+from tests.support.app import phase, rows
+from tests.support.paths import RECORDED, ROOT
+from tests.support.wait import wait_for
+
+OWN = RECORDED / "own"
+PROGRAMS = ROOT / "scripts" / "own_programs"
+
+
+def host_rows(app: DebuggerApp) -> list[list[str]]:
+    table = app.query_one(StackPane).query_one("#host-table", DataTable)
+    return [[str(cell) for cell in table.get_row(key)] for key in table.rows] if table.display else []
+
+
+def note(app: DebuggerApp) -> str:
+    """The whole sync-point note (the pane shows one line of it, the rest is its tooltip)."""
+    widget = app.query_one(StackPane).query_one("#host-note", Static)
+    return str(widget.tooltip) if widget.display else ""
+
+
+def replay(name: str) -> DebuggerApp:
+    return DebuggerApp(LaunchConfig.replay(OWN / f"ui_{name}.jsonl", source_dirs=(str(PROGRAMS),)))
+
+
+async def test_pytorch_index_assert_sync_line_then_launch_line() -> None:
+    app = replay("torch_index")
+    async with app.run_test(size=(160, 48)) as pilot:
+        await wait_for(pilot, lambda: phase(app) == "stopped" and host_rows(app), why="the first stop's host stack")
+        assert app.debugger.status.detail == "CUDA_EXCEPTION_12 Warp Assert"
+        assert app.debugger.status.kernel == "at::native::index_elementwise_kernel<128, 4, …>"
+        assert rows(app, StackPane)["0"][2] == "at::native::index_elementwise_kernel<128, 4, …>"
+        user = next(row for row in host_rows(app) if row[0] == "•")
+        assert user[2:] == ["<module>", 'torch_index.py:7  print("sum", y.sum().item())']
+        assert note(app).startswith("The host is waiting for the GPU at line 7 of torch_index.py (.item())")
+        assert "CUDA_LAUNCH_BLOCKING=1" in note(app)
+        shown = str(app.query_one(StackPane).query_one("#host-note", Static).render())
+        assert shown == "⚠ line 7 is where the host waits, not the launch · L: launch blocking"
+        assert any(n.message == note(app) for n in app._notifications)
+        first = app.last_state.generation
+        await pilot.press("L")
+        await wait_for(pilot, lambda: app.last_state.generation > first and phase(app) == "stopped"
+                       and any(row[0] == "•" and ":6 " in row[3] for row in host_rows(app)), why="the launch line")
+        user = next(row for row in host_rows(app) if row[0] == "•")
+        assert user[2:] == ["<module>", "torch_index.py:6  y = x[idx]"]
+        assert note(app) == ""
+        await app.action_quit()
+
+
+async def test_triton_fault_stops_at_its_python_source_line() -> None:
+    app = replay("triton_fault")
+    async with app.run_test(size=(160, 48)) as pilot:
+        await wait_for(pilot, lambda: phase(app) == "stopped" and host_rows(app), why="the stop's host stack")
+        assert app.debugger.status.detail == "CUDA_EXCEPTION_14 Warp Illegal Address"
+        frame = app.last_state.frames[0]
+        assert (frame.func, frame.file.rsplit("/", 1)[-1], frame.line) == ("scale", "triton_fault.py", 12)
+        user = next(row for row in host_rows(app) if row[0] == "•")
+        assert user[3] == "triton_fault.py:18  torch.cuda.synchronize()"
+        assert "(synchronize())" in note(app)
+        await app.action_quit()

@@ -1,0 +1,58 @@
+"""Partial repaints leave nothing stale: panes repaint only the lines and table rows a stop
+changed, so after each stop the screen as painted must equal the screen rendered from scratch
+(every widget's render caches dropped), over replayed real cuda-gdb stops at 160x48."""
+
+from __future__ import annotations
+
+from textual.pilot import Pilot
+
+from cudatui.tui.app import DebuggerApp
+from cudatui.tui.panes.locals import LocalsPane
+from tests.support.app import goto_focus, rows, status, stopped_at
+from tests.support.paths import ROOT, TOURS
+from tests.support.replay import TILE_BREAKS, replay_config, sequential
+from tests.support.wait import wait_for
+
+
+async def painted(app: DebuggerApp, pilot: Pilot) -> str:
+    """The screen as the last updates left it, once the stop's fetches are shown."""
+    await app.workers.wait_for_complete()
+    app.clear_notifications()
+    await pilot.pause()
+    return app.export_screenshot()
+
+
+async def from_scratch(app: DebuggerApp, pilot: Pilot) -> str:
+    """The same screen with every widget rendered again without its caches."""
+    for widget in app.screen.walk_children(with_self=True):
+        widget.notify_style_update()
+        widget.refresh()
+    await pilot.pause()
+    return app.export_screenshot()
+
+
+async def test_each_stop_paints_what_a_full_render_shows(tmp_path) -> None:
+    tour = sequential(TOURS / "tile.jsonl", tmp_path)
+    app = DebuggerApp(replay_config(tour, *TILE_BREAKS, source_dirs=(str(ROOT / "kernels"),)))
+    async with app.run_test(size=(160, 48)) as pilot:
+
+        async def same(what: str) -> None:
+            screen = await painted(app, pilot)
+            assert screen == await from_scratch(app, pilot), f"stale lines on screen after {what}"
+
+        await stopped_at(pilot, app, 37)
+        app.query_one("#source-view").focus()
+        await same("the first stop")
+        await goto_focus(pilot, app, "block (1,0,0) thread (7,0,0)")
+        await stopped_at(pilot, app, 28)
+        await same("a focus switch to another block")
+        await goto_focus(pilot, app, "warp 2 lane 3")
+        await wait_for(pilot, lambda: rows(app, LocalsPane, "#locals-table")["tx"][1] == "7")
+        await same("a focus switch to a lane")
+        for key, line in (("n", 22), ("n", 30), ("s", 48)):
+            await pilot.press(key)
+            await stopped_at(pilot, app, line)
+            await same(f"'{key}' to line {line}")
+        await pilot.press("c")
+        await wait_for(pilot, lambda: status(app)[0] == "exited")
+        await same("the exit")

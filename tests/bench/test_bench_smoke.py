@@ -1,0 +1,122 @@
+"""Smoke test of bench/: each module runs with a tiny N and prints well-formed result lines.
+
+Asserts on structure only (names, units, verdicts, the summary table), never on timings.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from tests.support.paths import ROOT
+
+LINE = re.compile(r"^BENCH (\w+) \| ([^|]+) \| (-?[\d.,]+|nan)(x| ms| cmd/s| MB/s) \| goal (-|[<>]= [\d.,]+(x| ms)) \| "
+                  r"(MET|MISSED|-) \| (.*)$")
+
+
+def run_module(*args: str, timeout: float = 240) -> str:
+    out = subprocess.run([sys.executable, "-m", *args], cwd=ROOT, capture_output=True, text=True, timeout=timeout)
+    assert out.returncode == 0, out.stderr[-2000:]
+    return out.stdout
+
+
+def bench_lines(stdout: str) -> list[re.Match[str]]:
+    found = [LINE.match(line) for line in stdout.splitlines() if line.startswith("BENCH ")]
+    assert found and all(found), stdout
+    return [m for m in found if m]
+
+
+def check_missed_have_fix(stdout: str) -> None:
+    lines = stdout.splitlines()
+    for i, line in enumerate(lines):
+        if line.startswith("BENCH ") and "| MISSED |" in line:
+            assert lines[i + 1].startswith("  WHY/FIX: "), line
+
+
+needs_gdb = pytest.mark.skipif(shutil.which("gdb") is None, reason="needs GNU gdb")
+
+
+@needs_gdb
+def test_mi_roundtrip() -> None:
+    stdout = run_module("bench.mi_roundtrip", "--quick")
+    lines = bench_lines(stdout)
+    names = [m.group(2) for m in lines]
+    assert "GdbSession sequential / raw sequential" in names
+    assert "GdbSession 16 in flight / raw sequential" in names
+    assert "pygdbmi GdbController / raw sequential" in names
+    goals = {m.group(2): m.group(5) for m in lines}
+    assert goals["GdbSession sequential / raw sequential"] == ">= 0.50x"
+    assert goals["GdbSession 16 in flight / raw sequential"] == ">= 1.00x"
+    check_missed_have_fix(stdout)
+
+
+def test_parse_big() -> None:
+    stdout = run_module("bench.parse_big", "--quick")
+    lines = bench_lines(stdout)
+    parses = [m for m in lines if m.group(2).startswith("pygdbmi parse ")]
+    stalls = [m for m in lines if m.group(2).startswith("longest UI stall")]
+    assert {m.group(4) for m in parses} == {" MB/s"} and len(parses) == 3
+    assert len(stalls) == 3 and all(m.group(5) == "<= 50.0 ms" for m in stalls)
+    check_missed_have_fix(stdout)
+
+
+def test_stop_to_screen() -> None:
+    stdout = run_module("bench.stop_to_screen", "--quick")
+    lines = {m.group(2): m for m in bench_lines(stdout)}
+    assert lines["UI part median"].group(5) == "<= 50.0 ms"
+    assert "5 steps of the race tour replayed, 160x48" in lines["stop to screen median"].group(8)
+    assert "layout passes per step" in lines["UI part median"].group(8)
+    check_missed_have_fix(stdout)
+
+
+def test_stop_to_screen_rejects_unknown_tour() -> None:
+    out = subprocess.run([sys.executable, "-m", "bench.stop_to_screen", "--tour", "nope"], cwd=ROOT,
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 2
+    assert "no recorded tour 'nope'" in out.stderr and "Traceback" not in out.stderr
+
+
+def test_scale() -> None:
+    lines = bench_lines(run_module("bench.scale", "--quick"))
+    names = [m.group(2) for m in lines]
+    assert names == [
+        "navigator: expand kernel -> block ranges shown",
+        "navigator: expand block range -> thread ranges shown",
+        "navigator: page down, median until idle",
+        "shared memory: first page shown",
+        "shared memory: next page, median until shown",
+    ]
+    assert "grid (64,1,1) x (256,1,1); 64 rows" in lines[0].group(8)
+
+
+@needs_gdb
+def test_gpu_set_runs_with_gnu_gdb(tmp_path: Path) -> None:
+    program = tmp_path / "steps"
+    subprocess.run(["gcc", "-g", "-O0", "-o", str(program), str(ROOT / "tests/fixtures/c/bridge/steps.c")], check=True)
+    stdout = run_module("bench.gpu", "--debugger", "gdb", "--program", str(program), "--break", "steps.c:15",
+                        "--rounds", "1", "--steps", "2")
+    names = [m.group(2) for m in bench_lines(stdout)]
+    assert names == ["first breakpoint: gdbbridge *stopped / bare -batch",
+                     "first breakpoint: first StopState shown / bare -batch",
+                     "step (-exec-next): GdbSession / raw MI pipe"]
+
+
+def test_gpu_set_reports_missing_debugger_in_one_line() -> None:
+    out = subprocess.run([sys.executable, "-m", "bench.gpu", "--debugger", "no-such-debugger"], cwd=ROOT,
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 2
+    assert out.stderr.strip() == "bench.gpu: debugger 'no-such-debugger' not found on PATH"
+
+
+@needs_gdb
+def test_run_prints_summary_table() -> None:
+    stdout = run_module("bench.run", "--quick", "--only", "mi_roundtrip")
+    assert "== summary" in stdout
+    header = next(line for line in stdout.splitlines() if line.startswith("bench "))
+    assert header.split() == ["bench", "measurement", "value", "goal", "verdict"]
+    assert re.search(r"^mi_roundtrip\s+GdbSession sequential / raw sequential\s+\S+x\s+>= 0.50x\s+(MET|MISSED)$",
+                     stdout, re.M)

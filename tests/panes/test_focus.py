@@ -1,0 +1,107 @@
+"""Focus navigator over the real reduce_racy tables (inspect.jsonl): lazy ranges, selection, go to."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from textual.widgets import Tree
+
+from cudatui.gdbbridge.cuda.focus import switch_focus
+from cudatui.tui.panes.focus import FocusNavigator
+from tests.support.panes import PaneApp, Replay, first_stop
+from tests.support.wait import wait_for
+
+
+def labels(pane: FocusNavigator) -> list[str]:
+    tree = pane.query_one(Tree)
+    return [str(tree.get_node_at_line(i).label) for i in range(tree.last_line + 1)]
+
+
+async def test_expand_ranges_lazily_and_select_posts_focus_requests():
+    pane = FocusNavigator()
+    app = PaneApp(pane, "inspect.jsonl", first_stop)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: app.ready)
+        await pilot.pause()
+        assert labels(pane) == [
+            "* device 0 NVIDIA H200 sm_90 · 132 SMs",
+            "* kernel 0 reduce_racy  grid (4,1,1) block (256,1,1) · 1,024 thr",
+        ]
+        assert "block (0,0,0) thread (0,0,0)" in str(pane.query_one("#focus-title").render())
+        pane.query_one(Tree).focus()
+        assert pane.query_one(Tree).cursor_line == 1  # the current kernel
+        await pilot.press("space")
+        await wait_for(pilot, lambda: len(labels(pane)) == 3 and "loading" not in labels(pane)[2])
+        assert labels(pane)[2] == "* blocks (0,0,0)-(3,0,0) ×4 running"
+        await pilot.press("down", "space")
+        await wait_for(pilot, lambda: len(labels(pane)) == 4 and "loading" not in labels(pane)[3])
+        assert labels(pane)[3] == "* (0,0,0)(0,0,0)-(3,0,0)(255,0,0) ×1024 bugs.cu:9"
+        await pilot.press("down", "enter")
+        await pilot.press("up", "enter", "up", "enter", "up", "enter")
+        assert app.requests == ["block (0,0,0) thread (0,0,0)", "block (0,0,0)", "kernel 0", "device 0"]
+
+
+async def test_goto_normalises_input_and_rejects_garbage_in_one_line():
+    pane = FocusNavigator()
+    app = PaneApp(pane, "inspect.jsonl", first_stop)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: app.ready)
+        await pilot.press("g", *"block 3 thread (200)", "enter")
+        assert app.requests == ["block (3,0,0) thread (200,0,0)"]
+        await pilot.press("g", *"blok 3", "enter")
+        assert app.requests == ["block (3,0,0) thread (200,0,0)"]
+        assert pane.notice.startswith("cannot read focus 'blok 3'") and "\n" not in pane.notice
+
+
+async def test_requested_switch_is_quiet_but_a_stop_elsewhere_is_announced():
+    pane = FocusNavigator()
+
+    async def script(app: PaneApp, replay: Replay) -> None:
+        first = await replay.state(await replay.resume())
+        app.show(first)
+        switched = await switch_focus(replay.session, "block (3,0,0) thread (200,0,0)")
+        app.show(await replay.builder.refresh(first.stop, focus=switched.focus))
+        app.notice_after_switch = pane.notice  # type: ignore[attr-defined]
+        stepped = await replay.state(await replay.resume("-exec-next"))
+        app.show(stepped)
+        app.notice_after_step = pane.notice  # type: ignore[attr-defined]
+        # the real step's stop, shown right after the first stop (as when the switch happened elsewhere)
+        app.show(replace(first, generation=stepped.generation + 1))
+        app.show(replace(stepped, generation=stepped.generation + 2))
+
+    app = PaneApp(pane, "inspect.jsonl", script)
+    async with app.run_test(size=(100, 24)) as pilot:
+        await wait_for(pilot, lambda: app.ready)
+        await pilot.pause()
+        assert app.notice_after_switch == app.notice_after_step == ""  # type: ignore[attr-defined]
+        assert pane.notice == (
+            "focus moved to block (3,0,0) thread (200,0,0) by cuda-gdb (end-stepping-range), from block (0,0,0) thread (0,0,0)"
+        )
+
+
+async def test_a_step_updates_the_tree_in_place():
+    pane = FocusNavigator()
+
+    async def script(app: PaneApp, replay: Replay) -> None:
+        app.show(await replay.state(await replay.resume()))
+        app.stepped = await replay.state(await replay.resume("-exec-next"))  # type: ignore[attr-defined]
+
+    app = PaneApp(pane, "../recorded/tours/race.jsonl", script)
+    async with app.run_test(size=(100, 24)) as pilot:
+        await wait_for(pilot, lambda: app.ready)
+        tree = pane.query_one(Tree)
+        kernel = tree.get_node_at_line(1)
+        tree.focus()
+        await pilot.press("space")
+        await wait_for(pilot, lambda: len(labels(pane)) == 3 and "loading" not in labels(pane)[2])
+        app.show(app.stepped)  # type: ignore[attr-defined]
+        await pilot.pause()
+        # the same nodes stay (expanded, cursor kept); only their labels could change
+        assert tree.get_node_at_line(1) is kernel and kernel.is_expanded
+        assert labels(pane)[:2] == [
+            "* device 0 NVIDIA H200 sm_90 · 132 SMs",
+            "* kernel 0 reduce_racy  grid (4,1,1) block (256,1,1) · 1,024 thr",
+        ]
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert len(labels(pane)) == 3 and "loading" not in labels(pane)[2]

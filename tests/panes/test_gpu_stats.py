@@ -1,0 +1,229 @@
+"""GPU stats pane (Pilot + snapshots) and its formatting (`cudatui stats` is tests/app/test_stats_command.py).
+
+Data: recorded H200 samples (tests/fixtures/nvml/h200_samples.jsonl) when committed, else live
+NVML where it works, else the real read path on this no-driver machine (all values N/A).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+from textual.app import App, ComposeResult
+from textual.widgets import DataTable, Input, Select, Sparkline, Static
+
+from cudatui.gdbbridge.nvml.sampler import NvmlSource, ReplaySource, Sampler
+from cudatui.gdbbridge.nvml.models import Snapshot, iter_snapshots_jsonl
+from cudatui.tui.panes.gpu_stats import (
+    GpuStatsPane,
+    format_details,
+    format_memory,
+    format_power,
+    format_temperature,
+    format_util,
+    history_series,
+    level,
+)
+from cudatui.tui.stats_app import StatsApp
+from tests.support.nvml import (
+    NO_DRIVER_REASON, NVML_WORKS, SAMPLES, NoDriverSource, cuda_gdb_pci_bus, needs_samples, no_driver,
+)
+from tests.support.wait import wait_for
+
+
+class CountingSource:
+    """Counts reads of a real source."""
+
+    def __init__(self, inner) -> None:
+        self.inner, self.reads = inner, 0
+
+    def read(self) -> Snapshot:
+        self.reads += 1
+        return self.inner.read()
+
+    def close(self) -> None:
+        pass
+
+
+class TwoGpuSource(CountingSource):
+    """A real source's first device seen twice, as two GPUs on different PCI addresses."""
+
+    def __init__(self, inner, second_pci: str) -> None:
+        super().__init__(inner)
+        self.second_pci = second_pci
+
+    def read(self) -> Snapshot:
+        snap = super().read()
+        gpu = snap.gpus[0]
+        first = replace(gpu, index=0, pci_bus_id="00000000:3B:00.0")
+        return replace(snap, gpus=(first, replace(gpu, index=1, pci_bus_id=self.second_pci)))
+
+
+def real_source():
+    """Recorded samples, else live NVML, else the no-driver read path."""
+    if SAMPLES.exists():
+        return ReplaySource(SAMPLES)
+    return NvmlSource() if NVML_WORKS else NoDriverSource()
+
+
+def text_of(widget: Static) -> str:
+    return str(widget.render())
+
+
+# ---- Pilot -------------------------------------------------------------------------------
+
+
+@no_driver
+async def test_unavailable_says_why_in_one_line():
+    app = StatsApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        pane = app.query_one(GpuStatsPane)
+        await wait_for(pilot, lambda: pane.reason is not None)
+        assert pane.reason == NO_DRIVER_REASON
+        assert text_of(pane.query_one("#unavailable", Static)) == (
+            f"GPU stats unavailable: {NO_DRIVER_REASON}"
+        )
+        assert not pane.query_one("#stats").display
+
+
+class HostApp(App[None]):
+    """The pane beside another widget, as in the debugger."""
+
+    def compose(self) -> ComposeResult:
+        yield Input(id="command")
+        yield GpuStatsPane()
+
+
+@no_driver
+async def test_app_keeps_working_without_nvml():
+    app = HostApp()
+    async with app.run_test() as pilot:
+        pane = app.query_one(GpuStatsPane)
+        await wait_for(pilot, lambda: pane.reason is not None)
+        await pilot.press("c", "u", "d", "a")
+        await pilot.pause(1.2)  # the next tick fails again without disturbing the app
+        assert app.query_one(Input).value == "cuda"
+        assert not pane.query_one("#stats").display
+
+
+async def test_shows_latest_sample_and_history():
+    sampler = Sampler(real_source(), interval_s=0.05)
+    app = StatsApp(sampler)
+    async with app.run_test(size=(120, 40)) as pilot:
+        pane = app.query_one(GpuStatsPane)
+        await wait_for(pilot, lambda: len(sampler.history(0)) >= 5)
+        pane.display = False  # pause sampling so the state settles
+        await pilot.pause(0.3)
+        sample = pane.snapshot.gpus[0]
+        assert sampler.latest == pane.snapshot
+        assert pane.query_one("#stats").display
+        assert text_of(pane.query_one("#util-value", Static)) == format_util(sample).plain
+        assert text_of(pane.query_one("#memory-value", Static)) == format_memory(sample).plain
+        assert text_of(pane.query_one("#details", Static)) == format_details(sample).plain
+        series = history_series(sampler.history(0))
+        for metric in ("util", "memory", "power", "temperature"):
+            assert list(pane.query_one(f"#{metric}-spark", Sparkline).data) == series[metric]
+        table = pane.query_one(DataTable)
+        assert [key.value for key in table.rows] == [str(p.pid) for p in sample.processes]
+        assert not pane.query_one("#device-select").display  # one GPU: no selector
+
+
+async def test_sampling_pauses_while_hidden():
+    source = CountingSource(real_source())
+    app = StatsApp(Sampler(source, interval_s=0.05))
+    async with app.run_test() as pilot:
+        pane = app.query_one(GpuStatsPane)
+        await wait_for(pilot, lambda: source.reads >= 3)
+        pane.display = False
+        await pilot.pause(0.2)
+        hidden_reads = source.reads
+        await pilot.pause(0.5)
+        assert source.reads == hidden_reads
+        pane.display = True
+        await wait_for(pilot, lambda: source.reads >= hidden_reads + 3)
+
+
+async def test_debuggee_gpu_selected_by_pci_bus_id_not_index():
+    debuggee_pci = "00000000:" + cuda_gdb_pci_bus()
+    app = StatsApp(
+        Sampler(TwoGpuSource(real_source(), debuggee_pci), interval_s=0.05),
+        pci_bus_id=cuda_gdb_pci_bus(),
+    )
+    async with app.run_test(size=(100, 30)) as pilot:
+        pane = app.query_one(GpuStatsPane)
+        await wait_for(pilot, lambda: pane.snapshot is not None)
+        assert pane.device_index == 1
+        select = pane.query_one("#device-select", Select)
+        assert select.display and select.value == 1
+        assert "debuggee's GPU" in text_of(pane.query_one("#device", Static))
+        await pilot.press("]")
+        assert pane.device_index == 0
+        assert "debuggee's GPU" not in text_of(pane.query_one("#device", Static))
+        await pilot.press("[")
+        assert pane.device_index == 1
+
+
+@needs_samples
+async def test_debuggee_pid_is_marked_in_the_process_list():
+    snapshots = list(iter_snapshots_jsonl(SAMPLES))
+    first_with_procs = next(i for i, s in enumerate(snapshots) if s.gpus[0].processes)
+    pid = snapshots[first_with_procs].gpus[0].processes[0].pid
+    source = ReplaySource(SAMPLES)
+    for _ in range(first_with_procs):
+        source.read()
+    app = StatsApp(Sampler(source, interval_s=0.05), debuggee_pid=pid)
+    async with app.run_test(size=(120, 40)) as pilot:
+        pane = app.query_one(GpuStatsPane)
+        await wait_for(pilot, lambda: str(pid) in pane.query_one(DataTable).rows)
+        table = pane.query_one(DataTable)
+        assert "debuggee" in str(table.get_cell(str(pid), "mark"))
+        others = [k.value for k in table.rows if k.value != str(pid)]
+        assert all(str(table.get_cell(k, "mark")) == "" for k in others)
+
+
+# ---- formatting --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "value, expected", [(None, "na"), (0, "ok"), (69.9, "ok"), (70, "warn"), (89, "warn"), (90, "high")]
+)
+def test_level_thresholds(value, expected):
+    assert level(value, 70, 90) == expected
+
+
+@no_driver
+def test_formatting_of_an_all_na_sample():
+    sample = NoDriverSource().read().gpus[0]
+    for formatter in (format_memory, format_power, format_temperature):
+        text = formatter(sample)
+        assert text.plain.endswith("N/A") and text.spans[-1].style == "dim"
+    assert format_util(sample).plain == "Util   SM N/A  mem N/A"
+    assert format_details(sample).plain == "Clocks SM N/A · mem N/A · throttle N/A"
+    assert history_series((sample,)) == {"util": [], "memory": [], "power": [], "temperature": []}
+
+
+@needs_samples
+def test_formatting_of_recorded_samples():
+    for snapshot in iter_snapshots_jsonl(SAMPLES):
+        gpu = snapshot.gpus[0]
+        assert f"{gpu.util_sm:3d} %" in format_util(gpu).plain
+        assert f"{gpu.mem_total / 2**30:.1f} GiB" in format_memory(gpu).plain
+        assert f"{gpu.temperature} °C" in format_temperature(gpu).plain
+        assert f"{gpu.power_w:.0f}/{gpu.power_limit_w:.0f} W" in format_power(gpu).plain
+        for reason in gpu.throttle_reasons or ():
+            assert reason in format_details(gpu).plain
+
+
+# ---- snapshots ---------------------------------------------------------------------------
+
+
+async def _until_unavailable(pilot) -> None:
+    pane = pilot.app.query_one(GpuStatsPane)
+    await wait_for(pilot, lambda: pane.reason is not None)
+
+
+@no_driver
+@pytest.mark.parametrize("size", [(80, 24), (160, 48)])
+def test_snapshot_unavailable(snap_compare, size):
+    assert snap_compare(StatsApp(), terminal_size=size, run_before=_until_unavailable)
+

@@ -1,0 +1,90 @@
+"""Shared memory pane: the real `sdata[0]@32` read of reduce_racy (inspect.jsonl), types and formats."""
+
+from __future__ import annotations
+
+import pytest
+from textual.widgets import DataTable
+
+from cudatui.gdbbridge.cuda.shared_decls import SharedDecl
+from cudatui.tui.panes.shared_memory import (SharedArray, SharedMemoryPane, bank, from_declaration, from_variable_type,
+                                     parse_added, shown)
+from tests.support.panes import PaneApp, first_stop
+from tests.support.paths import TRANSCRIPTS
+from tests.support.wait import wait_for
+
+
+def title(pane: SharedMemoryPane) -> str:
+    return str(pane.query_one("#shared-title").render())
+
+
+async def test_added_extern_array_is_read_from_the_recording():
+    pane = SharedMemoryPane(page_size=32)
+    app = PaneApp(pane, "inspect.jsonl", first_stop)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: app.ready)
+        await pilot.pause()
+        assert "no __shared__ arrays in scope" in title(pane)
+        await pilot.press("a", *"sdata[64]", "enter")
+        await wait_for(pilot, lambda: bool(pane.values()))
+        # `sdata[0]@32` answered {0 <repeats 32 times>} on the real H200
+        assert pane.values() == ("0",) * 32
+        table = pane.query_one(DataTable)
+        assert table.row_count == 32
+        assert table.get_cell("31", "hex").plain == "0x00000000"
+        # `&sdata[0]` was not recorded: the bank is shown as unknown, not invented
+        assert table.get_cell("5", "bank").plain == "?"
+        assert title(pane).startswith("sdata[64] address ? · page 1/2 · value · 0 changed")
+        await pilot.press("a", *"sdata 64", "enter")
+        assert "type a shared array as NAME[N]" in title(pane)
+
+
+def test_types_of_shared_locals():
+    # "@shared int [64]" is the type cuda-gdb 13.0 reported for `__shared__ int s[64]` (reference mi4.txt)
+    assert from_variable_type("s", "@shared int [64]") == SharedArray("s", "int", (64,))
+    assert from_variable_type("tile", "@shared float [18][18]") == SharedArray("tile", "float", (18, 18))
+    assert from_variable_type("tid", "@register int") is None
+    assert from_variable_type("v", "@shared float") is None
+
+
+def test_added_arrays_and_bad_input():
+    assert parse_added("tile[18][18]") == SharedArray("tile", "?", (18, 18))
+    with pytest.raises(ValueError, match="one or two non-zero dimensions"):
+        parse_added("x[2][2][2]")
+    with pytest.raises(ValueError, match="NAME\\[N\\]"):
+        parse_added("sdata")
+
+
+def test_formats_and_banks():
+    assert shown("1", "hex", "int") == "0x00000001"
+    assert shown("1", "hex", "float") == "0x3f800000"  # gdb prints 1.0f as "1"
+    assert shown("1.5", "hex") == "0x3fc00000" and shown("1.5", "int", "float") == str(0x3FC00000)
+    assert shown("-1", "int", "int") == "-1" and shown("-1", "hex", "int") == "0xffffffff"
+    assert shown("<optimized out>", "hex") == "<optimized out>"
+    # &s was 0x400 on sm_90 (reference mi2.txt): float s[i] sits in bank i mod 32
+    assert [bank(0x400, i, 4) for i in (0, 1, 31, 32, 33)] == ["0", "1", "31", "0", "1"]
+    assert bank(0x400, 3, 8) == "6" and bank(None, 3, 4) == "?"
+
+
+async def test_extern_array_of_the_kernel_source_is_shown_without_adding_it():
+    # reduce_racy declares `extern __shared__ float sdata[];` (bugs.cu, the recorded kernel's source):
+    # not a local on cuda-gdb 13.0, found in the source and paged as blockDim.x = 256 elements
+    pane = SharedMemoryPane(page_size=32)
+    pane.source_dirs = (str(TRANSCRIPTS),)
+    app = PaneApp(pane, "inspect.jsonl", first_stop)
+    async with app.run_test(size=(120, 24)) as pilot:
+        await wait_for(pilot, lambda: app.ready)
+        await wait_for(pilot, lambda: bool(pane.values()))
+        await wait_for(pilot, lambda: "reading" not in title(pane))  # the title follows the values
+        assert [(a.name, a.element, a.dims) for a in pane.arrays()] == [("sdata", "float", (256,))]
+        assert pane.values() == ("0",) * 32
+        assert title(pane) == ("float sdata[256] address ? · page 1/8 · value · 0 changed · "
+                               "extern: 256 shown (blockDim.x)")
+
+
+def test_declared_arrays_become_pages():
+    decl = SharedDecl("sdata", "float", (None,), extern=True)
+    assert from_declaration(decl, 128) == SharedArray("sdata", "float", (128,), "extern: 128 shown (blockDim.x)")
+    assert from_declaration(decl, None).dims == (256,)
+    assert "a guess" in from_declaration(decl, None).note
+    assert from_declaration(SharedDecl("tile", "float", (18, 18)), 256) == SharedArray("tile", "float", (18, 18))
+    assert from_declaration(SharedDecl("b", "int", (2, None)), 256) is None

@@ -1,0 +1,84 @@
+"""Quit at any moment: within 2 s of ``q`` every process cudatui started is gone.
+
+The app runs as a user runs it (``python -m cudatui`` in a pseudo-terminal); the processes are
+found by walking parent pids from /proc before quitting, and each must be gone after: during
+startup (a debugger that has not answered yet), while the program runs an endless loop, and
+during a sanitizer run (the stand-in compute-sanitizer of tests/fixtures/sanitizer/, which
+also starts a child of its own).
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+from tests.support.paths import FIXTURES
+from tests.support.processes import descendants, kill_all, wait_gone
+from tests.support.programs import FOREVER, compile_c, needs_gdb
+from tests.support.terminal import TerminalApp
+from tests.support.wait import wait_until
+
+QUIT_WITHIN = 2.0
+
+
+def quit_and_check(app: TerminalApp, expected: set[str], pids: tuple[int, ...] = ()) -> None:
+    """Press q: every process below the app (among them processes named ``expected`` and
+    ``pids``) must be gone within QUIT_WITHIN s, and the app must exit with code 0."""
+    children = descendants(app.proc.pid)
+    names = {Path(f"/proc/{pid}/comm").read_text().strip() for pid in children}
+    assert expected <= names and set(pids) <= set(children), (names, pids, children)
+    try:
+        app.send("q")
+        left = wait_gone(children, timeout=QUIT_WITHIN)
+        assert not left, f"{QUIT_WITHIN} s after q still running: {left}"
+        assert app.wait(timeout=10) == 0
+        assert b"Traceback" not in app.output, app.after_exit()
+    finally:
+        kill_all(children)
+        app.close()
+
+
+def test_quit_during_startup(tmp_path: Path) -> None:
+    silent = tmp_path / "slow-gdb"
+    silent.write_text("#!/bin/sh\nexec sleep 1000\n")
+    silent.chmod(0o755)
+    record = tmp_path / "session.jsonl"
+    app = TerminalApp(["--debugger", str(silent), "--record", str(record), "/bin/ls"], cwd=tmp_path)
+    wait_until(lambda: record.exists() and "-inferior-tty-set" in record.read_text())
+    time.sleep(1.0)  # the UI is up; the debugger has not answered (and never will)
+    quit_and_check(app, {"sleep"})
+
+
+@needs_gdb
+def test_quit_while_the_program_loops(tmp_path: Path) -> None:
+    program = compile_c(FOREVER, tmp_path / "forever")
+    record = tmp_path / "session.jsonl"
+    app = TerminalApp(["--debugger", "gdb", "--record", str(record), str(program)], cwd=tmp_path)
+    wait_until(lambda: record.exists() and "looping" in record.read_text())
+    quit_and_check(app, {"gdb", "forever"})
+
+
+@needs_gdb
+def test_quit_during_a_sanitizer_run_that_ignores_sigterm(tmp_path: Path) -> None:
+    """The hard case (a run that obeys SIGTERM ends sooner; SanitizerRun's own cancel tests
+    are in tests/gdbbridge/test_sanitizer_run.py)."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    fake = bin_dir / "compute-sanitizer"
+    fake.write_text(f'#!/bin/sh\nexec "{sys.executable}" "{FIXTURES / "sanitizer" / "fake_compute_sanitizer.py"}" "$@"\n')
+    fake.chmod(0o755)
+    child_pid = tmp_path / "child.pid"
+    env = {"PATH": f"{bin_dir}:/usr/bin:/bin", "FAKE_SANITIZER_REPLAY": str(FIXTURES / "sanitizer" / "memcheck.txt"),
+           "FAKE_SANITIZER_HANG": "1", "FAKE_SANITIZER_CHILD_PID": str(child_pid), "FAKE_SANITIZER_IGNORE_TERM": "1"}
+    record = tmp_path / "session.jsonl"
+    app = TerminalApp(["--debugger", "gdb", "--record", str(record), "--no-run", "/bin/true"], cwd=tmp_path, env=env)
+    wait_until(lambda: record.exists() and "mi-async" in record.read_text())
+    time.sleep(0.5)
+    app.send("\x10")  # ctrl+p: the command palette
+    time.sleep(0.5)
+    app.send("Sanitize")
+    time.sleep(0.5)
+    app.send("\r")
+    wait_until(lambda: child_pid.exists() and child_pid.read_text())
+    quit_and_check(app, {"gdb"}, (int(child_pid.read_text()),))

@@ -1,0 +1,153 @@
+"""Hostile files given to `cudatui sanitize --read` and `cudatui replay`: each is one line on
+stderr and exit 2, never a traceback, a hang or gigabytes read; a report that simply stops
+early still reads as truncated with its complete records.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Callable
+
+import pytest
+
+from tests.support.paths import FIXTURES, ROOT
+from cudatui.gdbbridge.sanitizer import report_file
+from cudatui.gdbbridge import ReportError, read_report
+from cudatui.gdbbridge.sanitizer.report_file import open_report, report_lines
+
+REPORTS = FIXTURES / "sanitizer"
+MEMCHECK_XML = (REPORTS / "memcheck.xml").read_text()
+WAIT = 60.0
+
+
+def cudatui(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "cudatui", *args], cwd=ROOT, stdin=subprocess.DEVNULL,
+                          capture_output=True, text=True, timeout=WAIT)
+
+
+def one_line(done: subprocess.CompletedProcess) -> str:
+    assert done.returncode == 2 and done.stdout == "", (done.returncode, done.stdout[:300])
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr, done.stderr[-2000:]
+    return done.stderr
+
+
+def _laughs(levels: int = 9) -> str:
+    entities = ['<!ENTITY lol0 "lol">'] + [f'<!ENTITY lol{i} "{f"&lol{i - 1};" * 10}">' for i in range(1, levels + 1)]
+    return '<?xml version="1.0"?>\n<!DOCTYPE r [\n' + "\n".join(entities) + "\n]>\n"
+
+
+def _record_with(text: str) -> str:
+    return f"<ComputeSanitizerOutput><record><kind>Precise</kind><what><text>{text}</text></what></record></ComputeSanitizerOutput>"
+
+
+def _write(text: str) -> Callable[[Path], Path]:
+    def make(path: Path) -> Path:
+        path.write_text(text)
+        return path
+    return make
+
+
+def _fifo(path: Path) -> Path:
+    os.mkfifo(path)
+    return path
+
+
+def _sparse(path: Path) -> Path:
+    with open(path, "wb") as out:
+        out.truncate(6 << 30)  # 6 GiB of holes: no disk used
+    return path
+
+
+DEEP = 100_000
+HOSTILE_REPORTS: dict[str, tuple[Callable[[Path], Path], str]] = {
+    "deep-nesting": (_write("<ComputeSanitizerOutput>" + "<a>" * DEEP + "</a>" * DEEP + "</ComputeSanitizerOutput>"),
+                     "XML nested deeper than 64 elements"),
+    "deep-nesting-in-a-record": (_write("<ComputeSanitizerOutput><record>" + "<a>" * DEEP + "</a>" * DEEP
+                                        + "</record></ComputeSanitizerOutput>"), "XML nested deeper than 64 elements"),
+    "billion-laughs-in-a-record": (_write(_laughs() + _record_with("&lol9;")), "amplification"),
+    "billion-laughs-under-the-root": (_write(_laughs() + "<ComputeSanitizerOutput>&lol9;</ComputeSanitizerOutput>"),
+                                      "amplification"),
+    "quadratic-blowup": (_write('<?xml version="1.0"?>\n<!DOCTYPE r [<!ENTITY a "' + "x" * 50_000 + '">]>\n'
+                                + _record_with("&a;" * 50_000)), "amplification"),
+    "garbage-after-a-record": (_write(MEMCHECK_XML.replace("</record>", "</record>\x00\x01 <<<", 1)), "not valid XML"),
+    "undefined-entity": (_write(_record_with("&nope;")), "undefined entity"),
+    "dev-zero": (lambda _: Path("/dev/zero"), "not a regular file"),
+    "dev-urandom": (lambda _: Path("/dev/urandom"), "not a regular file"),
+    "fifo": (_fifo, "not a regular file"),
+    "directory": (lambda path: path.parent, "Is a directory"),
+    "sparse-6-GiB": (_sparse, "more than 256 MiB, too big for a sanitizer report"),
+}
+
+
+@pytest.mark.parametrize("kind", HOSTILE_REPORTS.keys())
+def test_hostile_reports_are_one_line_and_exit_2(tmp_path: Path, kind: str) -> None:
+    make, expected = HOSTILE_REPORTS[kind]
+    path = make(tmp_path / "report.xml")
+    message = one_line(cudatui("sanitize", "--read", str(path), "--json"))
+    assert message.startswith(f"cudatui sanitize: {path}: ") and expected in message, message
+
+
+@pytest.mark.parametrize("kind", ["dev-zero", "dev-urandom", "fifo", "sparse-6-GiB"])
+def test_replay_of_devices_fifos_and_huge_files_is_one_line(tmp_path: Path, kind: str) -> None:
+    path = HOSTILE_REPORTS[kind][0](tmp_path / "x.jsonl")
+    message = one_line(cudatui("replay", str(path)))
+    assert ("a line longer than" if kind == "sparse-6-GiB" else "not a regular file") in message, message
+
+
+def test_a_report_cut_short_is_still_truncated_not_an_error(tmp_path: Path) -> None:
+    """A sanitizer killed mid-write: every cut point keeps the complete records before it."""
+    whole = (REPORTS / "memcheck.xml").read_bytes()
+    first_end = whole.index(b"</record>") + len(b"</record>")
+    root_end = whole.rindex(b"</ComputeSanitizerOutput>")
+    for cut in (first_end + 1, first_end + 20, root_end - 30, root_end + 3):
+        path = tmp_path / f"cut{cut}.xml"
+        path.write_bytes(whole[:cut])
+        report = read_report(str(path))
+        assert report.truncated and report.finding_count >= 1, cut
+
+
+def test_a_cut_in_the_middle_of_a_character_is_a_cut(tmp_path: Path) -> None:
+    whole = (REPORTS / "memcheck.xml").read_bytes().replace(b"</record>", "<text>é</text></record>".encode(), 1)
+    path = tmp_path / "cut.xml"
+    path.write_bytes(whole[: whole.index("é".encode()) + 1])
+    report = read_report(str(path))
+    assert report.truncated and report.finding_count == 0
+
+
+def test_text_report_lines_are_cut_and_the_rest_still_read(tmp_path: Path) -> None:
+    """An 8 MiB line (a progress bar redrawn with CR would be many lines; this has none) does not
+    end up in memory whole, and the findings after it are still read."""
+    text = (REPORTS / "sanitizer_text.txt").read_bytes()
+    path = tmp_path / "long-line.txt"
+    with open(path, "wb") as out:
+        out.write(b"========= COMPUTE-SANITIZER\n" + b"x" * (8 << 20) + b"\n" + text)
+    expected = read_report(str(REPORTS / "sanitizer_text.txt"))
+    report = read_report(str(path))
+    assert report.finding_count == expected.finding_count > 0
+
+
+def test_report_lines_universal_newlines_and_cut() -> None:
+    import io
+
+    stream = io.BufferedReader(io.BytesIO(b"a\r\nb\rc\n" + b"y" * 10 + b"\nlast\xff"))  # type: ignore[arg-type]
+    assert list(report_lines(stream, max_line=8)) == ["a\n", "b\n", "c\n", "yyyyyyyy\n", "last\ufffd\n"]
+
+
+def test_the_read_bound_holds_for_a_file_that_grows(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The size checked at open can be outgrown while reading (a log still being written)."""
+    path = tmp_path / "growing.txt"
+    path.write_bytes(b"========= COMPUTE-SANITIZER\n")
+    stream = open_report(str(path), limit=1 << 16)
+    with open(path, "ab") as more:
+        more.write(b"\n" * (1 << 17))
+    with stream, pytest.raises(ReportError, match="more than 65536 bytes"):
+        stream.read()
+
+
+def test_the_xml_reader_is_bounded_too(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(report_file, "MAX_REPORT", 1 << 10)
+    with pytest.raises(ReportError, match="more than 1024 bytes, too big for a sanitizer report"):
+        read_report(str(REPORTS / "memcheck.xml"))

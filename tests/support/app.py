@@ -1,0 +1,73 @@
+"""Reading the debugger app in a Pilot test: its phase, its tables, its notifications."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rich.text import Text
+from textual.pilot import Pilot
+from textual.widgets import DataTable, Input
+
+from cudatui.gdbbridge.debugger.config import LaunchConfig
+from cudatui.tui.app import DebuggerApp
+from cudatui.tui.panes.source import SourcePane
+
+from .programs import STEPS
+from .wait import wait_for
+
+
+def gdb_config(program: Path, *breakpoints: str) -> LaunchConfig:
+    """The app driving GNU gdb on ``program`` (built from tests/fixtures/c/app/), run in its
+    directory, with ``-b`` ``breakpoints`` and the sources found in tests/fixtures/c/app/."""
+    return LaunchConfig(debugger=("gdb",), target=(str(program),), breakpoints=breakpoints,
+                        cwd=str(program.parent), source_dirs=(str(STEPS.parent),))
+
+
+def phase(app: DebuggerApp) -> str:
+    """starting, running, stopped, exited or dead."""
+    return app.debugger.status.phase
+
+
+def status(app: DebuggerApp) -> tuple[str, str]:
+    """The phase and its detail, as the status bar shows them (``("stopped", "breakpoint 1")``)."""
+    return app.debugger.status.phase, app.debugger.status.detail
+
+
+def messages(app: DebuggerApp, severity: str | None = None) -> list[str]:
+    """The notifications shown so far (of ``severity`` only, if given)."""
+    return [n.message for n in app._notifications if severity is None or n.severity == severity]
+
+
+def no_internal_errors(app: DebuggerApp) -> bool:
+    return not [m for m in messages(app) if "internal error" in m or "Traceback" in m]
+
+
+def rows(app: DebuggerApp, pane: type, table: str = "DataTable") -> dict[str, list[str]]:
+    """A pane's table: row key -> the cells as text."""
+    grid = app.query_one(pane).query_one(table, DataTable)
+    return {str(key.value): [str(c) for c in grid.get_row(key)] for key in grid.rows}
+
+
+def cell(app: DebuggerApp, pane: type, row: str, column: str, table: str = "DataTable") -> Text:
+    """One cell of a pane's table, as rich Text (with its style)."""
+    value = app.query_one(pane).query_one(table, DataTable).get_cell(row, column)
+    return value if isinstance(value, Text) else Text(str(value))
+
+
+def value(app: DebuggerApp, name: str) -> str:
+    """The value of local ``name`` in the locals pane."""
+    return str(app.query_one("#locals-table", DataTable).get_cell(name, "value"))
+
+
+async def stopped_at(pilot: Pilot, app: DebuggerApp, line: int) -> None:
+    """Until the program is stopped with the source pane's current line at ``line``."""
+    await wait_for(pilot, lambda: status(app)[0] == "stopped" and app.query_one(SourcePane).view.current == line)
+    await pilot.pause(0.05)
+
+
+async def goto_focus(pilot: Pilot, app: DebuggerApp, request: str) -> None:
+    """``g``, type ``request`` (e.g. "warp 2 lane 3"), enter."""
+    await pilot.press("g")
+    await wait_for(pilot, lambda: isinstance(app.focused, Input))
+    app.focused.value = request  # type: ignore[union-attr]
+    await pilot.press("enter")

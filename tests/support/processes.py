@@ -1,0 +1,82 @@
+"""Processes from /proc: what a test started, and whether it is gone (reaped, not a zombie)."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+
+def start_time(pid: int) -> str | None:
+    """Field 22 of /proc/PID/stat (tells a pid from a reused one), or None when it is gone."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[19]
+    except (OSError, IndexError):
+        return None
+
+
+def proc_stat(pid: int) -> tuple[str, int] | None:
+    """(state letter, parent pid) of ``pid``, or None when it no longer exists."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+    return fields[0], int(fields[1])
+
+
+def descendants(root: int) -> dict[int, str]:
+    """Every live (non-zombie) process below ``root``, by parent-pid walk: pid -> start time."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            stat = proc_stat(int(entry.name))
+            if stat is not None and stat[0] not in "ZX":
+                children.setdefault(stat[1], []).append(int(entry.name))
+    found: dict[int, str] = {}
+    todo = list(children.get(root, []))
+    while todo:
+        pid = todo.pop()
+        started = start_time(pid)
+        if started is not None:
+            found[pid] = started
+            todo.extend(children.get(pid, []))
+    return found
+
+
+def gone(pid: int, started: str | None = None) -> bool:
+    """Whether ``pid`` has ended: absent, reused by another process, or a zombie that is not
+    ours to reap (re-parented to init; our own children must be reaped, not left as zombies)."""
+    stat = proc_stat(pid)
+    if stat is None or (started is not None and start_time(pid) != started):
+        return True
+    return stat[0] in "ZX" and stat[1] != os.getpid()
+
+
+def alive(pid: int) -> bool:
+    """Whether ``pid`` runs (exists and is not a zombie)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    stat = Path(f"/proc/{pid}/stat")
+    return stat.exists() and stat.read_text().rsplit(")", 1)[-1].split()[0] != "Z"
+
+
+def wait_gone(pids: dict[int, str], timeout: float) -> dict[int, str]:
+    """Wait up to ``timeout`` s for every pid to end; returns the survivors."""
+    deadline = time.monotonic() + timeout
+    while True:
+        left = {pid: started for pid, started in pids.items() if not gone(pid, started)}
+        if not left or time.monotonic() > deadline:
+            return left
+        time.sleep(0.05)
+
+
+def kill_all(pids: dict[int, str]) -> None:
+    """Test cleanup: SIGKILL those of ``pids`` still running (same start time only)."""
+    for pid, started in pids.items():
+        if not gone(pid, started):
+            try:
+                os.kill(pid, 9)
+            except ProcessLookupError:
+                pass

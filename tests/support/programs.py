@@ -1,0 +1,41 @@
+"""C programs compiled by the tests (gcc -g -O0), and the lines the tests look for in them.
+
+The fixtures that build them (``steps``, ``forever``, ``panes_program``) are in tests/conftest.py.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from .paths import C_SOURCES
+
+needs_gdb = pytest.mark.skipif(not (shutil.which("gdb") and shutil.which("gcc")), reason="needs gdb and gcc")
+
+STEPS = C_SOURCES / "app" / "steps.c"
+"""A local that changes, a function to step into and finish, hostile output, exit code 0."""
+
+PANES = C_SOURCES / "app" / "panes.c"
+"""Nested calls, arguments, a struct and an array, a loop: for the pane tests."""
+
+FOREVER = C_SOURCES / "bridge" / "forever.c"
+"""Prints ``looping`` and never stops."""
+
+
+def marked_line(source: Path, marker: str) -> int:
+    """The number of the first line of ``source`` holding ``marker`` (e.g. ``/* BREAK */``)."""
+    return next(i for i, line in enumerate(source.read_text().splitlines(), 1) if marker in line)
+
+
+BREAK_LINE = marked_line(STEPS, "/* BREAK */")
+"""The line of steps.c where the tests break: ``total = square(3);``."""
+
+
+def compile_c(source: Path, out: Path, *flags: str) -> Path:
+    """``gcc -g -O0 [flags] -o out source``; returns ``out``."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    subprocess.run(["gcc", "-g", "-O0", *flags, "-o", str(out), str(source)], check=True)
+    return out

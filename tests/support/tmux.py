@@ -1,0 +1,44 @@
+"""A private tmux server for the real-terminal tests (its own socket, one session named ``t``)."""
+
+from __future__ import annotations
+
+import subprocess
+import time
+from pathlib import Path
+
+
+class TmuxServer:
+    """``server("send-keys", ...)`` runs a tmux command against this server; ``screen()`` is the pane's text."""
+
+    def __init__(self, socket: Path) -> None:
+        self.base = ["tmux", "-S", str(socket)]
+
+    def __call__(self, *args: str) -> str:
+        return subprocess.run([*self.base, *args], check=True, capture_output=True, text=True, timeout=20).stdout
+
+    def screen(self) -> str:
+        return self("capture-pane", "-p", "-t", "t")
+
+    def wait_for_line(self, text: str, timeout: float = 30.0) -> str:
+        """The screen once ``text`` is on it (a line holding ``text``'s words, spaces ignored)."""
+        words = text.split()
+        deadline = time.monotonic() + timeout
+        while True:
+            screen = self.screen()
+            if any(line.split()[: len(words)] == words or text in line for line in screen.splitlines()):
+                return screen
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{text!r} not on the screen:\n{screen}")
+            time.sleep(0.2)
+
+    def wait_for_all(self, *texts: str, timeout: float = 30.0) -> str:
+        """The screen once every text is on it (spaces squeezed)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            screen = self.screen()
+            flat = " ".join(screen.split())
+            if all(" ".join(text.split()) in flat for text in texts):
+                return screen
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{texts!r} not on the screen:\n{screen}")
+            time.sleep(0.2)

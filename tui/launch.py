@@ -1,0 +1,51 @@
+"""Opening the debugger UI: the launch of a program or a coredump, and the app's run.
+
+The command line (``tui/cli.py``) and the sanitize app's hand-offs ("Debug this finding",
+"Post-mortem", ``tui/commands/sanitize.py``) build their :class:`LaunchConfig` with
+:func:`debug_config`, check the debugger with :func:`check_debugger` and open the UI with
+:func:`run_app`.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from pathlib import Path
+
+from cudatui.gdbbridge import LaunchConfig
+
+
+def check_debugger(debugger: str) -> str | None:
+    """Why ``debugger`` cannot be run, or None."""
+    if shutil.which(debugger):
+        return None
+    hint = "install the CUDA toolkit or pass --debugger gdb" if debugger == "cuda-gdb" else "check --debugger"
+    return f"debugger {debugger} not found or not executable ({hint})"
+
+
+def debug_config(program: str | None, args: tuple[str, ...] = (), *, breakpoints: tuple[str, ...] = (),
+                 core: str | None = None, debugger: str = "cuda-gdb") -> LaunchConfig:
+    """The debugger UI on PROGRAM ARGS from the current directory (or on a coredump)."""
+    anchor = program if program is not None and Path(program).exists() else core
+    program_dir = str(Path(anchor).resolve().parent) if anchor else os.getcwd()
+    return LaunchConfig(
+        debugger=(debugger,),
+        target=(program, *args) if program is not None else (),
+        breakpoints=breakpoints,
+        cwd=os.getcwd(),
+        source_dirs=tuple(dict.fromkeys((program_dir, os.getcwd()))),
+        core=str(Path(core).resolve()) if core else None,
+    )
+
+
+def run_app(config: LaunchConfig) -> int:
+    """The debugger UI on ``config``; its exit code (2 and a one-line error when it could not start)."""
+    from cudatui.tui.app import DebuggerApp
+
+    app = DebuggerApp(config)
+    code = app.run() or 0
+    if app.failure:
+        print(f"cudatui: {app.failure}", file=sys.stderr)
+        return 2
+    return code

@@ -1,0 +1,16 @@
+"""The app of ``cudatui demo`` without a lesson: the :class:`~cudatui.tui.lesson_picker.LessonPicker` alone."""
+
+from __future__ import annotations
+
+from textual.app import App
+
+from cudatui.tui.lesson_picker import LessonPicker
+
+
+class PickerApp(App[str]):
+    """Shows the :class:`LessonPicker`; returns the chosen lesson's name (None on quit)."""
+
+    TITLE = "cudatui demo"
+
+    def on_mount(self) -> None:
+        self.push_screen(LessonPicker(), self.exit)
