@@ -9,4 +9,5 @@
 - :mod:`.processes`: processes from /proc (descendants, gone, reaping).
 - :mod:`.terminal`: the app in a real pseudo-terminal; :mod:`.tmux`: a private tmux server.
 - :mod:`.cli`: ``run_main``; :mod:`.mi`: recorded MI lines, ``no_hang``; :mod:`.nvml`: the no-driver path.
+- :mod:`.names`: names that write to the terminal, and a C program built with them.
 """

@@ -1,6 +1,6 @@
 """Names that write to the terminal never reach it: ``python -m cudatui`` in tmux (a real terminal).
 
-The program of tests/hostile_names.py names its source file (``#line``), its dlopen'ed library
+The program of tests/support/names.py names its source file (``#line``), its dlopen'ed library
 and a library function with OSC 2 titles, OSC 52 clipboard writes and a CSI clear screen; it is
 debugged with GNU gdb, its recording replayed, and a sanitizer report naming such a kernel is
 opened. Throughout, the pane title stays the one the test set before cudatui started, tmux
@@ -23,9 +23,9 @@ from typing import Iterator
 
 import pytest
 
-from conftest import FIXTURES, ROOT
-from hostile_names import FUNCTION, KERNEL, LIBRARY, PROCESS, SHOWN, SOURCE, TITLES, build
-from tmux_server import TmuxServer
+from tests.support.names import FUNCTION, KERNEL, LIBRARY, PROCESS, SHOWN, SOURCE, TITLES, build
+from tests.support.paths import FIXTURES, ROOT
+from tests.support.tmux import TmuxServer
 
 pytestmark = pytest.mark.skipif(
     not all(shutil.which(tool) for tool in ("tmux", "gdb", "gcc")), reason="needs tmux, gdb and gcc"

@@ -5,7 +5,7 @@ talking while the app closes: what arrives once the panes are gone is dropped. `
 once (r handled while the app exits) starts nothing and leaves no coroutine un-awaited. ctrl+q
 after gdb was SIGKILLed, and q twice, exit 0 with nothing on the terminal; the Debugger's close
 may be called again and at the same time. The real-terminal cases run ``python -m cudatui`` in a
-pseudo-terminal (tests/test_reliability_cli.TerminalApp).
+pseudo-terminal (tests/support/terminal.py).
 """
 
 from __future__ import annotations
@@ -13,19 +13,20 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
-import subprocess
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from conftest import FIXTURES
-from test_reliability_cli import TerminalApp, descendants, gone, kill_all, needs_gdb, wait_for, wait_gone
 from cudatui.gdbbridge import Debugger, Phase
 from cudatui.gdbbridge.debugger.config import LaunchConfig
 from cudatui.tui.app import DebuggerApp
 from cudatui.tui.panes.output import OutputPane
+from tests.support.paths import C_SOURCES
+from tests.support.processes import descendants, gone, kill_all, wait_gone
+from tests.support.programs import compile_c, needs_gdb
+from tests.support.terminal import TerminalApp
+from tests.support.wait import until, wait_for, wait_until
 
 pytestmark = needs_gdb
 
@@ -35,16 +36,7 @@ TRACES = (b"Traceback", b"Event loop is closed", b"never awaited", b"Exception i
 
 @pytest.fixture(scope="module")
 def chatty(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("rel-chatty") / "chatty"
-    subprocess.run(["gcc", "-g", "-O0", "-o", str(out), str(FIXTURES / "c" / "hostile" / "chatty.c")], check=True)
-    return out
-
-
-def until(what: Any, timeout: float = 30.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not what():
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.05)
+    return compile_c(C_SOURCES / "hostile" / "chatty.c", tmp_path_factory.mktemp("chatty") / "chatty")
 
 
 def in_directory(directory: Path) -> list[int]:
@@ -78,7 +70,7 @@ def start(chatty: Path, directory: Path, *args: str, ready: str = "chatty line 1
     """The app on ``chatty`` once its recording holds ``ready``."""
     record = directory / "session.jsonl"
     app = TerminalApp(["--debugger", "gdb", "--record", str(record), *args, str(chatty)], cwd=directory)
-    until(lambda: record.exists() and ready in record.read_text())
+    wait_until(lambda: record.exists() and ready in record.read_text(), why=ready)
     return app
 
 
@@ -116,7 +108,7 @@ def test_ctrl_q_after_gdb_was_sigkilled(chatty: Path, tmp_path: Path, when: str)
     children = descendants(app.proc.pid)
     gdb = next(pid for pid in children if Path(f"/proc/{pid}/comm").read_text().strip() == "gdb")
     os.kill(gdb, signal.SIGKILL)
-    until(lambda: b"debugger died" in app.output)
+    wait_until(lambda: b"debugger died" in app.output, why="debugger died")
     app.send("\x11")
     exits_clean(app, children)
 
@@ -131,16 +123,11 @@ async def test_the_debugger_closes_twice_at_once_and_again(chatty: Path, killed:
         await debugger.start()
         session = debugger.session
         assert session is not None and session.pid is not None
-        deadline = time.monotonic() + 30
-        while session.inferior_pid is None:
-            assert time.monotonic() < deadline
-            await asyncio.sleep(0.05)
+        await until(lambda: session.inferior_pid is not None, why="the program")
         gdb, program = session.pid, session.inferior_pid
         if killed:
             os.kill(gdb, signal.SIGKILL)
-            while debugger.phase is not Phase.DEAD:
-                assert time.monotonic() < deadline
-                await asyncio.sleep(0.05)
+            await until(lambda: debugger.phase is Phase.DEAD, why="debugger died")
         assert await asyncio.gather(debugger.close(), debugger.close()) == [None, None]
         await debugger.close()
     finally:

@@ -1,4 +1,4 @@
-"""Names that write to the terminal, and a program built with them (tests/fixtures/c/names/).
+"""Names that write to the terminal, and a C program built with them (tests/fixtures/c/names/).
 
 Each name holds an OSC 2 title, an OSC 52 clipboard write and some holds a CSI clear screen;
 :data:`SHOWN` is what each must look like on the screen once cleaned. :func:`build` makes the
@@ -12,9 +12,9 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from conftest import FIXTURES
+from .paths import C_SOURCES
 
-NAMES = FIXTURES / "c" / "names"
+NAMES = C_SOURCES / "names"
 
 
 def title(text: str) -> str:

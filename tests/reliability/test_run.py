@@ -19,21 +19,15 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input, RichLog
 
-from conftest import FIXTURES
-from test_reliability_cli import STEPS, messages, needs_gdb, no_internal_errors, phase, wait_for
 from cudatui.gdbbridge import Phase, PhaseChanged, Status
 from cudatui.gdbbridge.debugger.config import LaunchConfig
 from cudatui.tui.app import DebuggerApp
 from cudatui.tui.panes.status import SPINNER, StatusBar
+from tests.support.app import messages, no_internal_errors, phase
+from tests.support.programs import needs_gdb
+from tests.support.wait import wait_for
 
 pytestmark = needs_gdb
-
-
-@pytest.fixture(scope="module")
-def steps(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("run-steps") / "steps"
-    subprocess.run(["gcc", "-g", "-O0", "-o", str(out), str(STEPS)], check=True)
-    return out
 
 
 def unrunnable(kind: str, steps: Path, directory: Path) -> Path:
@@ -89,10 +83,8 @@ async def console(pilot: Pilot, app: DebuggerApp, *commands: str) -> None:
     await wait_for(pilot, lambda: console_lines(app).count(marker) > shown)
 
 
-async def test_a_console_command_shows_its_output_and_its_error_once(tmp_path: Path) -> None:
-    program = tmp_path / "forever"
-    subprocess.run(["gcc", "-g", "-O0", "-o", str(program), str(FIXTURES / "c" / "bridge" / "forever.c")], check=True)
-    app = DebuggerApp(LaunchConfig(debugger=("gdb",), target=(str(program),), cwd=str(tmp_path)))
+async def test_a_console_command_shows_its_output_and_its_error_once(forever: Path) -> None:
+    app = DebuggerApp(LaunchConfig(debugger=("gdb",), target=(str(forever),), cwd=str(forever.parent)))
     async with app.run_test(size=(100, 24)) as pilot:
         await wait_for(pilot, lambda: app.debugger.session is not None and app.debugger.session.inferior_pid)
         await console(pilot, app, "info breakpoints", "nosuchcommand")

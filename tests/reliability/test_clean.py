@@ -1,38 +1,34 @@
 """Everything the Debugger hands out is clean text, with a real GNU gdb.
 
-The program of tests/hostile_names.py (a source file, a dlopen'ed library and a function named
+The program of tests/support/names.py (a source file, a dlopen'ed library and a function named
 with OSC 2, OSC 52 and CSI sequences): every event and every query answer is free of escape
 and control characters while the session itself keeps gdb's names (what it matches and sends
 back to gdb). The program's output is filtered as a stream: an escape cut in two by a stop is
 removed whole (tests/fixtures/c/hostile/split_escape.c). A source file is read clean by the panes
 that read it (the shared-memory pane over the real reduce_racy replay), and ``cudatui explain``
-prints what it quotes clean. The terminal test is tests/test_reliability_terminal.py.
+prints what it quotes clean. The terminal test is tests/reliability/test_terminal_names.py.
 """
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import re
-import shutil
-import subprocess
-import time
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Iterator
 
 import pytest
 
-from conftest import FIXTURES, TRANSCRIPTS
-from hostile_names import FUNCTION, KERNEL, LIBRARY, SHOWN, SOURCE, build, clipboard, title
-from test_cli import run_main
-from test_cuda_panes_support import PaneApp, first_stop
-from test_reliability_cli import phase, wait_for
 from cudatui.gdbbridge import Debugger, LaunchConfig, Phase, ProgramText
 from cudatui.tui.app import DebuggerApp
 from cudatui.tui.panes.output import OutputPane
 from cudatui.tui.panes.shared_memory import SharedMemoryPane
-
-needs_gdb = pytest.mark.skipif(not (shutil.which("gdb") and shutil.which("gcc")), reason="needs gdb and gcc")
+from tests.support.app import phase
+from tests.support.cli import run_main
+from tests.support.names import FUNCTION, KERNEL, LIBRARY, SHOWN, SOURCE, build, clipboard, title
+from tests.support.panes import PaneApp, first_stop
+from tests.support.paths import C_SOURCES, FIXTURES, TRANSCRIPTS
+from tests.support.programs import compile_c, needs_gdb
+from tests.support.wait import until, wait_for
 
 UNSAFE = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f]")
 """What no text handed to the UI may hold: control characters but the line break (ESC among them)."""
@@ -52,13 +48,6 @@ def strings(value: Any) -> Iterator[str]:
     elif dataclasses.is_dataclass(value) and not isinstance(value, type):
         for field in dataclasses.fields(value):
             yield from strings(getattr(value, field.name))
-
-
-async def until(what: Callable[[], object], timeout: float = 30.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not what():
-        assert time.monotonic() < deadline, "timed out"
-        await asyncio.sleep(0.05)
 
 
 @needs_gdb
@@ -94,9 +83,7 @@ async def test_every_event_and_answer_of_the_debugger_is_clean(tmp_path: Path) -
 
 @needs_gdb
 async def test_an_escape_cut_in_two_by_a_stop_is_removed_whole(tmp_path: Path) -> None:
-    program = tmp_path / "split_escape"
-    subprocess.run(["gcc", "-g", "-O0", "-o", str(program), str(FIXTURES / "c" / "hostile" / "split_escape.c")],
-                   check=True)
+    program = compile_c(C_SOURCES / "hostile" / "split_escape.c", tmp_path / "split_escape")
     app = DebuggerApp(LaunchConfig(debugger=("gdb",), target=(str(program),), breakpoints=("split",),
                                    cwd=str(tmp_path)))
     async with app.run_test(size=(80, 24)) as pilot:
