@@ -116,6 +116,8 @@ class DebuggerCore:
             self._events.emit(ProgramText(event.text if isinstance(event, ev.ProgramOutput) else event.line + "\n"))
         elif isinstance(event, ev.RecordingStopped):
             self._notice(event.message, "error")
+        elif isinstance(event, ev.LineDropped):
+            self._notice(event.description, "warning")
         elif isinstance(event, ev.DebuggerExited) and not event.expected:
             self._set_status(Phase.DEAD, event.description)
             self._notice(f"{self.config.debugger_name}: {event.description}. Press r to restart.", "error")
