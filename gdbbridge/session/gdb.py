@@ -4,7 +4,8 @@ No time windows and no per-command timeouts: a result arrives when gdb sends it 
 ``-exec-next`` in a kernel takes up to ~1 s, running to the first kernel of a PyTorch script
 ~14 s). The debuggee gets its own pty, so its output never mixes with MI. gdb's stdin, stdout
 and stderr are socket pairs, which no other process can open through ``/proc/PID/fd`` (a pipe
-can be): nothing but gdb writes its MI, and nothing but cudatui gives it commands.
+can be): nothing but gdb writes its MI, and nothing but cudatui gives it commands. Closing
+kills every process the session started (:mod:`cudatui.gdbbridge.session.processes`).
 
 This module starts, asks and stops the debugger; what its output does (stdout lines read in
 the loop turn that brought them, big lines parsed in a thread, in gdb's order) is
@@ -31,6 +32,7 @@ from cudatui.gdbbridge.cuda.models import CudaFocus
 from cudatui.gdbbridge.models import StopEvent
 from cudatui.gdbbridge.session.output import OutputHandling
 from cudatui.gdbbridge.session.pipes import ExitWatcher, LineReader, effective_line_limit, unread
+from cudatui.gdbbridge.session.processes import SessionProcesses
 from cudatui.gdbbridge.session.pty import ProgramTty
 from cudatui.gdbbridge.record.recorder import Recorder
 
@@ -60,6 +62,7 @@ class GdbSession(OutputHandling):
     longer than ``line_limit`` bytes (default ``$CUDATUI_MI_LINE_LIMIT``, else 64 MiB; see
     :func:`~cudatui.gdbbridge.session.pipes.effective_line_limit`) is dropped
     (:class:`~cudatui.gdbbridge.session.events.LineDropped`).
+    ``cgroup`` off tracks the session's processes through /proc only, as where no cgroup can be made.
     """
 
     def __init__(
@@ -72,6 +75,7 @@ class GdbSession(OutputHandling):
         record: str | os.PathLike[str] | None = None,
         inferior_tty: bool = True,
         line_limit: int | None = None,
+        cgroup: bool = True,
     ) -> None:
         self.argv = [*debugger, *MI_FLAGS, *(["--args", *program] if program else [])]
         self._cwd = cwd
@@ -84,6 +88,7 @@ class GdbSession(OutputHandling):
         self._line_limit = effective_line_limit(line_limit)
         self._stdout = LineReader(self._on_stdout, self._on_stdout_closed, self._on_stdout_dropped, self._line_limit)
         self._stderr = LineReader(self._on_stderr, self._on_stderr_closed, self._on_stderr_dropped, self._line_limit)
+        self._processes = SessionProcesses(cgroup)
         self._gone: asyncio.TimerHandle | None = None
         """The report of a debugger whose stdout ended, while it has a moment to exit."""
         self._backlog: deque[bytes] = deque()
@@ -109,7 +114,6 @@ class GdbSession(OutputHandling):
         self.state = "not-started"
         """not-started, ready, running, stopped, exited, dead."""
         self.inferior_pid: int | None = None
-        self._inferior_start: str | None = None
         self.exit_code: int | None = None
         self.async_mode = False
         self.last_stop: StopEvent | None = None
@@ -152,6 +156,7 @@ class GdbSession(OutputHandling):
         finally:
             for sock in theirs:
                 sock.close()
+        self._processes.adopt(self._transport.get_pid())
         self._stdin, _ = await loop.connect_accepted_socket(asyncio.Protocol, ours[0])  # type: ignore[assignment]
         await loop.connect_accepted_socket(lambda: self._stdout, ours[1])
         await loop.connect_accepted_socket(lambda: self._stderr, ours[2])
@@ -187,9 +192,12 @@ class GdbSession(OutputHandling):
             self.async_mode = False
 
     async def close(self, grace: float = 1.0) -> None:
-        """Stop the debugger: ``-gdb-exit``, then SIGTERM, then SIGKILL; always reap it."""
+        """Stop the debugger: ``-gdb-exit``, then SIGTERM, then SIGKILL; always reap it; then
+        kill whatever the session started that is left (gdb's ``shell`` children, the
+        debuggee's, those that called ``setsid()``)."""
         self._closing = True
         transport, status, ended = self._transport, self._status, self._ended
+        members = self._processes.members()  # while the process tree is whole
         await self._drop_big()  # else gdb may be blocked writing the lines after it, not reading -gdb-exit
         if transport is not None and status is not None and ended is not None:
             if transport.get_returncode() is None:
@@ -212,8 +220,8 @@ class GdbSession(OutputHandling):
             if self._big is None:
                 await asyncio.wait([ended], timeout=grace)  # gdb's last lines, then DebuggerExited
             await self._drop_big()
-        self._kill_orphaned_inferior()
         self._fail_pending("debugger closed")
+        await self._processes.end(members)
         if self._tty is not None:
             self._tty.close()
             self._tty = None

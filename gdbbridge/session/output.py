@@ -16,12 +16,9 @@ from __future__ import annotations
 
 import asyncio
 import codecs
-import os
 import re
-import signal
 import time
 from collections import deque
-from pathlib import Path
 from typing import Any
 
 from cudatui.gdbbridge.convert import to_exit_code, to_int
@@ -33,6 +30,7 @@ from cudatui.gdbbridge.session.fanout import Fanout
 from cudatui.gdbbridge.session.mi import BIG_LINE, Record, parse_line, quote
 from cudatui.gdbbridge.session.offloop import in_thread
 from cudatui.gdbbridge.session.pipes import LineReader
+from cudatui.gdbbridge.session.processes import SessionProcesses
 from cudatui.gdbbridge.session.pty import ProgramTty
 
 
@@ -54,6 +52,7 @@ class OutputHandling:
     _stdout: LineReader
     _stderr: LineReader
     _line_limit: int
+    _processes: SessionProcesses
     _gone: asyncio.TimerHandle | None
     _backlog: deque[bytes]
     _big: asyncio.Task[None] | None
@@ -68,7 +67,6 @@ class OutputHandling:
     _closing: bool
     _answered: bool
     _exited: ev.DebuggerExited | None
-    _inferior_start: str | None
     _decoder: codecs.IncrementalDecoder
 
     def _on_stdout(self, lines: list[bytes]) -> None:
@@ -188,7 +186,7 @@ class OutputHandling:
     def _on_notify(self, name: str, payload: dict[str, Any]) -> None:
         if name == "thread-group-started":
             self.inferior_pid = to_int(payload.get("pid"))
-            self._inferior_start = _start_time(self.inferior_pid)
+            self._processes.note(self.inferior_pid)
         elif name == "thread-group-exited":
             code = to_exit_code(payload.get("exit-code"))
             self.exit_code = code if code is not None else self.exit_code
@@ -244,26 +242,6 @@ class OutputHandling:
         for future, line, _ in pending.values():
             if not future.done():
                 future.set_exception(DebuggerGone(reason, line))
-
-    def _kill_orphaned_inferior(self) -> None:
-        """A SIGKILLed gdb leaves its debuggee running, detached: end it (same pid, same start)."""
-        pid = self.inferior_pid
-        if pid and self._inferior_start and _start_time(pid) == self._inferior_start:
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-
-
-def _start_time(pid: int | None) -> str | None:
-    """The process start time from /proc (field 22), to tell a pid from a reused one."""
-    if not pid:
-        return None
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text(errors="replace")  # the name in it need not be UTF-8
-    except OSError:
-        return None
-    return stat.rsplit(")", 1)[-1].split()[19]
 
 
 OUTPUT_GRACE = 1.0
