@@ -23,8 +23,8 @@ _PUBLIC = {
     "cudatui.gdbbridge.session.gdb": ("GdbSession",),
     "cudatui.gdbbridge.session.errors": ("DebuggerGone", "DebuggerNotFound", "MIError"),
     "cudatui.gdbbridge.session.events": (
-        "DebuggerExited", "Event", "NonMI", "Notify", "ProgramOutput", "RawLine", "RecordingStopped", "Running",
-        "Stopped", "Stream", "UnmatchedResult",
+        "DebuggerExited", "Event", "LineDropped", "NonMI", "Notify", "ProgramOutput", "RawLine", "RecordingStopped",
+        "Running", "Stopped", "Stream", "UnmatchedResult",
     ),
     "cudatui.gdbbridge.debugger.state": ("StateBuilder",),
     "cudatui.gdbbridge.debugger.breakpoints": ("BreakpointSpec", "Breakpoints"),
@@ -72,6 +72,7 @@ _PUBLIC = {
     "cudatui.gdbbridge.doctor.probe": ("Check", "DoctorConfig"),
     "cudatui.gdbbridge.doctor.checks": ("check_cuda_gdb", "find_tool", "probe_nvml"),
     "cudatui.gdbbridge.doctor.run": ("checks_to_json", "exit_code", "format_lines", "run_checks"),
+    "cudatui.gdbbridge.session.pipes": ("LINE_LIMIT_ENV", "effective_line_limit"),
     "cudatui.gdbbridge.text": ("TerminalFilter", "clean", "sanitize"),
     "cudatui.gdbbridge.source": ("read_source",),
     "cudatui.gdbbridge.names": ("is_shortened", "short_name"),

@@ -13,7 +13,7 @@ import shutil
 import sys
 from pathlib import Path
 
-from cudatui.gdbbridge import LaunchConfig
+from cudatui.gdbbridge import LaunchConfig, effective_line_limit
 
 
 def check_debugger(debugger: str) -> str | None:
@@ -43,6 +43,11 @@ def run_app(config: LaunchConfig) -> int:
     """The debugger UI on ``config``; its exit code (2 and a one-line error when it could not start)."""
     from cudatui.tui.app import DebuggerApp
 
+    try:
+        effective_line_limit()
+    except ValueError as exc:  # a bad $CUDATUI_MI_LINE_LIMIT
+        print(f"cudatui: {exc}", file=sys.stderr)
+        return 2
     app = DebuggerApp(config)
     code = app.run() or 0
     if app.failure:

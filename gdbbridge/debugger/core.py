@@ -142,6 +142,8 @@ class DebuggerCore:
             self._emit(ProgramText(event.line + "\n"))
         elif isinstance(event, ev.RecordingStopped):
             self._notice(event.message, "error")
+        elif isinstance(event, ev.LineDropped):
+            self._notice(event.description, "warning")
         elif isinstance(event, ev.DebuggerExited) and not event.expected:
             self._set_status(Phase.DEAD, event.description)
             self._notice(f"{self.config.debugger_name}: {event.description}. Press r to restart.", "error")

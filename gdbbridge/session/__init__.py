@@ -2,5 +2,7 @@
 
 :class:`~cudatui.gdbbridge.session.gdb.GdbSession` starts, asks and stops it (``gdb``) and turns
 its output into results and events (``output``, ``events``, ``errors``); ``mi`` is the one MI
-command builder and line parser; ``pipes``, ``pty`` and ``fanout`` are the plumbing under them.
+command builder and line parser; ``pipes`` (gdb's streams, lines of bounded length), ``offloop``
+(big lines parsed in a thread), ``processes`` (everything the session started, killed at its
+close), ``pty`` and ``fanout`` are the plumbing under them.
 """

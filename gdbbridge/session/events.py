@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from cudatui.gdbbridge.models import StopEvent
+from cudatui.gdbbridge.session.pipes import LINE_LIMIT_ENV
 
 
 @dataclass(frozen=True)
@@ -82,15 +83,35 @@ class RawLine:
 
 
 @dataclass(frozen=True)
+class LineDropped:
+    """A line from the debugger went over the session's line limit and was dropped (a request
+    it answered fails with an MIError saying so); ``head`` is how it began."""
+
+    stream: Literal["stdout", "stderr"]
+    limit: int
+    head: str
+
+    @property
+    def description(self) -> str:
+        return (f"the debugger wrote a line over the {self.limit:,}-byte limit ({LINE_LIMIT_ENV}) on its "
+                f"{self.stream}: dropped (it began {self.head[:60]!r})")
+
+
+@dataclass(frozen=True)
 class DebuggerExited:
-    """gdb itself went away: ``returncode`` is negative for a signal (-9 = SIGKILL)."""
+    """gdb itself went away: ``returncode`` is negative for a signal (-9 = SIGKILL). With
+    ``output_closed`` it closed its standard output and did not exit: it is gone for us
+    (killed when the session closes) and ``returncode`` is None."""
 
     returncode: int | None
     expected: bool
+    output_closed: bool = False
 
     @property
     def description(self) -> str:
         rc = self.returncode
+        if self.output_closed:
+            return "debugger closed its output but did not exit"
         if rc is None:
             return "debugger exited"
         if rc < 0:
@@ -104,4 +125,5 @@ class DebuggerExited:
         return f"debugger exited with code {rc}"
 
 
-Event = Running | Stopped | Notify | Stream | ProgramOutput | RecordingStopped | NonMI | UnmatchedResult | DebuggerExited
+Event = (Running | Stopped | Notify | Stream | ProgramOutput | RecordingStopped | NonMI | UnmatchedResult | LineDropped
+         | DebuggerExited)

@@ -2,7 +2,10 @@
 
 No time windows and no per-command timeouts: a result arrives when gdb sends it (an
 ``-exec-next`` in a kernel takes up to ~1 s, running to the first kernel of a PyTorch script
-~14 s). The debuggee gets its own pty, so its output never mixes with MI.
+~14 s). The debuggee gets its own pty, so its output never mixes with MI. gdb's stdin, stdout
+and stderr are socket pairs, which no other process can open through ``/proc/PID/fd`` (a pipe
+can be): nothing but gdb writes its MI, and nothing but cudatui gives it commands. Closing
+kills every process the session started (:mod:`cudatui.gdbbridge.session.processes`).
 
 This module starts, asks and stops the debugger; what its output does (stdout lines read in
 the loop turn that brought them, big lines parsed in a thread, in gdb's order) is
@@ -16,7 +19,7 @@ import codecs
 import os
 import re
 import signal
-import subprocess
+import socket
 import time
 from collections import deque
 from typing import Any, Callable, Sequence
@@ -28,7 +31,8 @@ from cudatui.gdbbridge.session.mi import Flag, build
 from cudatui.gdbbridge.cuda.models import CudaFocus
 from cudatui.gdbbridge.models import StopEvent
 from cudatui.gdbbridge.session.output import OutputHandling
-from cudatui.gdbbridge.session.pipes import ExitWatcher, LineReader
+from cudatui.gdbbridge.session.pipes import ExitWatcher, LineReader, effective_line_limit, unread
+from cudatui.gdbbridge.session.processes import SessionProcesses
 from cudatui.gdbbridge.session.pty import ProgramTty
 from cudatui.gdbbridge.record.recorder import Recorder
 
@@ -41,6 +45,11 @@ STARTUP_TIMEOUT = 20.0
 """Seconds the debugger has to answer its first commands (a program that is not a gdb may
 never answer); later commands have no timeout, since a kernel may run for hours."""
 
+EXIT_HEARD = 0.1
+"""Seconds after ``-gdb-exit`` when closing looks whether the debugger read it: one that did gets
+the close's grace to exit; one that did not (never answered, or busy flooding its output
+without reading its input) is sent SIGTERM at once."""
+
 _TERMINATED = re.compile(r"Program terminated with signal (?P<name>\S+), (?P<meaning>[^.\n]+)")
 """How gdb says which signal ended the program a core file holds."""
 
@@ -49,7 +58,11 @@ class GdbSession(OutputHandling):
     """One debugger process spoken to over MI.
 
     ``debugger`` is the command that starts it: ``["cuda-gdb"]``, ``["gdb"]`` or a replay
-    (``[sys.executable, "-m", "cudatui.gdbbridge.record.replay", FILE]``).
+    (``[sys.executable, "-m", "cudatui.gdbbridge.record.replay", FILE]``). A line it writes
+    longer than ``line_limit`` bytes (default ``$CUDATUI_MI_LINE_LIMIT``, else 64 MiB; see
+    :func:`~cudatui.gdbbridge.session.pipes.effective_line_limit`) is dropped
+    (:class:`~cudatui.gdbbridge.session.events.LineDropped`).
+    ``cgroup`` off tracks the session's processes through /proc only, as where no cgroup can be made.
     """
 
     def __init__(
@@ -61,6 +74,8 @@ class GdbSession(OutputHandling):
         env: dict[str, str] | None = None,
         record: str | os.PathLike[str] | None = None,
         inferior_tty: bool = True,
+        line_limit: int | None = None,
+        cgroup: bool = True,
     ) -> None:
         self.argv = [*debugger, *MI_FLAGS, *(["--args", *program] if program else [])]
         self._cwd = cwd
@@ -70,8 +85,12 @@ class GdbSession(OutputHandling):
         self._tty: ProgramTty | None = None
         self._transport: asyncio.SubprocessTransport | None = None
         self._stdin: asyncio.WriteTransport | None = None
-        self._stdout = LineReader(self._on_stdout, self._on_stdout_closed)
-        self._stderr = LineReader(self._on_stderr, self._on_stderr_closed)
+        self._line_limit = effective_line_limit(line_limit)
+        self._stdout = LineReader(self._on_stdout, self._on_stdout_closed, self._on_stdout_dropped, self._line_limit)
+        self._stderr = LineReader(self._on_stderr, self._on_stderr_closed, self._on_stderr_dropped, self._line_limit)
+        self._processes = SessionProcesses(cgroup)
+        self._gone: asyncio.TimerHandle | None = None
+        """The report of a debugger whose stdout ended, while it has a moment to exit."""
         self._backlog: deque[bytes] = deque()
         """Complete stdout lines not handled yet (they wait while a big line is parsed)."""
         self._big: asyncio.Task[None] | None = None
@@ -95,7 +114,6 @@ class GdbSession(OutputHandling):
         self.state = "not-started"
         """not-started, ready, running, stopped, exited, dead."""
         self.inferior_pid: int | None = None
-        self._inferior_start: str | None = None
         self.exit_code: int | None = None
         self.async_mode = False
         self.last_stop: StopEvent | None = None
@@ -119,29 +137,30 @@ class GdbSession(OutputHandling):
         status = self._status = loop.create_future()
         self._ended = loop.create_future()
         self._stderr_ended = loop.create_future()
-        out_r, out_w = os.pipe()
-        err_r, err_w = os.pipe()
+        ours, theirs = zip(*(socket.socketpair() for _ in range(3)))  # stdin, stdout, stderr
         try:
             self._transport, _ = await loop.subprocess_exec(
                 lambda: ExitWatcher(status),
                 *self.argv,
-                stdin=subprocess.PIPE,
-                stdout=out_w,
-                stderr=err_w,
+                stdin=theirs[0],
+                stdout=theirs[1],
+                stderr=theirs[2],
                 cwd=self._cwd,
                 env=self._env,
                 start_new_session=True,
             )
         except (FileNotFoundError, PermissionError, NotADirectoryError) as exc:
-            for fd in (out_r, err_r):
-                os.close(fd)
+            for sock in ours:
+                sock.close()
             raise DebuggerNotFound(f"cannot start debugger {self.argv[0]!r}: {exc.strerror or exc}") from None
         finally:
-            for fd in (out_w, err_w):
-                os.close(fd)
-        self._stdin = self._transport.get_pipe_transport(0)  # type: ignore[assignment]
-        await loop.connect_read_pipe(lambda: self._stdout, os.fdopen(out_r, "rb", buffering=0))
-        await loop.connect_read_pipe(lambda: self._stderr, os.fdopen(err_r, "rb", buffering=0))
+            for sock in theirs:
+                sock.close()
+        self._processes.adopt(self._transport.get_pid())
+        self._stdin, _ = await loop.connect_accepted_socket(asyncio.Protocol, ours[0])  # type: ignore[assignment]
+        await loop.connect_accepted_socket(lambda: self._stdout, ours[1])
+        await loop.connect_accepted_socket(lambda: self._stderr, ours[2])
+        status.add_done_callback(self._on_status)
         self.state = "ready"
         name = os.path.basename(self.argv[0])
         try:
@@ -173,14 +192,20 @@ class GdbSession(OutputHandling):
             self.async_mode = False
 
     async def close(self, grace: float = 1.0) -> None:
-        """Stop the debugger: ``-gdb-exit``, then SIGTERM, then SIGKILL; always reap it."""
+        """Stop the debugger: ``-gdb-exit``, then SIGTERM, then SIGKILL; always reap it; then
+        kill whatever the session started that is left (gdb's ``shell`` children, the
+        debuggee's, those that called ``setsid()``)."""
         self._closing = True
         transport, status, ended = self._transport, self._status, self._ended
+        members = self._processes.members()  # while the process tree is whole
+        await self._drop_big()  # else gdb may be blocked writing the lines after it, not reading -gdb-exit
         if transport is not None and status is not None and ended is not None:
             if transport.get_returncode() is None:
                 try:
                     self._write(build(None, "-gdb-exit"))
-                    await asyncio.wait([status], timeout=grace if self._answered else 0.1)
+                    await asyncio.wait([status], timeout=EXIT_HEARD)
+                    if self._answered and self._exited is None and self._stdin and not unread(self._stdin):
+                        await asyncio.wait([status], timeout=grace)  # it read -gdb-exit: it may take a while
                 except (OSError, DebuggerGone):
                     pass
                 for sig in (signal.SIGTERM, signal.SIGKILL):
@@ -191,18 +216,26 @@ class GdbSession(OutputHandling):
                     except (ProcessLookupError, PermissionError):
                         transport.send_signal(sig)
                     await asyncio.wait([status], timeout=grace / 2)
-                await asyncio.wait([status])
-            await asyncio.wait([ended], timeout=grace)  # gdb's last lines, then DebuggerExited
-        self._kill_orphaned_inferior()
-        if self._big is not None:
-            self._big.cancel()
-            await asyncio.gather(self._big, return_exceptions=True)
+            await asyncio.wait([status])
+            if self._big is None:
+                await asyncio.wait([ended], timeout=grace)  # gdb's last lines, then DebuggerExited
+            await self._drop_big()
         self._fail_pending("debugger closed")
+        await self._processes.end(members)
         if self._tty is not None:
             self._tty.close()
             self._tty = None
         if self._recorder is not None:
             self._recorder.close()
+
+    async def _drop_big(self) -> None:
+        """Closing: stop parsing big lines (a parse takes seconds), drop them, handle the rest."""
+        while self._big is not None:
+            self._big.cancel()
+            await asyncio.gather(self._big, return_exceptions=True)
+            self._big = None
+            self._stdout.resume()
+            self._handle_backlog()
 
     @property
     def pid(self) -> int | None:
@@ -210,7 +243,8 @@ class GdbSession(OutputHandling):
 
     @property
     def alive(self) -> bool:
-        return self._transport is not None and self._transport.get_returncode() is None
+        """Whether the debugger runs and speaks to us (not once it closed its output)."""
+        return self._exited is None and self._transport is not None and self._transport.get_returncode() is None
 
     # -- requests --------------------------------------------------------------------------
 

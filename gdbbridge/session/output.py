@@ -5,19 +5,20 @@ a chunk of stdout is split into lines and handled in the loop turn that read it,
 resolves its request's Future directly (no reader task woken in between; with asyncio's
 subprocess pipes each chunk would also wait one more turn). A line over ``BIG_LINE`` is
 parsed in a thread while the lines after it wait, reading paused, so the order of events and
-results is always gdb's. Records become results, session state and events here; so do
-stderr, the debuggee's pty output and the debugger's exit.
+results is always gdb's. A line over the session's line limit is dropped by the reader; in its
+place comes an error for the request it answered, or a log line, and a :class:`LineDropped`.
+Records become results, session state and events here; so do stderr, the debuggee's pty
+output and the debugger's end: its exit (reported when gdb exits, with what it left in its
+streams, even while a child of it holds them open) or the close of its stdout while it lives on.
 """
 
 from __future__ import annotations
 
 import asyncio
 import codecs
-import os
-import signal
+import re
 import time
 from collections import deque
-from pathlib import Path
 from typing import Any
 
 from cudatui.gdbbridge.convert import to_exit_code, to_int
@@ -26,8 +27,10 @@ from cudatui.gdbbridge.record.recorder import Recorder
 from cudatui.gdbbridge.session import events as ev
 from cudatui.gdbbridge.session.errors import DebuggerGone, MIError
 from cudatui.gdbbridge.session.fanout import Fanout
-from cudatui.gdbbridge.session.mi import BIG_LINE, Record, parse_line
+from cudatui.gdbbridge.session.mi import BIG_LINE, Record, parse_line, quote
+from cudatui.gdbbridge.session.offloop import in_thread
 from cudatui.gdbbridge.session.pipes import LineReader
+from cudatui.gdbbridge.session.processes import SessionProcesses
 from cudatui.gdbbridge.session.pty import ProgramTty
 
 
@@ -45,7 +48,12 @@ class OutputHandling:
     first_stderr: str
     _recorder: Recorder | None
     _tty: ProgramTty | None
+    _stdin: asyncio.WriteTransport | None
     _stdout: LineReader
+    _stderr: LineReader
+    _line_limit: int
+    _processes: SessionProcesses
+    _gone: asyncio.TimerHandle | None
     _backlog: deque[bytes]
     _big: asyncio.Task[None] | None
     _stdout_done: bool
@@ -59,7 +67,6 @@ class OutputHandling:
     _closing: bool
     _answered: bool
     _exited: ev.DebuggerExited | None
-    _inferior_start: str | None
     _decoder: codecs.IncrementalDecoder
 
     def _on_stdout(self, lines: list[bytes]) -> None:
@@ -89,15 +96,28 @@ class OutputHandling:
                 return
             self._handle_record(line, parse_line(line))
         if self._stdout_done:
-            assert self._status is not None
-            self._status.add_done_callback(self._on_debugger_exit)
+            self._output_ended()
 
     async def _parse_big(self, line: str) -> None:
-        record = await asyncio.to_thread(parse_line, line)
+        record = await in_thread(parse_line, line)
         self._big = None
         self._stdout.resume()
         self._handle_record(line, record)
         self._handle_backlog()
+
+    def _on_stdout_dropped(self, head: bytes) -> None:
+        """A stdout line over the limit: its request fails (an error in its place), else a log line says so."""
+        dropped = ev.LineDropped("stdout", self._line_limit, head.decode("utf-8", "replace"))
+        token = _RESULT_TOKEN.match(head)
+        text = dropped.description
+        replacement = token[1] + b"^error,msg=" + quote(text).encode() if token else b"&" + quote(text + "\n").encode()
+        self._backlog.append(replacement)
+        self._events.emit(dropped)
+        if self._big is None:
+            self._handle_backlog()
+
+    def _on_stderr_dropped(self, head: bytes) -> None:
+        self._events.emit(ev.LineDropped("stderr", self._line_limit, head.decode("utf-8", "replace")))
 
     def _on_stderr(self, lines: list[bytes]) -> None:
         for line in lines:
@@ -166,7 +186,7 @@ class OutputHandling:
     def _on_notify(self, name: str, payload: dict[str, Any]) -> None:
         if name == "thread-group-started":
             self.inferior_pid = to_int(payload.get("pid"))
-            self._inferior_start = _start_time(self.inferior_pid)
+            self._processes.note(self.inferior_pid)
         elif name == "thread-group-exited":
             code = to_exit_code(payload.get("exit-code"))
             self.exit_code = code if code is not None else self.exit_code
@@ -180,17 +200,40 @@ class OutputHandling:
         if text:
             self._events.emit(ev.ProgramOutput(text))
 
-    def _on_debugger_exit(self, status: asyncio.Future[int]) -> None:
-        """Stdout has ended and the debugger has exited: fail what is pending, say so."""
-        rc = status.result()
+    def _on_status(self, status: asyncio.Future[int]) -> None:
+        """The debugger has exited: take what it left in its streams and end them (a child of
+        it may hold them open for long), then report the exit once every line is handled."""
+        self._stderr.finish()
+        self._stdout.finish()
+        if self._stdin is not None:
+            self._stdin.close()
+        if self._stdout_done and self._big is None:
+            self._output_ended()
+
+    def _output_ended(self) -> None:
+        """Every stdout line is handled: report the exit, or give the debugger a moment to exit
+        (its exit follows the end of its output) before reporting it gone all the same."""
+        assert self._status is not None
+        if self._status.done():
+            self._report_exit(ev.DebuggerExited(self._status.result(), expected=self._closing))
+        elif self._gone is None:
+            self._gone = asyncio.get_running_loop().call_later(
+                OUTPUT_GRACE, lambda: self._report_exit(ev.DebuggerExited(None, self._closing, output_closed=True)))
+
+    def _report_exit(self, exited: ev.DebuggerExited) -> None:
+        """The debugger is gone: fail what is pending and say so (once)."""
+        if self._exited is not None:
+            return
+        if self._gone is not None:
+            self._gone.cancel()
         if self._tty is not None:
             self._tty.drain()
-        self._exited = ev.DebuggerExited(rc, expected=self._closing)
+        self._exited = exited
         self.state = "dead" if not self._closing else "closed"
-        self._fail_pending(self._exited.description)
+        self._fail_pending(exited.description)
         if self._recorder:
-            self._recorder.write("mark", f"debugger-exit rc={rc}")
-        self._events.emit(self._exited)
+            self._recorder.write("mark", f"debugger-exit rc={exited.returncode}")
+        self._events.emit(exited)
         assert self._ended is not None
         self._ended.set_result(None)
 
@@ -200,22 +243,8 @@ class OutputHandling:
             if not future.done():
                 future.set_exception(DebuggerGone(reason, line))
 
-    def _kill_orphaned_inferior(self) -> None:
-        """A SIGKILLed gdb leaves its debuggee running, detached: end it (same pid, same start)."""
-        pid = self.inferior_pid
-        if pid and self._inferior_start and _start_time(pid) == self._inferior_start:
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
 
+OUTPUT_GRACE = 1.0
+"""Seconds a debugger has to exit once its stdout has ended, before it is reported gone."""
 
-def _start_time(pid: int | None) -> str | None:
-    """The process start time from /proc (field 22), to tell a pid from a reused one."""
-    if not pid:
-        return None
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text(errors="replace")  # the name in it need not be UTF-8
-    except OSError:
-        return None
-    return stat.rsplit(")", 1)[-1].split()[19]
+_RESULT_TOKEN = re.compile(rb"(\d+)\^")

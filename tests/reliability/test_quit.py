@@ -2,9 +2,9 @@
 
 The app runs as a user runs it (``python -m cudatui`` in a pseudo-terminal); the processes are
 found by walking parent pids from /proc before quitting, and each must be gone after: during
-startup (a debugger that has not answered yet), while the program runs an endless loop, and
+startup (a debugger that has not answered yet), while the program runs an endless loop,
 during a sanitizer run (the stand-in compute-sanitizer of tests/fixtures/sanitizer/, which
-also starts a child of its own).
+also starts a child of its own) and during a flood of non-MI lines from the debugger.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from pathlib import Path
 
 from tests.support.paths import FIXTURES
 from tests.support.processes import descendants, kill_all, wait_gone
-from tests.support.programs import FOREVER, compile_c, needs_gdb
+from tests.support.programs import FOREVER, compile_c, needs_gdb, stand_in
 from tests.support.terminal import TerminalApp
 from tests.support.wait import wait_until
 
@@ -82,3 +82,22 @@ def test_quit_during_a_sanitizer_run_that_ignores_sigterm(tmp_path: Path) -> Non
     app.send("\r")
     wait_until(lambda: child_pid.exists() and child_pid.read_text())
     quit_and_check(app, {"gdb"}, (int(child_pid.read_text()),))
+
+
+def test_quit_during_a_flood_of_non_mi_lines(tmp_path: Path) -> None:
+    """The stand-in debugger answers the first commands, then floods non-MI lines on -exec-run
+    and never reads -gdb-exit (one that ignores SIGTERM too is killed a moment later:
+    tests/reliability/test_transport.py); the UI's console pane stays bounded meanwhile."""
+    progress = tmp_path / "progress.txt"
+    debugger = tmp_path / "flooding-gdb"
+    command = stand_in("--on-run", "flood", "--progress", str(progress))
+    debugger.write_text("#!/bin/sh\nexec " + " ".join(f'"{word}"' for word in command) + "\n")
+    debugger.chmod(0o755)
+    app = TerminalApp(["--debugger", str(debugger), "/bin/true"], cwd=tmp_path)
+    try:
+        wait_until(lambda: progress.exists() and progress.read_text(), why="4 MiB of flood read by the UI")
+    except AssertionError:
+        kill_all(descendants(app.proc.pid))
+        app.close()
+        raise
+    quit_and_check(app, {Path(sys.executable).name[:15]})

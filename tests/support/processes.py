@@ -80,3 +80,29 @@ def kill_all(pids: dict[int, str]) -> None:
                 os.kill(pid, 9)
             except ProcessLookupError:
                 pass
+
+
+def children_named(pid: int, name: str) -> list[int]:
+    """The descendants of ``pid`` whose command is ``name``."""
+    found, todo = [], [pid]
+    while todo:
+        for task in Path(f"/proc/{todo.pop()}/task").glob("*/children"):
+            try:
+                children = [int(child) for child in task.read_text().split()]
+            except OSError:
+                continue
+            todo.extend(children)
+            found += [child for child in children if _comm(child) == name]
+    return found
+
+
+def _comm(pid: int) -> str | None:
+    try:
+        return Path(f"/proc/{pid}/comm").read_text().strip()
+    except OSError:
+        return None
+
+
+def resident_bytes() -> int:
+    """This process's resident memory now, in bytes."""
+    return int(Path("/proc/self/statm").read_text().split()[1]) * os.sysconf("SC_PAGE_SIZE")

@@ -1,4 +1,5 @@
-"""C programs compiled by the tests (gcc -g -O0), and the lines the tests look for in them.
+"""C programs compiled by the tests (gcc -g -O0), and the lines the tests look for in them; the
+stand-in debugger of the transport tests.
 
 The fixtures that build them (``steps``, ``forever``, ``panes_program``) are in tests/conftest.py.
 """
@@ -7,11 +8,12 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
-from .paths import C_SOURCES
+from .paths import C_SOURCES, FIXTURES
 
 needs_gdb = pytest.mark.skipif(not (shutil.which("gdb") and shutil.which("gcc")), reason="needs gdb and gcc")
 
@@ -39,3 +41,8 @@ def compile_c(source: Path, out: Path, *flags: str) -> Path:
     out.parent.mkdir(parents=True, exist_ok=True)
     subprocess.run(["gcc", "-g", "-O0", *flags, "-o", str(out), str(source)], check=True)
     return out
+
+
+def stand_in(*flags: str) -> list[str]:
+    """The command of the stand-in debugger tests/fixtures/stand_in_gdb.py (see its docstring)."""
+    return [sys.executable, str(FIXTURES / "stand_in_gdb.py"), *flags]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -22,6 +24,27 @@ STYLES = {"command": "bold", "error": "bold red", "log": "yellow", "target": "ma
 
 RAW_STYLES = {"in": "bold cyan", "out": "", "err": "red"}
 """Style of a raw MI line by direction: what cudatui sent, what gdb printed, gdb's stderr."""
+
+SHOWN = 4096
+"""Characters shown of one line; the rest is cut (sanitising and laying out a line of
+megabytes, as gdb may print, held the event loop for seconds)."""
+
+
+def shown(line: str) -> str:
+    """``line`` cut to :data:`SHOWN` characters (with the count of those cut)."""
+    return line if len(line) <= SHOWN else f"{line[:SHOWN]}… ({len(line) - SHOWN:,} more characters)"
+
+
+class BoundedLog(RichLog):
+    """A :class:`RichLog` that keeps at most ``max_lines`` writes while it is hidden: RichLog
+    defers every write until it has a size, without a bound (a flood of MI lines grew memory
+    by hundreds of MB in the hidden MI log)."""
+
+    def write(self, content: object, *args: Any, **kwargs: Any) -> BoundedLog:
+        super().write(content, *args, **kwargs)
+        while self.max_lines is not None and len(self._deferred_renders) > self.max_lines:
+            self._deferred_renders.popleft()
+        return self
 
 
 class ConsolePane(Widget):
@@ -58,13 +81,15 @@ class ConsolePane(Widget):
         with ContentSwitcher(initial="console-log"):
             # min_width=1: wrap at the pane's width (RichLog's default 78 columns made a horizontal
             # scrollbar appear after it had scrolled to the end, leaving the last line hidden)
-            yield RichLog(max_lines=self._max_lines, wrap=True, markup=False, min_width=1, id="console-log")
-            yield RichLog(max_lines=self._max_lines, wrap=False, markup=False, id="mi-log")
+            yield BoundedLog(max_lines=self._max_lines, wrap=True, markup=False, min_width=1, id="console-log")
+            yield BoundedLog(max_lines=self._max_lines, wrap=False, markup=False, id="mi-log")
         yield InlineInput(placeholder=": gdb command (up/down: history)", id="console-input", compact=True)
 
     def write(self, text: str, kind: str = "console") -> None:
         """Append gdb text of ``kind`` (whole lines are shown; a partial line waits)."""
         text = self._partial.pop(kind, "") + text
+        if len(text) > SHOWN:
+            text = "\n".join(shown(line) for line in text.split("\n"))
         *lines, rest = text.split("\n")
         if rest:
             self._partial[kind] = rest
@@ -74,7 +99,7 @@ class ConsolePane(Widget):
 
     def log_raw(self, line: RawLine) -> None:
         """Append one raw MI line (as it crossed the pipe) to the MI record log."""
-        text = line.text.rstrip("\n").replace("\n", "\\n")
+        text = shown(line.text.rstrip("\n")).replace("\n", "\\n")
         self.query_one("#mi-log", RichLog).write(Text(text, style=RAW_STYLES.get(line.direction, "")))
 
     def focus_input(self) -> None:
