@@ -46,7 +46,8 @@ async def test_pytorch_index_assert_sync_line_then_launch_line() -> None:
         assert "CUDA_LAUNCH_BLOCKING=1" in note(app)
         shown = str(app.query_one(StackPane).query_one("#host-note", Static).render())
         assert shown == "⚠ line 7 is where the host waits, not the launch · L: launch blocking"
-        assert any(n.message == note(app) for n in app._notifications)
+        await wait_for(pilot, lambda: any(n.message == note(app) for n in app._notifications),
+                       why="the sync-point note as a notification")
         first = app.last_state.generation
         await pilot.press("L")
         await wait_for(pilot, lambda: app.last_state.generation > first and phase(app) == "stopped"
