@@ -21,14 +21,14 @@ from typing import NoReturn, Sequence
 from cudatui.gdbbridge.debugger.config import LaunchConfig
 from cudatui.gdbbridge.record.recorder import RecordingError, prepare
 from cudatui.gdbbridge.record.transcript import TranscriptError, load
-from cudatui.tui.commands import demo, doctor, explain, output, sanitize, stats
+from cudatui.tui.commands import demo, doctor, explain, follow, output, sanitize, stats
 from cudatui.tui.launch import check_debugger, debug_config, run_app
 
-COMMAND_MODULES: tuple[ModuleType, ...] = (sanitize, stats, doctor, explain, demo)
+COMMAND_MODULES: tuple[ModuleType, ...] = (sanitize, stats, doctor, explain, demo, follow)
 """Sub-command modules, each with ``add_parser(subparsers)`` and ``run(args) -> int``; a new
 sub-command is one more module in this tuple."""
 
-VALUE_OPTIONS = ("-b", "--break", "--debugger", "--record", "--core")
+VALUE_OPTIONS = ("-b", "--break", "--debugger", "--record", "--core", "--share")
 
 
 class ArgumentParser(argparse.ArgumentParser):
@@ -85,6 +85,8 @@ def debug_parser(commands: Sequence[str]) -> ArgumentParser:
     parser.add_argument("--record", metavar="FILE", help="record the MI session to FILE (for `cudatui replay`); "
                         "a restart appends its session to the same file")
     parser.add_argument("--force", action="store_true", help="let --record replace an existing FILE")
+    parser.add_argument("--share", metavar="GROUP", help="let GROUP read the --record FILE (mode 0640), so that "
+                        "students in it can `cudatui follow FILE`; without it the recording is yours alone")
     parser.add_argument("--no-run", action="store_true", help="load the program but do not start it (r runs it)")
     parser.add_argument("--core", metavar="FILE",
                         help="post-mortem: open this GPU coredump (from `cudatui sanitize`, p) instead of running; "
@@ -161,12 +163,12 @@ def check_record(record: str | None) -> str | None:
     return f"cannot record to {record}: it is a directory" if Path(record).is_dir() else None
 
 
-def prepare_record(record: str | None, force: bool) -> str | None:
+def prepare_record(record: str | None, force: bool, share: str | None = None) -> str | None:
     """Create the --record file (after every other check passed); why it cannot be, or None."""
     if record is None:
-        return None
+        return "--share needs --record FILE (the recording the students follow)" if share else None
     try:
-        prepare(record, force=force)
+        prepare(record, force=force, group=share)
     except RecordingError as exc:
         return str(exc)
     return None
@@ -187,14 +189,14 @@ def run_debugger(args: argparse.Namespace) -> int:
     checks = (lambda: check_program(program) if program is not None else None,
               lambda: check_script(program) if program is not None else None, lambda: check_core(args.core),
               lambda: check_debugger(args.debugger), lambda: check_record(args.record),
-              lambda: prepare_record(args.record, args.force))
+              lambda: prepare_record(args.record, args.force, args.share))
     for check in checks:  # in order, each only once those before it passed
         problem = check()
         if problem:
             return _fail(problem)
     config = debug_config(args.program, tuple(args.args), breakpoints=tuple(args.breakpoints), core=args.core,
                           debugger=args.debugger)
-    return run_app(replace(config, record=args.record, run=not args.no_run))
+    return run_app(replace(config, record=args.record, share_group=args.share, run=not args.no_run))
 
 
 def run_replay(args: argparse.Namespace) -> int:

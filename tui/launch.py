@@ -40,15 +40,17 @@ def debug_config(program: str | None, args: tuple[str, ...] = (), *, breakpoints
 
 
 def run_app(config: LaunchConfig) -> int:
-    """The debugger UI on ``config``; its exit code (2 and a one-line error when it could not start)."""
+    """The debugger UI on ``config`` (a follower's when it follows a recording); its exit code (2
+    and a one-line error when it could not start)."""
     from cudatui.tui.app import DebuggerApp
+    from cudatui.tui.follow_app import FollowApp
 
     try:
         effective_line_limit()
     except ValueError as exc:  # a bad $CUDATUI_MI_LINE_LIMIT
         print(f"cudatui: {exc}", file=sys.stderr)
         return 2
-    app = DebuggerApp(config)
+    app = FollowApp(config) if config.follow else DebuggerApp(config)
     code = app.run() or 0
     if app.failure:
         print(f"cudatui: {app.failure}", file=sys.stderr)

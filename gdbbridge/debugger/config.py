@@ -12,6 +12,8 @@ import cudatui
 
 REPLAY_MODULE = "cudatui.gdbbridge.record.replay"
 """The stand-in debugger that serves a recording (``python -m REPLAY_MODULE FILE``)."""
+FOLLOW_MODULE = "cudatui.gdbbridge.record.follow"
+"""The stand-in debugger that follows a recording while it is written."""
 
 
 @dataclass(frozen=True)
@@ -24,6 +26,8 @@ class LaunchConfig:
     breakpoints: tuple[str, ...] = ()
     """Inserted before the run, each ``LOCATION [if CONDITION]`` (see BreakpointSpec)."""
     record: str | None = None
+    share_group: str | None = None
+    """The group that may read the recording (mode 0640), for students following it; None: private."""
     run: bool = True
     cwd: str | None = None
     env: tuple[tuple[str, str], ...] = ()
@@ -36,6 +40,8 @@ class LaunchConfig:
     recording: str | None = None
     """The recording the replay stand-in serves as the debugger (its file paths are the
     recording machine's)."""
+    follow: bool = False
+    """Follow ``recording`` while another cudatui records it: read-only, moved by its stops."""
 
     @classmethod
     def replay(cls, recording: str | os.PathLike[str], *, speed: float = 0.0, cwd: str | None = None,
@@ -44,10 +50,15 @@ class LaunchConfig:
         with this cudatui importable, from ``cwd`` (default: the current directory); ``fields``
         are the other settings (breakpoints, source_dirs, record, run, core)."""
         path = str(Path(recording).resolve())
-        root = str(Path(cudatui.__file__).resolve().parent.parent)
-        pythonpath = os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH", "")) if p)
         return cls(debugger=(sys.executable, "-m", REPLAY_MODULE, path, "--speed", str(speed)),
-                   cwd=cwd or os.getcwd(), env=(("PYTHONPATH", pythonpath),), recording=path, **fields)
+                   cwd=cwd or os.getcwd(), env=_stand_in_env(), recording=path, **fields)
+
+    @classmethod
+    def following(cls, recording: str | os.PathLike[str], **fields: Any) -> "LaunchConfig":
+        """The follow stand-in on ``recording``, which another cudatui is writing (read-only)."""
+        path = str(Path(recording).resolve())
+        return cls(debugger=(sys.executable, "-m", FOLLOW_MODULE, path), cwd=os.getcwd(), env=_stand_in_env(),
+                   recording=path, follow=True, **fields)
 
     @property
     def replayed(self) -> bool:
@@ -64,6 +75,14 @@ class LaunchConfig:
     @property
     def debugger_name(self) -> str:
         """How messages name the debugger: ``cuda-gdb``, ``gdb``, ``replay``."""
+        if self.follow:
+            return "follow"
         if self.replayed:
             return "replay"
         return os.path.basename(self.debugger[0]) if self.debugger else "debugger"
+
+
+def _stand_in_env() -> tuple[tuple[str, str], ...]:
+    """PYTHONPATH for a stand-in debugger: this cudatui importable."""
+    root = str(Path(cudatui.__file__).resolve().parent.parent)
+    return (("PYTHONPATH", os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH", "")) if p)),)

@@ -34,6 +34,7 @@ from cudatui.gdbbridge.debugger.events import (
     StateChanged, WatchesChanged,
 )
 from cudatui.gdbbridge.debugger.host import debuggee_env, read_host_stack
+from cudatui.gdbbridge.record.follow import FOLLOW
 from cudatui.gdbbridge.record.replay import REPLAY_CUT
 from cudatui.gdbbridge.host.view import sync_point
 from cudatui.gdbbridge.debugger.state import StateBuilder
@@ -98,6 +99,10 @@ class DebuggerCore:
         self._closed = False
         self.launch_blocking = False
         """Whether the program was re-run with CUDA_LAUNCH_BLOCKING=1 (so a stop's host line is the launch)."""
+        self.following_instructor = True
+        """A follower moves with the instructor's focus and frame (see Debugger.follow_instructor)."""
+        self.instructor_gone = False
+        """A follower: the instructor's session has ended."""
 
     @property
     def status(self) -> Status:
@@ -158,8 +163,22 @@ class DebuggerCore:
             line = payload.get("line", "?")
             self._set_status(Phase.DEAD, f"the recording ends here: it was cut off at line {line} (a crash?)")
             self._notice(f"the recording was cut off at line {line}: it replays up to there", "warning")
+        elif event.name == FOLLOW:
+            self._on_follow(payload)
         elif self.breakpoints is not None and self.breakpoints.note(event.name, payload):
             self._publish_breakpoints()
+
+    def _on_follow(self, payload: dict[str, Any]) -> None:
+        """What the follow stand-in says: the instructor's session ended, or where they look."""
+        if payload.get("state") == "ended":
+            self.instructor_gone = True
+            self._set_status(self.phase, "the instructor's session ended: this is its last state (r follows "
+                             "their next session)")
+            self._notice("the instructor's session ended: its last state stays on screen", "warning")
+        elif self.following_instructor and isinstance(payload.get("focus"), str):
+            self._spawn(self.switch_focus(payload["focus"]), "follow focus")  # type: ignore[attr-defined]
+        elif self.following_instructor and str(payload.get("frame", "")).isdigit():
+            self._spawn(self.select_frame(int(payload["frame"])), "follow frame")  # type: ignore[attr-defined]
 
     async def _on_stop(self, stop: StopEvent) -> None:
         """The refresh of a ``*stopped`` (unless a later ``*running`` or stop made it stale)."""

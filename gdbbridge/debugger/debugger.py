@@ -18,9 +18,10 @@ operation waits on gdb).
 from __future__ import annotations
 
 import asyncio
+import functools
 import os
 from dataclasses import replace
-from typing import Any
+from typing import Any, Awaitable, Callable, TypeVar
 
 from cudatui.gdbbridge.cuda import warp_watch
 from cudatui.gdbbridge.cuda.disassembly import disassemble
@@ -34,11 +35,28 @@ from cudatui.gdbbridge.debugger.events import ConsoleOutput, Notice, StartupFail
 from cudatui.gdbbridge.debugger.host import LAUNCH_BLOCKING, is_native
 from cudatui.gdbbridge.debugger.state import StateBuilder
 from cudatui.gdbbridge.debugger.status import Phase
+from cudatui.gdbbridge.record.recorder import PRIVATE, SHARED
 from cudatui.gdbbridge.session.errors import DebuggerGone, DebuggerNotFound, MIError
 from cudatui.gdbbridge.session.gdb import GdbSession
 from cudatui.gdbbridge.text import TerminalFilter, clean
 
 __all__ = ["Debugger", "Step"]
+
+READ_ONLY = "read-only: you are following the instructor's session (their keys drive it)"
+"""What a follower's key that would change the session says instead."""
+
+_Method = TypeVar("_Method", bound=Callable[..., Awaitable[None]])
+
+
+def _drives(method: _Method) -> _Method:
+    """A method that changes the session: when following a recording it only says so."""
+    @functools.wraps(method)
+    async def wrapper(self: "Debugger", *args: Any, **kwargs: Any) -> None:
+        if self.config.follow:
+            self._notice(READ_ONLY, "warning")
+            return
+        await method(self, *args, **kwargs)
+    return wrapper  # type: ignore[return-value]
 
 
 class Debugger(DebuggerCore):
@@ -57,7 +75,8 @@ class Debugger(DebuggerCore):
         cfg = self.config
         self._set_status(Phase.STARTING, f"starting {cfg.debugger_name}", since=self.clock())
         env = {**os.environ, **dict(cfg.env)} if cfg.env else None
-        self.session = GdbSession(cfg.debugger, cfg.program_argv, cwd=cfg.cwd, env=env, record=cfg.record)
+        self.session = GdbSession(cfg.debugger, cfg.program_argv, cwd=cfg.cwd, env=env, record=cfg.record,
+                                  record_mode=SHARED if cfg.share_group else PRIVATE)
         previous = self.builder
         self.breakpoints = Breakpoints(self.session)
         self.builder = StateBuilder(self.session, self.breakpoints)
@@ -128,11 +147,13 @@ class Debugger(DebuggerCore):
         if state is not None and state.focus is None:
             self._notice(f"{os.path.basename(path)}: the coredump holds no CUDA thread to focus on", "warning")
 
+    @_drives
     async def post_mortem(self, path: str) -> None:
         """Leave the live session and open the GPU coredump ``path`` (a restart re-opens it)."""
         async with self._lock:
             await self._start_over(core=path)
 
+    @_drives
     async def debug_finding(self, spec: BreakpointSpec) -> None:
         """Break at ``spec`` (a sanitizer finding's thread) and run the program again; from a
         coredump, start a live session with that breakpoint."""
@@ -144,10 +165,12 @@ class Debugger(DebuggerCore):
             await self._guard(self._restart())
 
     async def restart(self) -> None:
-        """Run again: kill a live program first; start a new debugger if the old one died."""
+        """Run again: kill a live program first; start a new debugger if the old one died. A
+        follower starts following again, from the instructor's newest session."""
         async with self._lock:
-            await self._guard(self._restart())
+            await self._guard(self._start_over() if self.config.follow else self._restart())
 
+    @_drives
     async def rerun_with_launch_blocking(self) -> None:
         """Run again with ``CUDA_LAUNCH_BLOCKING=1``: every launch waits for its kernel, so the
         host line behind a kernel's stop is the line that launched it."""
@@ -192,6 +215,7 @@ class Debugger(DebuggerCore):
 
     # -- run control -----------------------------------------------------------------------
 
+    @_drives
     async def resume(self, how: Step) -> None:
         """Continue, next, step or finish."""
         async with self._lock:
@@ -204,6 +228,7 @@ class Debugger(DebuggerCore):
                 self._notice("the program is running: ctrl+c interrupts it" if self._program_running()
                              else "the program is not running: press r to run it", "warning")
 
+    @_drives
     async def interrupt(self) -> None:
         """Stop the running program."""
         if self.session is not None and self._program_running():
@@ -211,6 +236,7 @@ class Debugger(DebuggerCore):
 
     # -- breakpoints -----------------------------------------------------------------------
 
+    @_drives
     async def toggle_breakpoint(self, path: str, line: int) -> None:
         """Delete the breakpoints at ``path:line``, or insert one there."""
         async with self._lock:
@@ -223,21 +249,25 @@ class Debugger(DebuggerCore):
             else:
                 await self._insert(BreakpointSpec(f"{path}:{line}"))
 
+    @_drives
     async def add_breakpoint(self, spec: BreakpointSpec) -> None:
         """Insert ``spec`` (a CUDA condition cuda-gdb refuses before the kernel loads is deferred)."""
         async with self._lock:
             await self._insert(spec)
 
+    @_drives
     async def delete_breakpoint(self, number: int) -> None:
         async with self._lock:
             if self.breakpoints is not None:
                 await self._change(self.breakpoints.delete(number))
 
+    @_drives
     async def enable_breakpoint(self, number: int, enabled: bool) -> None:
         async with self._lock:
             if self.breakpoints is not None:
                 await self._change(self.breakpoints.enable(number, enabled))
 
+    @_drives
     async def set_condition(self, number: int, condition: str) -> None:
         async with self._lock:
             if self.breakpoints is not None:
@@ -250,6 +280,11 @@ class Debugger(DebuggerCore):
         async with self._lock:
             if self.state is not None and self.phase is Phase.STOPPED:
                 await self._refresh(self.state.stop, selected_frame=level, focus=self.state.focus)
+
+    def follow_instructor(self, on: bool) -> None:
+        """A follower: move with the instructor's focus and frame within a stop (on), or look
+        around on one's own (off; the next stop is shown either way)."""
+        self.following_instructor = on
 
     async def switch_focus(self, request: str) -> None:
         """Move the CUDA focus (``block (1,0,0) thread (5,0,0)``, ``warp 2 lane 3``, ``sm 4``)."""
@@ -264,6 +299,7 @@ class Debugger(DebuggerCore):
                 return
             await self._refresh(self.state.stop, focus=result.focus)
 
+    @_drives
     async def console_command(self, command: str) -> None:
         """Run a gdb CLI command; its output is ConsoleOutput."""
         async with self._lock:

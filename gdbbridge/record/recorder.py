@@ -37,11 +37,17 @@ class RecordingError(Exception):
     """The recording file cannot be created or written (message is one line)."""
 
 
-def _open(path: str | os.PathLike[str], flags: int) -> int:
-    """A descriptor on ``path``: a regular file, no symlink followed, mode 0600."""
+PRIVATE = 0o600
+"""A recording's mode: the user's alone."""
+SHARED = 0o640
+"""A recording shared with a group (``--share GROUP``: students following with ``cudatui follow``)."""
+
+
+def _open(path: str | os.PathLike[str], flags: int, mode: int = PRIVATE) -> int:
+    """A descriptor on ``path``: a regular file, no symlink followed, mode ``mode`` (0600)."""
     name = os.fspath(path)
     try:
-        fd = os.open(name, flags | os.O_WRONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, 0o600)
+        fd = os.open(name, flags | os.O_WRONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, mode)
     except FileExistsError:
         if os.path.islink(name):
             raise RecordingError(f"{name} is a symbolic link: not followed (record to the file itself)") from None
@@ -55,7 +61,7 @@ def _open(path: str | os.PathLike[str], flags: int) -> int:
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             raise RecordingError(f"cannot record to {name}: not a regular file")
-        os.fchmod(fd, 0o600)
+        os.fchmod(fd, mode)
         os.set_blocking(fd, True)
     except BaseException:
         os.close(fd)
@@ -63,9 +69,27 @@ def _open(path: str | os.PathLike[str], flags: int) -> int:
     return fd
 
 
-def prepare(path: str | os.PathLike[str], *, force: bool = False) -> None:
-    """Create the recording file empty and private; an existing file only with ``force``."""
-    os.close(_open(path, os.O_CREAT | (os.O_TRUNC if force else os.O_EXCL)))
+def prepare(path: str | os.PathLike[str], *, force: bool = False, group: str | None = None) -> None:
+    """Create the recording file empty and private (or readable by ``group``: mode 0640, that
+    group's); an existing file only with ``force``."""
+    gid = _group_id(group) if group else None
+    fd = _open(path, os.O_CREAT | (os.O_TRUNC if force else os.O_EXCL), SHARED if group else PRIVATE)
+    try:
+        if gid is not None:
+            os.fchown(fd, -1, gid)
+    except OSError as exc:
+        raise RecordingError(f"cannot share {os.fspath(path)} with group {group}: {exc.strerror or exc}") from None
+    finally:
+        os.close(fd)
+
+
+def _group_id(group: str) -> int:
+    import grp
+
+    try:
+        return grp.getgrnam(group).gr_gid
+    except KeyError:
+        raise RecordingError(f"no group named {group!r} (see `getent group`)") from None
 
 
 def encode(obj: dict[str, object]) -> str:
@@ -80,8 +104,9 @@ class Recorder:
     """Appends one session to a transcript file, opened at the first line written."""
 
     def __init__(self, path: str | os.PathLike[str], argv: Sequence[str],
-                 on_error: Callable[[str], None] | None = None) -> None:
+                 on_error: Callable[[str], None] | None = None, mode: int = PRIVATE) -> None:
         self.path = path
+        self.mode = mode
         self._argv = list(argv)
         self._on_error = on_error
         self._fd: int | None = None
@@ -97,7 +122,7 @@ class Recorder:
             return
         try:
             if self._fd is None:
-                self._fd = _open(self.path, os.O_CREAT | os.O_APPEND)
+                self._fd = _open(self.path, os.O_CREAT | os.O_APPEND, self.mode)
                 header = {"t": 0.0, "dir": "meta", "format": FORMAT, "version": VERSION, "argv": self._argv}
                 self._put(encode(header) + "\n")
             self._put(encode(obj) + "\n")

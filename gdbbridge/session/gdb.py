@@ -34,7 +34,7 @@ from cudatui.gdbbridge.session.output import OutputHandling
 from cudatui.gdbbridge.session.pipes import ExitWatcher, LineReader, effective_line_limit, unread
 from cudatui.gdbbridge.session.processes import SessionProcesses
 from cudatui.gdbbridge.session.pty import ProgramTty
-from cudatui.gdbbridge.record.recorder import Recorder
+from cudatui.gdbbridge.record.recorder import PRIVATE, Recorder
 
 Listener = Callable[[ev.Event], None]
 RawListener = Callable[[ev.RawLine], None]
@@ -73,6 +73,7 @@ class GdbSession(OutputHandling):
         cwd: str | os.PathLike[str] | None = None,
         env: dict[str, str] | None = None,
         record: str | os.PathLike[str] | None = None,
+        record_mode: int = PRIVATE,
         inferior_tty: bool = True,
         line_limit: int | None = None,
         cgroup: bool = True,
@@ -80,7 +81,7 @@ class GdbSession(OutputHandling):
         self.argv = [*debugger, *MI_FLAGS, *(["--args", *program] if program else [])]
         self._cwd = cwd
         self._env = env
-        self._recorder = Recorder(record, self.argv, self._recording_stopped) if record else None
+        self._recorder = Recorder(record, self.argv, self._recording_stopped, record_mode) if record else None
         self._want_tty = inferior_tty
         self._tty: ProgramTty | None = None
         self._transport: asyncio.SubprocessTransport | None = None

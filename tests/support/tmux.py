@@ -1,4 +1,4 @@
-"""A private tmux server for the real-terminal tests (its own socket, one session named ``t``)."""
+"""A private tmux server for the real-terminal tests (its own socket; sessions named ``t`` unless told)."""
 
 from __future__ import annotations
 
@@ -16,26 +16,26 @@ class TmuxServer:
     def __call__(self, *args: str) -> str:
         return subprocess.run([*self.base, *args], check=True, capture_output=True, text=True, timeout=20).stdout
 
-    def screen(self) -> str:
-        return self("capture-pane", "-p", "-t", "t")
+    def screen(self, target: str = "t") -> str:
+        return self("capture-pane", "-p", "-t", target)
 
-    def wait_for_line(self, text: str, timeout: float = 30.0) -> str:
-        """The screen once ``text`` is on it (a line holding ``text``'s words, spaces ignored)."""
+    def wait_for_line(self, text: str, timeout: float = 30.0, target: str = "t") -> str:
+        """The screen of ``target`` once ``text`` is on it (a line holding ``text``'s words, spaces ignored)."""
         words = text.split()
         deadline = time.monotonic() + timeout
         while True:
-            screen = self.screen()
+            screen = self.screen(target)
             if any(line.split()[: len(words)] == words or text in line for line in screen.splitlines()):
                 return screen
             if time.monotonic() > deadline:
                 raise AssertionError(f"{text!r} not on the screen:\n{screen}")
             time.sleep(0.2)
 
-    def wait_for_all(self, *texts: str, timeout: float = 30.0) -> str:
-        """The screen once every text is on it (spaces squeezed)."""
+    def wait_for_all(self, *texts: str, timeout: float = 30.0, target: str = "t") -> str:
+        """The screen of ``target`` once every text is on it (spaces squeezed)."""
         deadline = time.monotonic() + timeout
         while True:
-            screen = self.screen()
+            screen = self.screen(target)
             flat = " ".join(screen.split())
             if all(" ".join(text.split()) in flat for text in texts):
                 return screen

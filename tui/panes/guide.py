@@ -13,8 +13,8 @@ from textual.widgets import Static
 
 from cudatui.kernels.lessons import Lesson
 
-MODE_STYLES = {"live": "bold black on green", "replay": "bold white on magenta"}
-"""How the mode label (LIVE / REPLAY) is drawn, here and in the status bar."""
+MODE_STYLES = {"live": "bold black on green", "replay": "bold white on magenta", "follow": "bold black on cyan"}
+"""How the mode label (LIVE / REPLAY / FOLLOW) is drawn, here and in the status bar."""
 
 
 @dataclass(frozen=True)

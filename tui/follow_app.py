@@ -1,0 +1,59 @@
+"""The follower's UI (``cudatui follow FILE``): the debugger's panes on a session another cudatui
+is recording, read-only.
+
+The follow stand-in (:mod:`cudatui.gdbbridge.record.follow`) moves the panes to each stop of the
+instructor; the Debugger refuses, with one notice, every key that would change the session. F
+switches between following the instructor's focus and frame and looking around on one's own
+within the stop (the next stop is shown either way).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Iterable
+
+from textual.app import ComposeResult, SystemCommand
+from textual.binding import Binding
+from textual.screen import Screen
+
+from cudatui.gdbbridge import LaunchConfig
+from cudatui.tui.app import DebuggerApp
+from cudatui.tui.demo_app import DemoStatusBar
+from cudatui.tui.panes.status import StatusBar
+
+FOLLOWING = "read-only · following the instructor's focus (F: look around on your own)"
+LOOKING = "read-only · looking around on your own (F: follow the instructor's focus again)"
+
+
+class FollowApp(DebuggerApp):
+    """The debugger UI following a recording while it is written (see the module docstring).
+
+    | Key | Description |
+    | :- | :- |
+    | F | Follow the instructor's focus and frame, or look around on your own. |
+    """
+
+    BINDINGS = [Binding("F", "toggle_follow", "Follow / look around")]
+
+    def __init__(self, config: LaunchConfig) -> None:
+        super().__init__(config)
+        self.title = f"cudatui follow {os.path.basename(config.recording or '')}"
+
+    def compose(self) -> ComposeResult:
+        for widget in super().compose():
+            yield DemoStatusBar("follow", FOLLOWING, id="status") if isinstance(widget, StatusBar) else widget
+
+    def action_toggle_follow(self) -> None:
+        """Follow the instructor's focus and frame, or look around on your own."""
+        on = not self.debugger.following_instructor
+        self.debugger.follow_instructor(on)
+        bar = self.query_one(DemoStatusBar)
+        bar.why = FOLLOWING if on else LOOKING
+        bar.refresh()
+        self.notify_user("following the instructor's focus" if on else
+                         "looking around on your own: the instructor's next stop is still shown")
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        yield SystemCommand("Follow / look around", "follow the instructor's focus, or look around on your own (F)",
+                            self.action_toggle_follow)
