@@ -76,6 +76,7 @@ _PUBLIC = {
     "cudatui.gdbbridge.text": ("TerminalFilter", "clean", "sanitize"),
     "cudatui.gdbbridge.source": ("read_source",),
     "cudatui.gdbbridge.names": ("is_shortened", "short_name"),
+    "cudatui.gdbbridge.i18n": ("LANGUAGES", "cells", "language", "set_language", "tr"),
     "cudatui.gdbbridge.host.stack": ("HostFrame", "HostStack", "HostThread"),
     "cudatui.gdbbridge.host.view": ("Folded", "fold", "sync_point"),
 }

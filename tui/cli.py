@@ -19,6 +19,7 @@ from types import ModuleType
 from typing import NoReturn, Sequence
 
 from cudatui.gdbbridge.debugger.config import LaunchConfig
+from cudatui.gdbbridge.i18n import set_language
 from cudatui.gdbbridge.record.recorder import RecordingError, prepare
 from cudatui.gdbbridge.record.transcript import TranscriptError, load
 from cudatui.tui.commands import demo, doctor, explain, follow, output, sanitize, stats
@@ -91,6 +92,8 @@ def debug_parser(commands: Sequence[str]) -> ArgumentParser:
     parser.add_argument("--core", metavar="FILE",
                         help="post-mortem: open this GPU coredump (from `cudatui sanitize`, p) instead of running; "
                         "PROGRAM is optional and gives host symbols")
+    parser.add_argument("--lang", choices=("en", "zh"), help="language of the guides, explanations and help "
+                        "(zh: Simplified Chinese; default: from LC_ALL / LC_MESSAGES / LANG)")
     parser.add_argument("--version", action="version", version=f"cudatui {version()}")
     return parser
 
@@ -241,9 +244,37 @@ def _quiet_fail(message: str, code: int) -> int:
     return code
 
 
+def take_language(words: list[str], names: Sequence[str]) -> tuple[list[str], str | None]:
+    """``words`` without cudatui's ``--lang LANG`` (anywhere before the PROGRAM, or anywhere
+    with a sub-command), and LANG (None when not given)."""
+    index = first_positional(words)
+    end = len(words) if index is None or words[index] in names else index
+    chosen: str | None = None
+    kept: list[str] = []
+    i = 0
+    while i < len(words):
+        word = words[i]
+        if i < end and word == "--lang":
+            chosen = words[i + 1] if i + 1 < len(words) else ""
+            i += 2
+            continue
+        if i < end and word.startswith("--lang="):
+            chosen = word.split("=", 1)[1]
+        else:
+            kept.append(word)
+        i += 1
+    return kept, chosen
+
+
 def _main(argv: Sequence[str] | None) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
     commands, names = commands_parser()
+    words, chosen = take_language(words, names)
+    if chosen is not None:
+        try:
+            set_language(chosen)
+        except ValueError as exc:
+            return _fail(f"error: --lang: {exc}")
     index = first_positional(words)
     if index is not None and words[index] in names:
         args = commands.parse_args([words[index], *words[:index], *words[index + 1 :]])

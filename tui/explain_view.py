@@ -16,7 +16,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import Button, Static
 
-from cudatui.gdbbridge import Diagnosis
+from cudatui.gdbbridge import Diagnosis, cells, tr
 from cudatui.tui.messages import ActionChosen, Closed
 
 SHOWN_FACTS = (
@@ -51,14 +51,15 @@ def _facts(diagnosis: Diagnosis) -> Text:
     rows = [(label, diagnosis.facts[key]) for key, label in SHOWN_FACTS if key in diagnosis.facts]
     text = Text()
     for n, (label, value) in enumerate(rows):
-        text.append(("\n" if n else "") + f"{label:<11}", "dim")
+        label = tr(label)
+        text.append(("\n" if n else "") + label + " " * max(1, 11 - cells(label)), "dim")
         text.append(value)
     return text
 
 
 def _steps(diagnosis: Diagnosis) -> Text:
     text = Text()
-    text.append("Next steps", "bold")
+    text.append(tr("Next steps"), "bold")
     for number, step in enumerate(diagnosis.next_steps, 1):
         text.append(f"\n{number}. ", "bold")
         text.append(step)
@@ -121,8 +122,8 @@ class ExplainPanel(Widget, can_focus=True):
     async def _show(self, diagnosis: Diagnosis | None) -> None:
         """Fill the texts and rebuild the action buttons."""
         self.query_one("#title", Static).update(diagnosis.title if diagnosis else "")
-        meaning = _section("What it means", diagnosis.meaning) if diagnosis else ""
-        why = _section("Why the traceback may point elsewhere", diagnosis.why_wrong_line) \
+        meaning = _section(tr("What it means"), diagnosis.meaning) if diagnosis else ""
+        why = _section(tr("Why the traceback may point elsewhere"), diagnosis.why_wrong_line) \
             if diagnosis else ""
         self.query_one("#meaning", Static).update(meaning)
         self.query_one("#why", Static).update(why)

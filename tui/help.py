@@ -12,6 +12,8 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from cudatui.gdbbridge import tr
+
 
 def key_label(binding: Binding) -> str:
     """``n / f10`` from ``Binding("n,f10", ...)``."""
@@ -20,12 +22,12 @@ def key_label(binding: Binding) -> str:
 
 def bindings_table(title: str, bindings: Sequence[BindingType]) -> Table:
     """A two-column table of keys and what they do."""
-    table = Table(title=title, title_justify="left", title_style="bold", show_header=False, box=None, expand=True)
+    table = Table(title=tr(title), title_justify="left", title_style="bold", show_header=False, box=None, expand=True)
     table.add_column("key", style="bold cyan", no_wrap=True, width=22)
     table.add_column("action")
     for binding in bindings:
         if isinstance(binding, Binding) and binding.description:
-            table.add_row(key_label(binding), binding.description)
+            table.add_row(key_label(binding), tr(binding.description))
     return table
 
 
@@ -52,7 +54,8 @@ class HelpScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll():
-            yield Static(Text("cudatui keys  (escape closes; the command palette, ctrl+p, lists every action)", style="bold"))
+            yield Static(Text(tr("cudatui keys  (escape closes; the command palette, ctrl+p, lists every action)"),
+                              style="bold"))
             for title, bindings in self.sections:
                 yield Static(bindings_table(title, bindings))
 

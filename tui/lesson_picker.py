@@ -9,15 +9,17 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
+from cudatui.gdbbridge import tr
 from cudatui.kernels.lessons import LESSONS, Lesson
 from cudatui.tui.demo_plan import packaged_recording
 
 
 def lesson_row(lesson: Lesson) -> tuple[str, Text, str, Text]:
     """Name, title (with the symptom under it), tool, and whether a recording is installed."""
-    title = Text(lesson.title, style="bold")
+    title = Text(tr(lesson.title), style="bold")
     title.append(f"\n{lesson.symptom}", style="italic dim")
-    recorded = Text("recorded", style="green") if packaged_recording(lesson) else Text("live only", style="yellow")
+    recorded = (Text(tr("recorded"), style="green") if packaged_recording(lesson)
+                else Text(tr("live only"), style="yellow"))
     return lesson.name, title, lesson.tool, recorded
 
 
@@ -44,18 +46,18 @@ class LessonPicker(Screen[str]):
     """
 
     def compose(self) -> ComposeResult:
-        yield Static(Text.assemble(("cudatui demo", "bold"), " · bundled CUDA bugs to debug: pick a lesson"),
+        yield Static(Text.assemble(("cudatui demo", "bold"), tr(" · bundled CUDA bugs to debug: pick a lesson")),
                      id="picker-title")
         table: DataTable[str | Text] = DataTable(id="lessons", cursor_type="row", zebra_stripes=True)
-        table.add_column("lesson", key="name")
-        table.add_column("title / symptom", key="title")
-        table.add_column("tool", key="tool")
-        table.add_column("replay", key="replay")
+        table.add_column(tr("lesson"), key="name")
+        table.add_column(tr("title / symptom"), key="title")
+        table.add_column(tr("tool"), key="tool")
+        table.add_column(tr("replay"), key="replay")
         for lesson in LESSONS:
             table.add_row(*lesson_row(lesson), key=lesson.name, height=2)
         yield table
-        yield Static("Enter opens the lesson: live with cuda-gdb and a GPU, else its recording (REPLAY). "
-                     "Also: cudatui demo LESSON [--live | --replay], cudatui demo --list.", id="picker-hint")
+        yield Static(tr("Enter opens the lesson: live with cuda-gdb and a GPU, else its recording (REPLAY). "
+                        "Also: cudatui demo LESSON [--live | --replay], cudatui demo --list."), id="picker-hint")
         yield Footer(compact=True)
 
     @property

@@ -16,22 +16,23 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from cudatui.gdbbridge.doctor.probe import Check, DoctorConfig, run_tool
+from cudatui.gdbbridge.i18n import N_, tr
 
 CAP_SYS_PTRACE = 19
 BACKEND_LIB = "libcudadebugger.so.1"
-TOOLKIT_HINT = "install the CUDA toolkit and put its bin/ on PATH (e.g. /usr/local/cuda/bin)"
+TOOLKIT_HINT = N_("install the CUDA toolkit and put its bin/ on PATH (e.g. /usr/local/cuda/bin)")
 _NVML_ERRORS = {
     "NVMLError_LibraryNotFound": (
         "NVML library libnvidia-ml.so.1 not found: no NVIDIA driver on this machine",
-        "install the NVIDIA driver (in a container: run it with --gpus all)",
+        N_("install the NVIDIA driver (in a container: run it with --gpus all)"),
     ),
     "NVMLError_DriverNotLoaded": (
         "the NVIDIA driver is installed but not loaded",
-        "load it (sudo modprobe nvidia) or reboot",
+        N_("load it (sudo modprobe nvidia) or reboot"),
     ),
     "NVMLError_NoPermission": (
         "no permission to talk to the NVIDIA driver",
-        "check the permissions of /dev/nvidia* (add the user to the video group)",
+        N_("check the permissions of /dev/nvidia* (add the user to the video group)"),
     ),
 }
 
@@ -89,7 +90,7 @@ def _tool_check(
     result = run_tool([path, "--version"], config.timeout, config.env)
     if not result.ok:
         return Check(name, "fail", f"{path} --version failed: {result.first_error_line()}",
-                     "fix the error above (often a missing shared library of the tool)", required)
+                     tr("fix the error above (often a missing shared library of the tool)"), required)
     match = re.search(version_rx, result.stdout)
     version = match.group(1) if match else result.stdout.strip().splitlines()[0]
     if not on_path:
@@ -101,13 +102,13 @@ def _tool_check(
 def check_cuda_gdb(config: DoctorConfig) -> Check:
     """cuda-gdb present and answering ``--version``."""
     return _tool_check("cuda-gdb", config, r"cuda-gdb\)?\s+([\d.]+)", True,
-                       f"{TOOLKIT_HINT}; cuda-gdb is part of the toolkit")
+                       tr("{hint}; cuda-gdb is part of the toolkit").format(hint=tr(TOOLKIT_HINT)))
 
 
 def check_sanitizer(config: DoctorConfig) -> Check:
     """compute-sanitizer present and answering ``--version``."""
     return _tool_check("compute-sanitizer", config, r"Version\s+([\d.]+)", False,
-                       f"{TOOLKIT_HINT}; compute-sanitizer is part of the toolkit")
+                       tr("{hint}; compute-sanitizer is part of the toolkit").format(hint=tr(TOOLKIT_HINT)))
 
 
 def check_debugger_backend(config: DoctorConfig) -> Check:
@@ -128,9 +129,9 @@ def check_debugger_backend(config: DoctorConfig) -> Check:
         "debugger backend", "fail",
         f"{BACKEND_LIB} not found (not in ldconfig's cache, LD_LIBRARY_PATH or the driver's "
         "library directories)",
-        "it ships with the NVIDIA driver: install the full driver (e.g. libnvidia-compute-<ver>); "
+        tr("it ships with the NVIDIA driver: install the full driver (e.g. libnvidia-compute-<ver>); "
         "in a container let the runtime mount the driver's compute libraries "
-        "(NVIDIA_DRIVER_CAPABILITIES=compute,utility)",
+        "(NVIDIA_DRIVER_CAPABILITIES=compute,utility)"),
         required=True,
     )
 
@@ -162,7 +163,7 @@ def check_ptrace(config: DoctorConfig) -> list[Check]:
     has_cap = cap_hex is not None and bool(int(cap_hex, 16) >> CAP_SYS_PTRACE & 1)
     raw = _read(config.ptrace_scope_path)
     scope = raw.strip() if raw is not None else None
-    fix_scope = "sudo sysctl kernel.yama.ptrace_scope=1 (0 also allows attaching to a PID)"
+    fix_scope = tr("sudo sysctl kernel.yama.ptrace_scope=1 (0 also allows attaching to a PID)")
     if scope is None:
         check = Check("ptrace", "ok", "no Yama ptrace restriction on this kernel", required=True)
     elif scope == "0":
@@ -178,7 +179,7 @@ def check_ptrace(config: DoctorConfig) -> list[Check]:
                       "trace, so cuda-gdb cannot debug", fix_scope, required=True)
     elif scope == "3":
         check = Check("ptrace", "fail", "ptrace_scope 3: ptrace is disabled until reboot",
-                      "set kernel.yama.ptrace_scope=1 in /etc/sysctl.d and reboot", required=True)
+                      tr("set kernel.yama.ptrace_scope=1 in /etc/sysctl.d and reboot"), required=True)
     else:
         check = Check("ptrace", "warn", f"unexpected ptrace_scope value {scope!r}", fix_scope,
                       required=True)
@@ -190,8 +191,8 @@ def check_ptrace(config: DoctorConfig) -> list[Check]:
             notes.append("a seccomp filter is active")
         if notes:
             checks.append(Check("container", "warn", "inside a container: " + "; ".join(notes),
-                                "docker run --cap-add=SYS_PTRACE --security-opt "
-                                "seccomp=unconfined ..."))
+                                tr("docker run --cap-add=SYS_PTRACE --security-opt "
+                                "seccomp=unconfined ...")))
         else:
             checks.append(Check("container", "ok", "inside a container with CAP_SYS_PTRACE"))
     return checks
@@ -248,14 +249,14 @@ def probe_nvml(config: DoctorConfig) -> NvmlInfo:
     """Driver version, supported CUDA version and GPUs through NVML (nvidia-ml-py)."""
     data = child_json(config, _NVML_PROBE, config.timeout)
     if isinstance(data, str):
-        return NvmlInfo(error=f"NVML probe failed: {data}", fix="run `nvidia-smi` to check")
+        return NvmlInfo(error=f"NVML probe failed: {data}", fix=tr("run `nvidia-smi` to check"))
     if data.get("error") == "import":
         return NvmlInfo(error=f"nvidia-ml-py not importable ({data['message']})",
-                        fix="pip install nvidia-ml-py")
+                        fix=tr("pip install nvidia-ml-py"))
     if "error" in data:
         error, fix = _NVML_ERRORS.get(data["error"], (f"NVML: {data['message']}",
-                                                      "run `nvidia-smi` to see the problem"))
-        return NvmlInfo(error=error, fix=fix)
+                                                      tr("run `nvidia-smi` to see the problem")))
+        return NvmlInfo(error=error, fix=tr(fix))
     cuda = data.get("cuda")
     gpus = tuple(
         Gpu(g["index"], g["name"], tuple(g["cc"]) if "cc" in g else None) for g in data["gpus"]
@@ -279,7 +280,7 @@ def nvml_checks(info: NvmlInfo) -> list[Check]:
     checks = [Check("NVML / driver", "ok", f"driver {info.driver}{cuda}", required=True)]
     if not info.gpus:
         checks.append(Check("GPUs", "fail", "NVML works but reports no GPU",
-                            "check `nvidia-smi`; in a container pass --gpus all", required=True))
+                            tr("check `nvidia-smi`; in a container pass --gpus all"), required=True))
     else:
         checks.append(Check("GPUs", "ok", f"{len(info.gpus)} visible to NVML", required=True))
     for gpu in info.gpus:

@@ -17,6 +17,7 @@ from dataclasses import asdict
 
 from cudatui.gdbbridge.doctor import checks as probes
 from cudatui.gdbbridge.doctor import toolchain
+from cudatui.gdbbridge.i18n import tr
 from cudatui.gdbbridge.doctor.probe import Check, DoctorConfig
 
 SYMBOLS = {"ok": "✓", "fail": "✗", "warn": "!", "info": "·"}
@@ -64,13 +65,13 @@ def format_lines(checks: Sequence[Check]) -> list[tuple[str, str]]:
         lines.append((check.status, f"{SYMBOLS[check.status]} {check.name.ljust(width)}  "
                       f"{check.detail}"))
         if check.fix and check.status != "ok":
-            lines.append(("", f"  {' ' * width}  fix: {check.fix}"))
+            lines.append(("", f"  {' ' * width}  {tr('fix:')} {check.fix}"))
     absent = missing(checks)
     lines.append(("", ""))
     if absent:
-        lines.append(("fail", "Live debugging: NOT ready, missing: " + ", ".join(absent)))
+        lines.append(("fail", tr("Live debugging: NOT ready, missing: ") + ", ".join(absent)))
     else:
-        lines.append(("ok", "Live debugging: ready"))
+        lines.append(("ok", tr("Live debugging: ready")))
     return lines
 
 

@@ -15,11 +15,12 @@ from pathlib import Path
 
 from cudatui.gdbbridge.doctor.probe import Check, DoctorConfig, run_tool
 from cudatui.gdbbridge.doctor.checks import NvmlInfo, TorchInfo, child_json, find_tool, sm
+from cudatui.gdbbridge.i18n import N_, tr
 
 BUILD_LESSON = "oob"
 WHEEL_FIX = (
-    "install a PyTorch wheel built for this GPU and driver, e.g. pip install torch "
-    "--index-url https://download.pytorch.org/whl/cu130 (pick the cuXYZ your driver supports)"
+    N_("install a PyTorch wheel built for this GPU and driver, e.g. pip install torch "
+    "--index-url https://download.pytorch.org/whl/cu130 (pick the cuXYZ your driver supports)")
 )
 
 _TORCH_PROBE = r"""
@@ -102,12 +103,12 @@ def torch_checks(info: TorchInfo, nvml: NvmlInfo) -> list[Check]:
     """PyTorch version, its CUDA vs the driver, its arch list vs the GPUs."""
     if info.missing:
         return [Check("PyTorch", "info", "not installed (only needed for PyTorch programs)",
-                      "pip install torch (CUDA build) to debug PyTorch programs")]
+                      tr("pip install torch (CUDA build) to debug PyTorch programs"))]
     if info.error:
-        return [Check("PyTorch", "fail", f"import torch failed: {info.error}", WHEEL_FIX)]
+        return [Check("PyTorch", "fail", f"import torch failed: {info.error}", tr(WHEEL_FIX))]
     if not info.cuda:
         return [Check("PyTorch", "warn", f"{info.version} is a CPU-only build: it runs no CUDA "
-                      "kernels", WHEEL_FIX)]
+                      "kernels", tr(WHEEL_FIX))]
     checks = [Check("PyTorch", "ok", f"{info.version} (CUDA {info.cuda})")]
     needed = _version(info.cuda)
     if needed and nvml.cuda:
@@ -116,7 +117,7 @@ def torch_checks(info: TorchInfo, nvml: NvmlInfo) -> list[Check]:
                 "PyTorch vs driver", "fail",
                 f"PyTorch needs CUDA {info.cuda}, the driver supports up to "
                 f"{nvml.cuda[0]}.{nvml.cuda[1]} ('CUDA driver version is insufficient')",
-                "upgrade the NVIDIA driver, or " + WHEEL_FIX))
+                tr("upgrade the NVIDIA driver, or {fix}").format(fix=tr(WHEEL_FIX))))
         else:
             checks.append(Check("PyTorch vs driver", "ok", f"CUDA {info.cuda} <= driver's "
                                 f"{nvml.cuda[0]}.{nvml.cuda[1]}"))
@@ -132,7 +133,7 @@ def torch_checks(info: TorchInfo, nvml: NvmlInfo) -> list[Check]:
             checks.append(Check(
                 f"PyTorch archs GPU {gpu.index}", "fail",
                 f"{sm(gpu.capability)} not in {archs}: 'no kernel image is available for "
-                "execution on the device'", WHEEL_FIX))
+                "execution on the device'", tr(WHEEL_FIX)))
     return checks
 
 
@@ -141,11 +142,11 @@ def check_nvcc(config: DoctorConfig, nvml: NvmlInfo) -> list[Check]:
     path, on_path = find_tool("nvcc", config)
     if path is None:
         return [Check("nvcc", "fail", "nvcc not found: the bundled kernels cannot be built",
-                      "install the CUDA toolkit and put its bin/ on PATH")]
+                      tr("install the CUDA toolkit and put its bin/ on PATH"))]
     version = run_tool([path, "--version"], config.timeout, config.env)
     if not version.ok:
         return [Check("nvcc", "fail", f"{path} --version failed: {version.first_error_line()}",
-                      "reinstall the CUDA toolkit")]
+                      tr("reinstall the CUDA toolkit"))]
     match = re.search(r"release ([\d.]+), (V[\d.]+)", version.stdout)
     release = f"{match.group(1)} ({match.group(2)})" if match else version.stdout.strip()
     listed = run_tool([path, "--list-gpu-arch"], config.timeout, config.env)
@@ -158,7 +159,7 @@ def check_nvcc(config: DoctorConfig, nvml: NvmlInfo) -> list[Check]:
         if gpu.capability and archs and not arch_supports(archs, gpu.capability):
             checks.append(Check(f"nvcc for GPU {gpu.index}", "warn",
                                 f"nvcc {release} cannot target {sm(gpu.capability)}",
-                                "install a CUDA toolkit that supports this GPU"))
+                                tr("install a CUDA toolkit that supports this GPU")))
     return checks
 
 
@@ -178,14 +179,14 @@ def env_checks(config: DoctorConfig, nvml: NvmlInfo) -> list[Check]:
         checks.append(Check("CUDA_VISIBLE_DEVICES", "info", "unset: every GPU is visible"))
     elif visible.strip() in {"", "-1", "NoDevFiles"}:
         checks.append(Check("CUDA_VISIBLE_DEVICES", "warn", f"{visible!r} hides every GPU from "
-                            "CUDA programs", "unset CUDA_VISIBLE_DEVICES"))
+                            "CUDA programs", tr("unset CUDA_VISIBLE_DEVICES")))
     else:
         numbers = [int(p) for p in re.findall(r"\d+", visible) if re.fullmatch(r"[\d, ]+", visible)]
         unknown = [n for n in numbers if nvml.gpus and n >= len(nvml.gpus)]
         if unknown:
             checks.append(Check("CUDA_VISIBLE_DEVICES", "warn", f"{visible!r} names GPU(s) "
                                 f"{unknown} but only {len(nvml.gpus)} exist",
-                                "use indexes from `nvidia-smi -L`"))
+                                tr("use indexes from `nvidia-smi -L`")))
         else:
             checks.append(Check("CUDA_VISIBLE_DEVICES", "info", f"{visible!r}: CUDA programs see "
                                 "only these GPUs, renumbered from 0"))
@@ -211,9 +212,9 @@ def check_debug_build(config: DoctorConfig, nvml: NvmlInfo) -> Check:
                        (config.build_module, BUILD_LESSON, arch), env)
     if isinstance(data, str):
         return Check(name, "fail", f"building lesson {BUILD_LESSON!r} failed: {data}",
-                     f"run python -m cudatui.kernels.build {BUILD_LESSON} to see nvcc's output")
+                     tr("run python -m cudatui.kernels.build {lesson} to see nvcc's output").format(lesson=BUILD_LESSON))
     if "error" in data:
         return Check(name, "fail", data["error"],
-                     f"run python -m cudatui.kernels.build {BUILD_LESSON} to see nvcc's output")
+                     tr("run python -m cudatui.kernels.build {lesson} to see nvcc's output").format(lesson=BUILD_LESSON))
     return Check(name, "ok", f"lesson {BUILD_LESSON!r} built with -g -G"
                  f"{' for ' + arch if arch else ''} ({data['path']})")

@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 
 from cudatui.gdbbridge.explain.facts import extract_facts, normalize
+from cudatui.gdbbridge.i18n import N_, cells, language, tr, wrap
 from cudatui.gdbbridge.explain.kb import RULES
 from cudatui.gdbbridge.explain.rule import Rule, rx
 from cudatui.gdbbridge.cuda.models import CUDA_EXCEPTIONS
@@ -130,10 +131,10 @@ def diagnosis_to_dict(diagnosis: Diagnosis) -> dict[str, object]:
 
 def _action(kind: str, tool: str | None) -> ActionSuggestion:
     if kind == "launch_blocking":
-        return ActionSuggestion(kind, "Re-run with launch blocking", "on")
+        return ActionSuggestion(kind, tr("Re-run with launch blocking"), "on")
     if kind == "api_failures_stop":
-        return ActionSuggestion(kind, "Stop on API errors", "stop")
-    return ActionSuggestion(kind, f"Run {tool or 'memcheck'}", tool or "memcheck")
+        return ActionSuggestion(kind, tr("Stop on API errors"), "stop")
+    return ActionSuggestion(kind, _fill(tr("Run {tool}"), {"tool": tool or "memcheck"}), tool or "memcheck")
 
 
 def _fill(template: str, values: Mapping[str, str]) -> str:
@@ -144,14 +145,14 @@ def _build(
     rule: Rule, facts: Mapping[str, str], title: str, meaning: str, key: str, lesson: str | None
 ) -> Diagnosis:
     values = {"script": facts.get("script", "script.py"), "tool": rule.tool or "memcheck"}
-    steps = tuple(_fill(step, values) for step in (*_fact_steps(key, facts), *rule.steps))
+    steps = (*_fact_steps(key, facts), *(_fill(tr(step), values) for step in rule.steps))
     if lesson:
-        steps += (f"Lesson `{lesson}` walks through this bug on a bundled kernel.",)
+        steps += (_fill(tr("Lesson `{lesson}` walks through this bug on a bundled kernel."), {"lesson": lesson}),)
     return Diagnosis(
         key=key,
-        title=title,
-        meaning=meaning,
-        why_wrong_line=rule.why_wrong_line,
+        title=tr(title),
+        meaning=tr(meaning),
+        why_wrong_line=tr(rule.why_wrong_line),
         next_steps=steps,
         tool=rule.tool,
         lesson=lesson,
@@ -176,64 +177,62 @@ def _diagnose_exception(facts: Mapping[str, str]) -> Diagnosis:
 
 def _fact_steps(key: str, facts: Mapping[str, str]) -> tuple[str, ...]:
     """Steps that only exist because the input told us where the failure is."""
-    steps: list[str] = []
+    values = {"condition": "?", "source": "?", "supported_archs": tr("other architectures"), **facts}
+    templates: list[str] = []
     if "breakpoint" in facts and facts.get("in_pytorch") != "yes":
-        steps.append(
-            f"Stop at the failing thread: `break {facts['breakpoint']}` in cudatui, then run."
-        )
+        templates.append(N_("Stop at the failing thread: `break {breakpoint}` in cudatui, then run."))
     if facts.get("in_pytorch") == "yes":
-        steps.append(
-            f"The assert is inside PyTorch's own kernel ({facts.get('source', '?')}, condition "
-            f"`{facts.get('assert_condition', '?')}`):"
-            " an argument you passed is out of range - typically an index or label tensor with "
-            "a value < 0 or >= the size of the dimension it indexes. Check it on the CPU just "
-            "before the call."
-        )
+        values["condition"] = facts.get("assert_condition", "?")
+        templates.append(N_(
+            "The assert is inside PyTorch's own kernel ({source}, condition `{condition}`): an argument "
+            "you passed is out of range - typically an index or label tensor with a value < 0 or >= the "
+            "size of the dimension it indexes. Check it on the CPU just before the call."
+        ))
     if "user_line" in facts and key not in {"no_kernel_image", "driver_insufficient"}:
-        steps.append(f"The last line of your code in the traceback is {facts['user_line']}.")
+        templates.append(N_("The last line of your code in the traceback is {user_line}."))
+    steps = [_fill(tr(template), values) for template in templates]
     steps += [value for name, value in facts.items() if name.endswith("_advice")]
     if "gpu_capability" in facts:
-        steps.append(
-            f"This GPU is {facts['gpu_capability']}; the build supports "
-            f"{facts.get('supported_archs', 'other architectures')}."
-        )
+        steps.append(_fill(tr("This GPU is {gpu_capability}; the build supports {supported_archs}."), values))
     return tuple(steps)
 
 
 def format_diagnosis(diagnosis: Diagnosis, also: Sequence[Diagnosis] = ()) -> str:
     """Plain-text rendering of ``diagnosis`` for the terminal."""
-    lines = [diagnosis.title, "=" * len(diagnosis.title), "", "What it means:"]
+    lines = [diagnosis.title, "=" * cells(diagnosis.title), "", tr("What it means:")]
     lines += _wrap(diagnosis.meaning, "  ")
-    lines += ["", "Why the traceback may point at the wrong line:"]
+    lines += ["", tr("Why the traceback may point at the wrong line:")]
     lines += _wrap(diagnosis.why_wrong_line, "  ")
     shown = {k: v for k, v in diagnosis.facts.items() if not k.endswith("_advice")}
     if shown:
-        lines += ["", "Found in the input:"]
+        lines += ["", tr("Found in the input:")]
         width = max(len(k) for k in shown)
         for name, value in shown.items():
             lines += _wrap(value, f"  {name.ljust(width)}  ", " " * (width + 4))
-    lines += ["", "Next steps:"]
+    lines += ["", tr("Next steps:")]
     for number, step in enumerate(diagnosis.next_steps, 1):
         lines += _wrap(step, f"  {number}. ", "     ")
     if diagnosis.tool:
-        lines += ["", f"Sanitizer tool: {diagnosis.tool}"]
+        lines += ["", _fill(tr("Sanitizer tool: {tool}"), {"tool": diagnosis.tool})]
     if diagnosis.lesson:
-        lines.append(f"Lesson: {diagnosis.lesson}")
+        lines.append(_fill(tr("Lesson: {lesson}"), {"lesson": diagnosis.lesson}))
     others = [d.title for d in also if d.key != diagnosis.key]
     if others:
-        lines += ["", *_wrap("Also mentioned in the input: " + "; ".join(others), "", "  ")]
+        lines += ["", *_wrap(tr("Also mentioned in the input: ") + "; ".join(others), "", "  ")]
     return "\n".join(lines)
 
 
 def format_unknown() -> str:
     """The text printed when no known CUDA error is in the input."""
-    lines = [UNKNOWN_MESSAGE, "", "General advice:"]
+    lines = [tr(UNKNOWN_MESSAGE), "", tr("General advice:")]
     for number, step in enumerate(GENERIC_ADVICE, 1):
-        lines += _wrap(step, f"  {number}. ", "     ")
+        lines += _wrap(tr(step), f"  {number}. ", "     ")
     return "\n".join(lines)
 
 
 def _wrap(text: str, first: str, rest: str | None = None, width: int = 79) -> list[str]:
+    if language() != "en":
+        return wrap(text, width, first, rest)
     return textwrap.wrap(
         text, width=width, initial_indent=first, subsequent_indent=rest if rest else first,
         break_on_hyphens=False,

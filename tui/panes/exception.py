@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from cudatui.gdbbridge import EXCEPTION_MEANINGS, CudaException, Frame, StopState, fmt_dim3
+from cudatui.gdbbridge import EXCEPTION_MEANINGS, CudaException, Frame, StopState, fmt_dim3, tr
 
 from .base import StatePane
 
@@ -60,13 +60,13 @@ def banner_text(exception: CudaException, state: StopState) -> Text:
     if where:
         text.append("\n" + " · ".join(where))
     if exception.recoverable:
-        text.append("\nrecoverable: ", style="bold green")
-        text.append("`continue` resumes the program after this assert.")
+        text.append("\n" + tr("recoverable: "), style="bold green")
+        text.append(tr("`continue` resumes the program after this assert."))
     else:
-        text.append("\nfatal: ", style="bold red")
-        text.append("the CUDA context is lost and the program cannot continue; inspect it now.")
+        text.append("\n" + tr("fatal: "), style="bold red")
+        text.append(tr("the CUDA context is lost and the program cannot continue; inspect it now."))
     meaning = EXCEPTION_MEANINGS.get(exception.code, ("A GPU exception.", None))[0]
-    text.append(f"\n{meaning} {WHAT_TO_TRY.get(exception.code, GENERIC_ADVICE)}", style="italic")
+    text.append(f"\n{tr(meaning)} {tr(WHAT_TO_TRY.get(exception.code, GENERIC_ADVICE))}", style="italic")
     return text
 
 
