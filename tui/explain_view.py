@@ -141,7 +141,7 @@ class ExplainPanel(Widget, can_focus=True):
                            variant="primary" if n == 1 else "default")
                     for n, action in enumerate(actions, 1)
                 ),
-                Button("Close", id="close", compact=True),
+                Button(tr("Close"), id="close", compact=True),
             ]
         )
 
