@@ -21,8 +21,8 @@ from cudatui.tui.app import DebuggerApp
 from cudatui.tui.demo_app import DemoStatusBar
 from cudatui.tui.panes.status import StatusBar
 
-FOLLOWING = "read-only · following the instructor's focus (F: look around on your own)"
-LOOKING = "read-only · looking around on your own (F: follow the instructor's focus again)"
+FOLLOWING = "read-only · F: look around on your own"
+LOOKING = "read-only · looking around · F: follow the instructor"
 
 
 class FollowApp(DebuggerApp):
