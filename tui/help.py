@@ -13,6 +13,25 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 
+LONG_NAMES = {
+    "restart": "Run (restart the program, or a replay from its start)",
+    "resume('continue')": "Continue to the next stop",
+    "resume('next')": "Next: step over a line",
+    "resume('step')": "Step into a call",
+    "resume('finish')": "Finish: run until the frame returns",
+    "toggle_breakpoint": "Breakpoint on or off at the source cursor",
+    "goto_focus": "Go to a CUDA focus (block, thread, warp, lane)",
+    "console": "Console: type a gdb command",
+    "interrupt": "Interrupt the running program",
+}
+"""What the command palette calls an action whose key's description is short (``Cont``)."""
+
+
+def long_name(binding: Binding) -> str:
+    """The binding's name in the palette: ``Continue to the next stop`` for ``Cont``."""
+    return LONG_NAMES.get(binding.action, binding.description)
+
+
 def key_label(binding: Binding) -> str:
     """``n / f10`` from ``Binding("n,f10", ...)``."""
     return " / ".join(k.strip() for k in binding.key.split(","))
