@@ -253,7 +253,7 @@ class DebuggerCore:
         self._emit(WatchesChanged(state.generation, values))
 
     def _set_status(self, phase: Phase, detail: str, since: float | None = None, **changes: str) -> None:
-        if self._cut is not None and phase is not Phase.EXITED:  # past a recording's cut nothing runs
+        if self._cut is not None:  # past a recording's cut nothing runs
             phase, detail, since = Phase.DEAD, self._cut, None
         keep_since = since if since is not None else (self._status.since if phase is self._status.phase else None)
         self._status = clean(replace(self._status, phase=phase, detail=detail, since=keep_since, **changes))
