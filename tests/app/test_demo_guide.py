@@ -212,3 +212,13 @@ def test_fixed_runs_the_fixed_kernel_live_and_is_refused_in_a_replay_in_one_line
     assert live_config(get_lesson("assert"), variant=("--torch",)).breakpoints == ()
     with pytest.raises(DemoError, match=r"^lesson race has no --torch variant \(only --fixed\)$"):
         plan_demo("race", "replay", variant=("--torch",))
+
+
+def test_fixed_and_torch_on_the_command_line_are_one_line_where_they_cannot_run(capsys) -> None:
+    from cudatui.tui.cli import main
+
+    assert main(["demo", "race", "--replay", "--fixed"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("cudatui demo: --fixed runs live only: the recording holds the buggy run") and err.count("\n") == 1
+    assert main(["demo", "oob", "--torch"]) == 2
+    assert capsys.readouterr().err == "cudatui demo: lesson oob has no --torch variant (only --fixed)\n"
