@@ -260,7 +260,7 @@ class DebuggerApp(App[int]):
         self.push_screen(HelpScreen(sections))
 
     def action_cycle_pane(self, step: int) -> None:
-        panes = [self.query_one(SourcePane), *(self.query_one(f"#{s.id}") for s in SIDE_PANES), *self.query("#guide")]
+        panes = [self.query_one(SourcePane), *(self.query_one(f"#{s.id}") for s in SIDE_PANES), *(g for g in self.query("#guide") if g.display)]
         focused = self.focused
         index = next((i for i, p in enumerate(panes) if focused is not None and (focused is p or p in focused.ancestors)), 0)
         for offset in range(1, len(panes) + 1):

@@ -90,6 +90,10 @@ async def test_at_80x24_tab_reaches_the_strip_keys_and_wheel_scroll_it_and_a_cli
         await wait_for(pilot, lambda: app.screen is app.default_screen)
         await pilot.press("H")
         assert not strip.display
+        for _ in range(20):  # hidden, Tab passes it by
+            await pilot.press("tab")
+            await pilot.pause()
+            assert app.focused is not strip
         await pilot.press("H")
         assert strip.display
         await pilot.press("ctrl+q")
