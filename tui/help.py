@@ -1,12 +1,14 @@
-"""The ``?`` help screen: every key of the app and of each pane, from their own BINDINGS."""
+"""The ``?`` help screen (every key of the app and of each pane, from their own BINDINGS) and the
+command palette's names for them."""
 
 from __future__ import annotations
 
-from typing import Sequence
+from functools import partial
+from typing import Any, Iterator, Sequence
 
 from rich.table import Table
 from rich.text import Text
-from textual.app import ComposeResult
+from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
@@ -30,6 +32,22 @@ LONG_NAMES = {
 def long_name(binding: Binding) -> str:
     """The binding's name in the palette: ``Continue to the next stop`` for ``Cont``."""
     return LONG_NAMES.get(binding.action, binding.description)
+
+
+def pane_commands(app: Any, panes: Sequence[Any]) -> Iterator[SystemCommand]:
+    """A palette command for each key of each side pane (``Locals: Watch``): it shows the pane,
+    focuses it and runs the key's action there. ``panes`` are the app's PaneSpecs."""
+    for spec in panes:
+        for binding in getattr(spec.cls, "BINDINGS", []):
+            if isinstance(binding, Binding) and binding.description:
+                yield SystemCommand(f"{spec.title}: {binding.description}", f"key {key_label(binding)} in {spec.title}",
+                                    partial(_in_pane, app, spec.id, binding.action))
+
+
+def _in_pane(app: Any, pane_id: str, action: str) -> None:
+    pane = app.show_pane(pane_id)
+    pane.focus()
+    app.call_after_refresh(app.run_action, action, pane)
 
 
 def key_label(binding: Binding) -> str:

@@ -10,16 +10,19 @@ whose stop the recording lacks is reported after STALL_S, and ``r`` replays from
 from __future__ import annotations
 
 from functools import partial
+from typing import Iterable
 
 from rich.text import Text
-from textual.app import ComposeResult
+from textual.app import ComposeResult, SystemCommand
+from textual.screen import Screen
 from textual.widget import Widget
 
 from cudatui.gdbbridge import (
     ConsoleOutput, DebuggerEvent, LaunchConfig, Notice, Phase, PhaseChanged, QueriesFailed, Status,
 )
-from cudatui.tui.app import DebuggerApp
+from cudatui.tui.app import SIDE_PANES, DebuggerApp
 from cudatui.tui.demo_plan import RecordingInfo
+from cudatui.tui.help import pane_commands
 from cudatui.tui.panes.base import StatePane
 from cudatui.tui.panes.guide import mode_label
 from cudatui.tui.panes.status import StatusBar, status_text
@@ -69,6 +72,10 @@ class ReplayApp(DebuggerApp):
                 yield ModeStatusBar(self.mode, self.why, id="status")
             else:
                 yield widget
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        yield from pane_commands(self, SIDE_PANES)
 
     def show_debugger_event(self, event: DebuggerEvent) -> None:
         """In a replay, say a refusal of the replay stand-in as the recorded path; time steps."""

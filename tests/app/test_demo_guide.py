@@ -12,12 +12,13 @@ from textual.command import CommandPalette
 from textual.widgets import Input
 
 from cudatui.kernels.lessons import LESSONS, get_lesson
-from cudatui.tui.app import DebuggerApp
+from cudatui.tui.app import SIDE_PANES, DebuggerApp
 from cudatui.tui.demo_app import DemoApp
 from cudatui.tui.demo_plan import BACK, FIXED_STOP, DemoError, live_config, plan_demo
 from cudatui.tui.guide_screen import GuideScreen, GuideSection
 from cudatui.tui.help import HelpScreen, long_name
 from cudatui.tui.panes.guide import Guide, GuidePane, replay_note, sections
+from cudatui.tui.panes.locals import LocalsPane
 from cudatui.tui.panes.sanitizer import SanitizerPane
 from tests.support.app import messages, phase
 from tests.support.wait import wait_for
@@ -155,6 +156,13 @@ async def test_help_lists_the_debugger_and_the_guide_keys_and_the_palette_contin
         titles = {c.title for c in app.get_system_commands(app.screen)}
         named = {long_name(b) for b in DebuggerApp.BINDINGS if b.description and b.action != "quit"}
         assert named | {"Lesson guide", "Guide strip", "Lesson's sanitizer", "Back to the lessons"} <= titles
+        panes = {f"{spec.title}: {b.description}" for spec in SIDE_PANES for b in getattr(spec.cls, "BINDINGS", [])
+                 if b.description}
+        assert panes <= titles and "Locals: Watch" in panes
+        watch = next(c for c in app.get_system_commands(app.screen) if c.title == "Locals: Watch")
+        watch.callback()  # the pane's own key, run from the palette: its watch input opens
+        await wait_for(pilot, lambda: isinstance(app.focused, Input) and app.query_one(LocalsPane) in app.focused.ancestors)
+        await pilot.press("escape")
         # the recorded path starts with a focus switch, then n: the palette's "Next" takes that step
         first = plan.recording.steps[0]
         await pilot.press("g")

@@ -72,6 +72,7 @@ def run(args: argparse.Namespace) -> int:
             return code
         name, picked = None, name
         args.recording = args.record = None  # they named the first lesson's files
+        args.variant = [v for v in args.variant if v == "--fixed"]  # --torch was that lesson's
 
 
 def _run_lesson(name: str, args: argparse.Namespace) -> int | str:
