@@ -25,8 +25,13 @@ LONG_NAMES = {
     "goto_focus": "Go to a CUDA focus (block, thread, warp, lane)",
     "console": "Console: type a gdb command",
     "interrupt": "Interrupt the running program",
+    "guide": "The full-screen lesson guide",
+    "toggle_guide": "Hide or show the guide strip",
+    "sanitize_lesson": "Run the lesson's sanitizer tool (Sanitize pane)",
+    "back": "Back to the lesson picker (ctrl+q quits)",
+    "open": "Open the full-screen guide",
 }
-"""What the command palette calls an action whose key's description is short (``Cont``)."""
+"""What the help and the command palette call an action whose key's description is short (``Cont``)."""
 
 
 def long_name(binding: Binding) -> str:
@@ -62,7 +67,7 @@ def bindings_table(title: str, bindings: Sequence[BindingType]) -> Table:
     table.add_column("action")
     for binding in bindings:
         if isinstance(binding, Binding) and binding.description:
-            table.add_row(key_label(binding), binding.description)
+            table.add_row(key_label(binding), long_name(binding))
     return table
 
 
