@@ -105,9 +105,10 @@ def _recorded_debugger(meta: dict[str, Any]) -> str:
     return os.path.basename(first) or "the debugger"
 
 
-def read_recording(path: Path) -> RecordingInfo:
-    """Read a recording's header, breakpoints and path; TranscriptError when unusable."""
-    transcript = load(str(path))
+def read_recording(path: Path, transcript: Transcript | None = None) -> RecordingInfo:
+    """Read a recording's header, breakpoints and path (from ``transcript`` when it was loaded
+    already); TranscriptError when unusable."""
+    transcript = transcript or load(str(path))
     meta = read_meta(path)
     return RecordingInfo(
         path=path,

@@ -43,7 +43,7 @@ def plan_replay(file: str, breakpoints: tuple[str, ...] = (), extra_dirs: tuple[
     path = Path(file)
     try:
         transcript = load(file)
-        info = read_recording(path)
+        info = read_recording(path, transcript)
     except TranscriptError as exc:
         raise ReplayError(str(exc)) from None
     how, what = recorded_start(transcript)
