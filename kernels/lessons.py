@@ -181,6 +181,7 @@ LESSONS: tuple[Lesson, ...] = (
             "Locals: idx against n (the arrays hold n = 1000 floats)",
             "Source, the launcher below the kernel: a grid for 2^28 threads (a byte count used as a count), not n",
             "at the exception, the focus in the status bar: a block far past the last valid block (3)",
+            "SASS, at the exception: !> marks the load that faulted (errorpc), => the pc",
         ),
         next_steps=(
             "g, then block (3,0,0) thread (232,0,0): idx == n, the first thread past the end",

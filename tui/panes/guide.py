@@ -39,6 +39,8 @@ def replay_note(step: str, lesson: str) -> str:
                 "recording holds one, else says so")
     if step.startswith("GPU:"):
         return "in a replay the GPU pane shows the recorded samples where the recording holds them"
+    if step.startswith("SASS"):
+        return "in a replay the SASS pane shows the disassembly where the recording holds it"
     return ""
 
 
