@@ -234,3 +234,16 @@ def test_fixed_and_torch_on_the_command_line_are_one_line_where_they_cannot_run(
     assert err.startswith("cudatui demo: --fixed runs live only: the recording holds the buggy run") and err.count("\n") == 1
     assert main(["demo", "oob", "--torch"]) == 2
     assert capsys.readouterr().err == "cudatui demo: lesson oob has no --torch variant (only --fixed)\n"
+
+
+async def test_the_picker_comes_back_with_the_lesson_just_left_highlighted() -> None:
+    from cudatui.tui.lesson_picker import LessonPicker
+    from cudatui.tui.picker_app import PickerApp
+
+    app = PickerApp(highlight="tile")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, LessonPicker))
+        await pilot.pause()
+        assert app.screen.highlighted == "tile"  # type: ignore[attr-defined]
+        await pilot.press("enter")
+    assert app.return_value == "tile"
