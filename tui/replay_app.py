@@ -73,6 +73,10 @@ class ReplayApp(DebuggerApp):
             else:
                 yield widget
 
+    def on_mount(self) -> None:
+        if self.recording is not None:  # the status bar's end is cut on a small screen: say it once
+            self.notify_user(f"REPLAY — {self.why}")
+
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
         yield from pane_commands(self, SIDE_PANES)

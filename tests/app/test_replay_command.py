@@ -59,6 +59,7 @@ async def test_replay_shows_the_marker_and_stops_at_the_recorded_breakpoint() ->
     plan = plan_replay(str(path))
     app = app_for(plan)
     async with app.run_test(size=(160, 48)) as pilot:
+        await wait_for(pilot, lambda: f"REPLAY — {plan.why}" in messages(app))  # said at the start: 80 columns cut the bar
         line = first_stop_line(path)
         await wait_for(pilot, lambda: phase(app) == "stopped" and app.query_one(SourcePane).view.current == line)
         bar = app.query_one(ModeStatusBar).render().plain
