@@ -50,7 +50,7 @@ _PUBLIC = {
     "cudatui.gdbbridge.cuda.warp_watch": ("LaneValue", "WarpWatchError", "evaluate_in_lanes"),
     "cudatui.gdbbridge.cuda.shared_decls": ("SharedDecl", "shared_arrays"),
     "cudatui.gdbbridge.record.transcript": ("Exchange", "Transcript", "TranscriptError", "canonical", "load"),
-    "cudatui.gdbbridge.record.path": ("Move", "recorded_breakpoints", "recorded_moves"),
+    "cudatui.gdbbridge.record.path": ("Move", "recorded_breakpoints", "recorded_moves", "recorded_start"),
     "cudatui.gdbbridge.record.recorder": ("RecordingError", "prepare"),
     "cudatui.gdbbridge.sanitizer.run": (
         "SanitizerError", "SanitizerRequest", "SanitizerResult", "SanitizerRun", "run_sanitizer",
@@ -76,7 +76,7 @@ _PUBLIC = {
     "cudatui.gdbbridge.text": ("TerminalFilter", "clean", "sanitize"),
     "cudatui.gdbbridge.source": ("read_source",),
     "cudatui.gdbbridge.names": ("is_shortened", "short_name"),
-    "cudatui.gdbbridge.i18n": ("LANGUAGES", "cells", "language", "set_language", "tr"),
+    "cudatui.gdbbridge.i18n": ("LANGUAGES", "N_", "cells", "language", "set_language", "tr"),
     "cudatui.gdbbridge.host.stack": ("HostFrame", "HostStack", "HostThread"),
     "cudatui.gdbbridge.host.view": ("Folded", "fold", "sync_point"),
 }

@@ -67,7 +67,7 @@ async def replay(lesson: str, out: Path, size: tuple[int, int], until: Callable[
         if until is not None and not until(app):
             raise RuntimeError(f"the {lesson} recording never reaches the state of {out.name}")
         if not guide:
-            await pilot.press("h")
+            await pilot.press("H")
         if pane is not None:
             app.show_pane(pane)
         if prepare is not None:

@@ -31,7 +31,7 @@ from cudatui.gdbbridge import (
 from cudatui.tui.debugger_link import Call, DebuggerLink
 from cudatui.tui.explain_screen import ExplainScreen
 from cudatui.tui.goto_focus import GotoFocusScreen
-from cudatui.tui.help import HelpScreen
+from cudatui.tui.help import HelpScreen, long_name
 from cudatui.tui.messages import (
     BreakpointToggled, Command, Condition, DebugFinding, Delete, Enable, Finished, FocusRequested, FrameSelected,
     OpenSource, PostMortem, WatchAdded, WatchRemoved,
@@ -253,19 +253,19 @@ class DebuggerApp(App[int]):
         pane = self.show_pane("console")
         self.call_after_refresh(pane.focus_input)  # type: ignore[attr-defined]
 
-    def action_help(self) -> None:
-        sections = [("Debugger", self.BINDINGS)] + [
+    def action_help(self, first: tuple[tuple[str, Any], ...] = ()) -> None:
+        sections = [*first, ("Debugger", DebuggerApp.BINDINGS)] + [
             (spec.title, getattr(spec.cls, "BINDINGS", [])) for spec in SIDE_PANES
         ]
         self.push_screen(HelpScreen(sections))
 
     def action_cycle_pane(self, step: int) -> None:
-        panes = [self.query_one(SourcePane), *(self.query_one(f"#{s.id}") for s in SIDE_PANES)]
+        panes = [self.query_one(SourcePane), *(self.query_one(f"#{s.id}") for s in SIDE_PANES), *(g for g in self.query("#guide") if g.display)]
         focused = self.focused
         index = next((i for i, p in enumerate(panes) if focused is not None and (focused is p or p in focused.ancestors)), 0)
         for offset in range(1, len(panes) + 1):
             pane = panes[(index + step * offset) % len(panes)]
-            if pane.id and pane.id != "source" and not self.wide:
+            if pane.id not in ("source", "guide") and not self.wide:
                 self.show_pane(pane.id)
             target = next((w for w in [pane, *pane.query("*")] if w.focusable or (w.can_focus and w.display)), None)
             if target is not None:
@@ -308,9 +308,9 @@ class DebuggerApp(App[int]):
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
-        for binding in self.BINDINGS:
+        for binding in DebuggerApp.BINDINGS:
             if isinstance(binding, Binding) and binding.description and binding.action != "quit":
-                yield SystemCommand(binding.description, f"key: {binding.key}", partial(self.run_action, binding.action))
+                yield SystemCommand(long_name(binding), f"key: {binding.key}", partial(self.run_action, binding.action))
         yield SystemCommand("Sanitize", "run compute-sanitizer memcheck on the program", self.action_sanitize)
         yield SystemCommand("Explain error", "explain the CUDA error shown", self.action_explain)
         yield SystemCommand("MI log", "toggle the console between gdb output and MI records", self._toggle_mi)

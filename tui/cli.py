@@ -18,10 +18,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import NoReturn, Sequence
 
-from cudatui.gdbbridge.debugger.config import LaunchConfig
 from cudatui.gdbbridge.i18n import set_language
 from cudatui.gdbbridge.record.recorder import RecordingError, prepare
-from cudatui.gdbbridge.record.transcript import TranscriptError, load
 from cudatui.tui.commands import demo, doctor, explain, follow, output, sanitize, stats
 from cudatui.tui.launch import check_debugger, debug_config, run_app
 
@@ -57,11 +55,12 @@ def commands_parser() -> tuple[ArgumentParser, tuple[str, ...]]:
     )
     replay.add_argument("file", metavar="FILE", help="the recording (.jsonl or .jsonl.gz)")
     replay.add_argument("-b", "--break", dest="breakpoints", action="append", default=[], metavar="LOCATION",
-                        help="breakpoint, as when the session was recorded (repeatable)")
+                        help="breakpoint (repeatable; default: those the session was recorded with)")
     replay.add_argument("--speed", type=float, default=0.0,
                         help="replay the recorded delays divided by this factor (default 0: no delays)")
     replay.add_argument("--source-dir", action="append", default=[], metavar="DIR",
-                        help="look for source files here too (repeatable)")
+                        help="look for source files here first (repeatable); then next to FILE, in the "
+                        "current directory and in the installed lessons")
     replay.set_defaults(func=run_replay)
     for module in COMMAND_MODULES:
         module.add_parser(subparsers)
@@ -203,17 +202,17 @@ def run_debugger(args: argparse.Namespace) -> int:
 
 
 def run_replay(args: argparse.Namespace) -> int:
-    """``cudatui replay FILE``: the debugger UI against a recording."""
-    try:
-        load(args.file)
-    except TranscriptError as exc:
-        return _fail(str(exc))
+    """``cudatui replay FILE``: the debugger UI against a recording, marked REPLAY."""
+    from cudatui.tui.replay_app import ReplayApp
+    from cudatui.tui.replay_plan import ReplayError, plan_replay
+
     if args.speed < 0:
         return _fail("--speed must not be negative")
-    recording_dir = str(Path(args.file).resolve().parent)
-    config = LaunchConfig.replay(args.file, speed=args.speed, breakpoints=tuple(args.breakpoints),
-                                 source_dirs=tuple(dict.fromkeys((*args.source_dir, recording_dir, os.getcwd()))))
-    return run_app(config)
+    try:
+        plan = plan_replay(args.file, tuple(args.breakpoints), tuple(args.source_dir), args.speed)
+    except ReplayError as exc:
+        return _fail(str(exc))
+    return run_app(plan.config, lambda config: ReplayApp(config, "replay", plan.why, plan.recording))
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -1,12 +1,12 @@
 """The debugger app for ``cudatui demo``: the mode in the status bar, the lesson guide, the build.
 
-:class:`DemoApp` is the :class:`~cudatui.tui.app.DebuggerApp` with three additions: the status bar
-starts with LIVE or REPLAY and ends with why; a :class:`~cudatui.tui.panes.guide.GuidePane` above it
-(``h`` toggles it); a live lesson's kernels are built (nvcc, in a thread) before cuda-gdb starts,
-with nvcc's error in the console pane when the build fails. In a replay, what the Debugger
-marks as refused by the replay stand-in (a step, a query, a console command the recording lacks)
-is said as the recorded path instead, a step whose stop the recording lacks is reported after
-STALL_S, and ``r`` replays from the start.
+:class:`DemoApp` is the :class:`~cudatui.tui.replay_app.ReplayApp` (the mode first in the status
+bar, a replay's refusals said as the recorded path) with: a
+:class:`~cudatui.tui.panes.guide.GuidePane` strip above the status bar (Tab reaches it, the wheel
+scrolls it, ``H`` hides it) and the full-screen guide (``h``, a click on the strip); ``S`` runs
+the lesson's compute-sanitizer tool; ``q`` goes back to the lesson picker (``ctrl+q`` quits); a
+live lesson's kernels are built (nvcc, in a thread) before cuda-gdb starts, with nvcc's error in
+the console pane when the build fails.
 """
 
 from __future__ import annotations
@@ -15,74 +15,54 @@ import asyncio
 import time
 from functools import partial
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import Any, Callable, Iterable
 
-from rich.text import Text
-from textual import events
-from textual.app import ComposeResult, SystemCommand
+from textual import events, on
+from textual.actions import SkipAction
+from textual.app import SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
+from textual.widget import Widget
 
-from cudatui.gdbbridge import ConsoleOutput, DebuggerEvent, Notice, Phase, PhaseChanged, QueriesFailed, Status, clean
+from cudatui.gdbbridge import Phase, SanitizerRequest, Status, clean
 from cudatui.kernels.build import BuildError, build_lesson
-from cudatui.tui.app import DebuggerApp
-from cudatui.tui.demo_plan import DemoPlan
-from cudatui.tui.panes.base import StatePane
+from cudatui.kernels.lessons import sanitizer_options
+from cudatui.tui.demo_plan import BACK, DemoPlan
+from cudatui.tui.guide_screen import GuideScreen
 from cudatui.tui.panes.console import ConsolePane
-from cudatui.tui.panes.guide import MODE_STYLES, Guide, GuidePane
-from cudatui.tui.panes.status import StatusBar, status_text
+from cudatui.tui.panes.guide import Guide, GuidePane
+from cudatui.tui.panes.status import StatusBar
+from cudatui.tui.replay_app import ReplayApp
 
-STALL_S = 5.0
-"""Seconds a replayed step may run before the UI says the recording has no stop for it."""
-
-
-class DemoStatusBar(StatusBar):
-    """The status bar with the demo's mode first (LIVE / REPLAY) and why it was chosen last."""
-
-    DEFAULT_CSS = """
-    DemoStatusBar { height: 1; background: $panel; padding: 0 1; }
-    """
-
-    def __init__(self, mode: str, why: str, *, id: str | None = None) -> None:
-        super().__init__(id=id)
-        self.mode = mode
-        self.why = why
-
-    def render(self) -> Text:
-        text = Text()
-        text.append(f" {self.mode.upper()} ", style=MODE_STYLES.get(self.mode, "reverse"))
-        text.append(" ")
-        text.append_text(status_text(self.status, self.clock()))
-        text.append(f" · {self.why}", style="dim")
-        return text
-
-
-class DemoApp(DebuggerApp):
+class DemoApp(ReplayApp):
     """The debugger on one lesson, live or replayed (see the module docstring).
 
     | Key | Description |
     | :- | :- |
-    | h | Show or hide the lesson guide. |
+    | h | The full-screen lesson guide (h or escape goes back). |
+    | H | Hide or show the guide strip above the status bar. |
+    | S | Run the lesson's sanitizer tool (racecheck, initcheck, memcheck) in the Sanitize pane. |
+    | q | Back to the lesson picker (ctrl+q quits cudatui). |
     """
 
-    BINDINGS = [Binding("h", "toggle_guide", "Guide")]
+    BINDINGS = [
+        Binding("h", "guide", "Guide"),
+        Binding("H", "toggle_guide", "Guide strip", show=False),
+        Binding("S", "sanitize_lesson", "Lesson's sanitizer", show=False),
+        Binding("q", "back", "Lessons"),
+    ]
 
     def __init__(self, plan: DemoPlan, build: Callable[[], Path] | None = None) -> None:
-        super().__init__(plan.config)
+        super().__init__(plan.config, plan.mode, plan.why, plan.recording)
         self.plan = plan
         self.build = build or (lambda: build_lesson(plan.lesson.name))
         """Builds the lesson's kernels (live); raises BuildError."""
         self.title = f"cudatui demo {plan.lesson.name}"
-
-    def compose(self) -> ComposeResult:
-        plan = self.plan
         path = plan.recording.path_text if plan.recording else ""
-        for widget in super().compose():
-            if isinstance(widget, StatusBar):
-                yield GuidePane(Guide.for_lesson(plan.lesson, plan.mode, plan.banner, path), id="guide")
-                yield DemoStatusBar(plan.mode, plan.why, id="status")
-            else:
-                yield widget
+        self.guide = Guide.for_lesson(plan.lesson, plan.mode, plan.banner, path, fixed="--fixed" in plan.variant)
+
+    def above_status(self) -> list[Widget]:
+        return [GuidePane(self.guide, id="guide")]
 
     def on_mount(self, event: events.Mount) -> None:
         self.query_one(GuidePane).set_class(self.wide, "-wide")
@@ -109,56 +89,64 @@ class DemoApp(DebuggerApp):
     def on_resize(self) -> None:
         self.query_one(GuidePane).set_class(self.wide, "-wide")
 
-    # -- replay: steps outside the recording ---------------------------------------------------
-
-    def show_debugger_event(self, event: DebuggerEvent) -> None:
-        """In a replay, say a refusal of the replay stand-in as the recorded path; time steps."""
-        if self.plan.recording is not None:
-            event = self._as_recorded(event, self.plan.recording.path_text)
-            if isinstance(event, PhaseChanged) and event.status.phase is Phase.RUNNING:
-                self.set_timer(STALL_S, partial(self._stalled, event.status))
-        super().show_debugger_event(event)
-
-    @staticmethod
-    def _as_recorded(event: DebuggerEvent, path: str) -> DebuggerEvent:
-        """``event`` with what the recording lacks said for a person."""
-        step = f"this step is not in the recording; the recorded path is: {path}"
-        if isinstance(event, QueriesFailed) and event.not_recorded:
-            missing = ", ".join(f.what for f in event.not_recorded)
-            return Notice(f"this recording has no answer for: {missing} (the panes say so)", "warning")
-        if isinstance(event, Notice) and event.not_recorded:
-            return Notice(step, "warning")
-        if isinstance(event, ConsoleOutput) and event.not_recorded:
-            return ConsoleOutput(step + "\n", event.kind)
-        return event
-
-    def _stalled(self, status: Status) -> None:
-        """A replayed step still running after STALL_S: the recording holds no stop for it."""
-        if self.debugger.status is status and self.plan.recording is not None:
-            self.notify_user("the recording has no stop after this step: r replays it from the start; the "
-                             f"recorded path is: {self.plan.recording.path_text}", "warning")
-
-    def action_restart(self) -> None:
-        """Live: run again. Replay: serve the recording again from its start."""
-        if self.plan.recording is None:
-            super().action_restart()
-        else:
-            self.spawn(self._replay_from_start, "restart")
-
-    async def _replay_from_start(self) -> None:
-        await self.debugger.close()
-        for pane in self.query(StatePane):
-            pane.set_reactive(StatePane.state, None)
-        self.notify_user("replaying the recording from the start")
-        await self.debugger.restart()
-
     # -- the guide -----------------------------------------------------------------------------
 
+    def action_guide(self) -> None:
+        """The full-screen guide."""
+        if not isinstance(self.screen, GuideScreen):
+            self.push_screen(GuideScreen(self.guide))
+
+    @on(GuidePane.Open)
+    def _open_guide(self) -> None:
+        self.action_guide()
+
     def action_toggle_guide(self) -> None:
-        """Show or hide the lesson guide."""
+        """Show or hide the guide strip."""
         guide = self.query_one(GuidePane)
         guide.display = not guide.display
 
+    def action_cycle_pane(self, step: int) -> None:
+        """Tab moves between the panes and the guide strip; on another screen (the full guide, a
+        dialog) it is that screen's."""
+        if self.screen is not self.default_screen:
+            raise SkipAction()
+        super().action_cycle_pane(step)
+
+    # -- keys, help, palette -------------------------------------------------------------------
+
+    def action_help(self, first: tuple[tuple[str, Any], ...] = ()) -> None:
+        super().action_help((("Lesson", DemoApp.BINDINGS), ("Guide strip", GuidePane.BINDINGS),
+                             ("Full-screen guide", GuideScreen.BINDINGS), *first))
+
+    def action_back(self) -> None:
+        """Back to the lesson picker: close the debugger (reaping what it started), then exit."""
+        self.spawn(self._back, "back")
+
+    async def _back(self) -> None:
+        if await self.link.quit():
+            self.exit(BACK)  # type: ignore[arg-type]
+
+    def action_sanitize_lesson(self) -> None:
+        """Run the lesson's sanitizer tool (its first compute-sanitizer outcome) on the demo."""
+        lesson = self.plan.lesson
+        tool = next((o.tool for o in lesson.outcomes if o.tool != "cuda-gdb"), None)
+        if tool is None:
+            self.notify_user(f"no sanitizer tool reports the {lesson.name} lesson's bug: {lesson.tool} shows it",
+                             "warning")
+            return
+        options = sanitizer_options(tool)
+        if not self.debugger.config.target or tool != "leak":
+            self._sanitize(options[1])
+            return
+        request = SanitizerRequest(program=self.debugger.config.target[0], args=self.debugger.config.target[1:],
+                                   tool="memcheck", leak_check=True, cwd=self.config.cwd)
+        self.show_pane("sanitizer").start(request)  # type: ignore[attr-defined]
+
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
-        yield SystemCommand("Lesson guide", "show or hide the lesson guide (h)", self.action_toggle_guide)
+        yield SystemCommand("Lesson guide", "the full-screen guide of the lesson (h)", self.action_guide)
+        yield SystemCommand("Guide strip", "show or hide the guide strip (H)", self.action_toggle_guide)
+        yield SystemCommand("Lesson's sanitizer", "run the lesson's compute-sanitizer tool (S)",
+                            self.action_sanitize_lesson)
+        yield SystemCommand("Back to the lessons", "close this lesson and pick another (q)",
+                            partial(self.run_action, "back"))

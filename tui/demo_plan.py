@@ -17,13 +17,22 @@ from pathlib import Path
 from typing import Any, Callable
 
 from cudatui.gdbbridge import (
-    BreakpointSpec, DoctorConfig, LaunchConfig, Transcript, TranscriptError, check_cuda_gdb, find_tool, load,
+    BreakpointSpec, DoctorConfig, LaunchConfig, Transcript, TranscriptError, check_cuda_gdb, clean, find_tool, load,
     probe_nvml, recorded_breakpoints, recorded_moves,
 )
 from cudatui.kernels.lessons import KERNELS_DIR, Lesson, LessonError, get_lesson
 
 RECORDINGS_DIR = KERNELS_DIR / "recordings"
 """Where the packaged recordings live (``<lesson>.jsonl.gz``)."""
+
+FIXED_STOP = "blockIdx.x == 0 && blockIdx.y == 0 && threadIdx.x == 0 && threadIdx.y == 0"
+"""Where ``--fixed`` stops at the fix in a kernel: once, in the first thread of the first block."""
+VARIANTS = ("--fixed", "--torch")
+"""The demo scripts' own options ``cudatui demo`` passes on (live only): the fixed kernel, or
+PyTorch's own indexing (the lessons whose ``extra_args`` name it)."""
+
+BACK = "back to the lessons"
+"""What a lesson's app returns when ``q`` asks for the lesson picker."""
 
 STEP_KEYS = {"next": "n", "step": "s", "finish": "f", "continue": "c", "run": "r"}
 """The key that makes each move of a recorded path (a focus switch is ``g`` and the request)."""
@@ -45,6 +54,8 @@ class RecordingInfo:
     """The debugger and its version, e.g. ``cuda-gdb 13.0``."""
     made_with: str
     """How it was made (``scripts/record_demos.py``, ``scripts/record_tour.py`` ...)."""
+    recorded_at: str
+    """The day it was recorded (``2026-11-29``), or '' when the header does not say."""
     breakpoints: tuple[str, ...]
     """The breakpoints inserted before the run, as ``LOCATION [if CONDITION]``."""
     steps: tuple[str, ...]
@@ -52,8 +63,8 @@ class RecordingInfo:
 
     @property
     def label(self) -> str:
-        """``recorded on NVIDIA H200, cuda-gdb 13.0``."""
-        return f"recorded on {self.recorded_on}, {self.debugger}"
+        """``recorded on NVIDIA H200, cuda-gdb 13.0, 2026-11-29``."""
+        return f"recorded on {self.recorded_on}, {self.debugger}, {self.recorded_at or 'date not recorded'}"
 
     @property
     def path_text(self) -> str:
@@ -88,15 +99,23 @@ def _recorded_gpu(transcript: Transcript) -> str | None:
     return None
 
 
-def read_recording(path: Path) -> RecordingInfo:
-    """Read a recording's header, breakpoints and path; TranscriptError when unusable."""
-    transcript = load(str(path))
+def _recorded_debugger(meta: dict[str, Any]) -> str:
+    argv = meta.get("argv")
+    first = argv[0] if isinstance(argv, list) and argv and isinstance(argv[0], str) else ""
+    return os.path.basename(first) or "the debugger"
+
+
+def read_recording(path: Path, transcript: Transcript | None = None) -> RecordingInfo:
+    """Read a recording's header, breakpoints and path (from ``transcript`` when it was loaded
+    already); TranscriptError when unusable."""
+    transcript = transcript or load(str(path))
     meta = read_meta(path)
     return RecordingInfo(
         path=path,
-        recorded_on=str(meta.get("recorded_on") or _recorded_gpu(transcript) or "an unknown GPU"),
-        debugger=str(meta.get("debugger") or "cuda-gdb"),
-        made_with=str(meta.get("made_with") or "cudatui --record"),
+        recorded_on=clean(str(meta.get("recorded_on") or _recorded_gpu(transcript) or "an unnamed GPU")),
+        debugger=clean(str(meta.get("debugger") or _recorded_debugger(meta))),
+        made_with=clean(str(meta.get("made_with") or "cudatui --record")),
+        recorded_at=clean(str(meta.get("recorded_at") or "")),
         breakpoints=tuple(str(spec) for spec in recorded_breakpoints(transcript)),
         steps=tuple(STEP_KEYS[m.step] if m.step else f"g {m.focus}" for m in recorded_moves(transcript)),
     )
@@ -144,6 +163,8 @@ class DemoPlan:
     recording: RecordingInfo | None = None
     build: bool = False
     """Build the lesson's kernels before starting the debugger (live)."""
+    variant: tuple[str, ...] = ()
+    """The demo script's options (``--fixed``, ``--torch``; live only)."""
 
     @property
     def banner(self) -> str:
@@ -151,10 +172,22 @@ class DemoPlan:
         return f"{self.mode.upper()} — {self.why}"
 
 
-def live_config(lesson: Lesson, debugger: str = "cuda-gdb", record: str | None = None) -> LaunchConfig:
-    """The lesson's demo script under ``debugger`` with the lesson's breakpoints."""
-    specs = tuple(str(BreakpointSpec(loc, cond)) for loc, cond in lesson.breakpoint_specs())
-    return LaunchConfig(debugger=(debugger,), target=(str(lesson.demo_path),), breakpoints=specs, record=record,
+def variant_breakpoints(lesson: Lesson, variant: tuple[str, ...]) -> tuple[str, ...]:
+    """The breakpoints of a run: the lesson's; with ``--fixed`` one at the fix (in a kernel: in its
+    first thread only); with ``--torch`` none (the bundled kernel does not run)."""
+    if "--torch" in variant:
+        return ()
+    if "--fixed" in variant:
+        where = lesson.resolve("fix").location
+        return (str(BreakpointSpec(where, FIXED_STOP if lesson.fixed in lesson.kernels else None)),)
+    return tuple(str(BreakpointSpec(loc, cond)) for loc, cond in lesson.breakpoint_specs())
+
+
+def live_config(lesson: Lesson, debugger: str = "cuda-gdb", record: str | None = None,
+                variant: tuple[str, ...] = ()) -> LaunchConfig:
+    """The lesson's demo script (with ``variant``'s options) under ``debugger`` and its breakpoints."""
+    return LaunchConfig(debugger=(debugger,), target=(str(lesson.demo_path), *variant),
+                        breakpoints=variant_breakpoints(lesson, variant), record=record,
                         cwd=str(KERNELS_DIR), source_dirs=(str(KERNELS_DIR),))
 
 
@@ -167,12 +200,17 @@ def replay_config(info: RecordingInfo, speed: float = 0.0) -> LaunchConfig:
 
 
 def plan_demo(name: str, mode: str | None = None, *, recording: Path | None = None, record: str | None = None,
-              speed: float = 0.0, probe: Callable[[], LiveProbe] = probe_live) -> DemoPlan:
+              speed: float = 0.0, probe: Callable[[], LiveProbe] = probe_live,
+              variant: tuple[str, ...] = ()) -> DemoPlan:
     """Decide live or replay for lesson ``name`` and build the launch; DemoError when impossible."""
     try:
         lesson = get_lesson(name)
     except LessonError as exc:
         raise DemoError(str(exc)) from None
+    for option in variant:
+        if option != "--fixed" and option not in lesson.extra_args:
+            raise DemoError(f"lesson {name} has no {option} variant (only --fixed"
+                            f"{''.join(', ' + a for a in lesson.extra_args)})")
     if recording is not None:
         mode, reason = "replay", f"--recording {recording}"
     elif mode == "replay":
@@ -180,11 +218,15 @@ def plan_demo(name: str, mode: str | None = None, *, recording: Path | None = No
     else:
         found = probe()
         if found.problem is None:
-            what = f"cuda-gdb {found.version} on {found.gpu}".replace("  ", " ")
-            return DemoPlan(lesson, "live", what, live_config(lesson, found.debugger, record), build=True)
+            what = " ".join(f"cuda-gdb {found.version} on {found.gpu} {' '.join(variant)}".split())
+            return DemoPlan(lesson, "live", what, live_config(lesson, found.debugger, record, variant), build=True,
+                            variant=variant)
         if mode == "live":
             raise DemoError(f"cannot run lesson {name} live: {found.problem} (try --replay)")
         mode, reason = "replay", found.problem
+    if variant:
+        raise DemoError(f"{' '.join(variant)} runs live only: the recording holds the buggy run of the bundled kernel "
+                        f"(this machine: {reason}; without {' '.join(variant)} it replays)")
     if record is not None:
         raise DemoError("--record needs a live lesson (a replay records nothing new)")
     path = recording or packaged_recording(lesson)

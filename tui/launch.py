@@ -12,8 +12,12 @@ import os
 import shutil
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING, Callable
 
 from cudatui.gdbbridge import LaunchConfig, effective_line_limit
+
+if TYPE_CHECKING:
+    from cudatui.tui.app import DebuggerApp
 
 
 def check_debugger(debugger: str) -> str | None:
@@ -39,9 +43,10 @@ def debug_config(program: str | None, args: tuple[str, ...] = (), *, breakpoints
     )
 
 
-def run_app(config: LaunchConfig) -> int:
-    """The debugger UI on ``config`` (a follower's when it follows a recording); its exit code (2
-    and a one-line error when it could not start)."""
+def run_app(config: LaunchConfig, make: Callable[[LaunchConfig], DebuggerApp] | None = None) -> int:
+    """The debugger UI on ``config`` (the app ``make`` builds; by default the plain debugger, or
+    the follower's when it follows a recording); its exit code (2 and a one-line error when it
+    could not start)."""
     from cudatui.tui.app import DebuggerApp
     from cudatui.tui.follow_app import FollowApp
 
@@ -50,7 +55,7 @@ def run_app(config: LaunchConfig) -> int:
     except ValueError as exc:  # a bad $CUDATUI_MI_LINE_LIMIT
         print(f"cudatui: {exc}", file=sys.stderr)
         return 2
-    app = FollowApp(config) if config.follow else DebuggerApp(config)
+    app = (make or (FollowApp if config.follow else DebuggerApp))(config)
     code = app.run() or 0
     if app.failure:
         print(f"cudatui: {app.failure}", file=sys.stderr)

@@ -45,6 +45,11 @@ class LessonPicker(Screen[str]):
     LessonPicker #picker-hint { height: auto; padding: 0 2; color: $text-muted; }
     """
 
+    def __init__(self, highlight: str | None = None) -> None:
+        super().__init__()
+        self.highlight = highlight
+        """The lesson whose row is highlighted first."""
+
     def compose(self) -> ComposeResult:
         yield Static(Text.assemble(("cudatui demo", "bold"), tr(" · bundled CUDA bugs to debug: pick a lesson")),
                      id="picker-title")
@@ -56,9 +61,15 @@ class LessonPicker(Screen[str]):
         for lesson in LESSONS:
             table.add_row(*lesson_row(lesson), key=lesson.name, height=2)
         yield table
-        yield Static(tr("Enter opens the lesson: live with cuda-gdb and a GPU, else its recording (REPLAY). "
-                        "Also: cudatui demo LESSON [--live | --replay], cudatui demo --list."), id="picker-hint")
+        yield Static(tr("Enter opens the lesson: live with cuda-gdb and a GPU, else its recording (REPLAY); q there "
+                        "comes back here. Also: cudatui demo LESSON [--live | --replay] [--fixed], cudatui demo --list."),
+                     id="picker-hint")
         yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        names = [lesson.name for lesson in LESSONS]
+        if self.highlight in names:
+            self.query_one(DataTable).move_cursor(row=names.index(self.highlight))
 
     @property
     def highlighted(self) -> str:

@@ -12,5 +12,10 @@ class PickerApp(App[str]):
 
     TITLE = "cudatui demo"
 
+    def __init__(self, highlight: str | None = None) -> None:
+        super().__init__()
+        self.highlight = highlight
+        """The lesson to highlight first (the one just left with q)."""
+
     def on_mount(self) -> None:
-        self.push_screen(LessonPicker(), self.exit)
+        self.push_screen(LessonPicker(self.highlight), self.exit)

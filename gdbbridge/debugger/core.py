@@ -97,6 +97,8 @@ class DebuggerCore:
         """While the user's console command runs, the log records (``&``) gdb says meanwhile
         (shown once it ended), else None; its console records are what the session captures."""
         self._closed = False
+        self._cut: str | None = None
+        """Once a replayed recording's cut is reached: what the status says from then on."""
         self.launch_blocking = False
         """Whether the program was re-run with CUDA_LAUNCH_BLOCKING=1 (so a stop's host line is the launch)."""
         self.following_instructor = True
@@ -161,7 +163,8 @@ class DebuggerCore:
             self._set_status(Phase.STARTING, f"{base} · loaded {name}")
         elif event.name == REPLAY_CUT:
             line = payload.get("line", "?")
-            self._set_status(Phase.DEAD, f"the recording ends here: it was cut off at line {line} (a crash?)")
+            self._cut = f"the recording ends here: it was cut off at line {line} (a crash?)"
+            self._set_status(Phase.DEAD, self._cut)
             self._notice(f"the recording was cut off at line {line}: it replays up to there", "warning")
         elif event.name == FOLLOW:
             self._on_follow(payload)
@@ -269,6 +272,8 @@ class DebuggerCore:
         self._emit(WatchesChanged(state.generation, values))
 
     def _set_status(self, phase: Phase, detail: str, since: float | None = None, **changes: str) -> None:
+        if self._cut is not None:  # past a recording's cut nothing runs
+            phase, detail, since = Phase.DEAD, self._cut, None
         keep_since = since if since is not None else (self._status.since if phase is self._status.phase else None)
         self._status = clean(replace(self._status, phase=phase, detail=detail, since=keep_since, **changes))
         self._emit(PhaseChanged(self._status))

@@ -73,6 +73,7 @@ class Debugger(DebuggerCore):
 
     async def _start(self, first: bool) -> None:
         cfg = self.config
+        self._cut = None
         self._set_status(Phase.STARTING, f"starting {cfg.debugger_name}", since=self.clock())
         env = {**os.environ, **dict(cfg.env)} if cfg.env else None
         self.session = GdbSession(cfg.debugger, cfg.program_argv, cwd=cfg.cwd, env=env, record=cfg.record,

@@ -58,6 +58,24 @@ def recorded_moves(transcript: Transcript) -> tuple[Move, ...]:
     return tuple(moves)
 
 
+def recorded_start(transcript: Transcript) -> tuple[str, str]:
+    """How the recorded session started its target: ``("run", "")``; ``("core", PATH)`` for a GPU
+    coredump opened with ``target cudacore PATH``; else ``("", COMMAND)``, COMMAND being the first
+    command that set a target moving ('' when the recording has none)."""
+    for exchange in transcript.exchanges:
+        words = canonical(exchange.command)
+        if not words:
+            continue
+        if words[0] == RUN:
+            return "run", ""
+        console = words[2].split(None, 2) if words[0] == "-interpreter-exec" and len(words) > 2 else []
+        if console[:2] == ["target", "cudacore"] and len(console) == 3:
+            return "core", console[2]
+        if words[0].startswith(("-exec-", "-target-")) or console[:1] in (["target"], ["run"], ["attach"]):
+            return "", exchange.command
+    return "", ""
+
+
 def _failed(exchange: Exchange) -> bool:
     """Whether the debugger answered the recorded command with ``^error``."""
     return any(e.dir == "out" and e.line.startswith(f"{exchange.token}^error") for e in exchange.output)

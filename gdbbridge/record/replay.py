@@ -125,6 +125,8 @@ class Replayer:
         self.speed = speed
         self.tty: IO[str] | None = None
         self._used: set[int] = set()
+        self._said_cut = False
+        """Whether the REPLAY_CUT notification was sent (once per replay)."""
         self._asked: dict[tuple[Place, tuple[str, ...]], list[int]] = {}
         for x, step in zip(transcript.exchanges, self.steps):
             if step.kind == "query":
@@ -189,8 +191,12 @@ class Replayer:
                 self._print(f"{token}^done")
                 self._print("(gdb) ")
                 return True
-        if exchange is None:
+        cut = self.transcript.truncated and (not exchange.result if exchange is not None else self._past_cut(command))
+        if exchange is None or cut:  # a command recorded whose answer the cut lost is not in the recording either
             self._print(f'{token}^error,msg={quote(f"{NOT_RECORDED}: " + command[:300] + self._cut_note())}')
+            if cut and not self._said_cut:
+                self._said_cut = True
+                self._print(f'={REPLAY_CUT},line="{self.transcript.cut_at}"')
             self._print("(gdb) ")
             return True
         again = exchange.index in self._used
@@ -199,9 +205,16 @@ class Replayer:
         if again:
             output = tuple(e for e in output if e.dir == "out" and not e.line.startswith(("*", "=")))
         self._emit(output, (exchange.token, token), exchange.t)
-        if self._cut_while_moving(exchange):
+        if self._cut_while_moving(exchange) and not self._said_cut:
+            self._said_cut = True
             self._print(f'={REPLAY_CUT},line="{self.transcript.cut_at}"')
         return True
+
+    def _past_cut(self, command: str) -> bool:
+        """Whether ``command`` sets the target moving where the recording has no later move (it was cut)."""
+        if kind_of(match_key(command)) != "mover":
+            return False
+        return not any(step.kind == "mover" for step in self.steps[self.cursor:])
 
     def _cut_while_moving(self, exchange: Exchange) -> bool:
         """Whether ``exchange`` set the target moving and the recording was cut before it stopped."""

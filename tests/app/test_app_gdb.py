@@ -154,7 +154,9 @@ async def test_debugger_death_restart_help_palette_and_quit_from_a_dialog(steps:
         assert app.debugger.session is not first and app.debugger.status.detail == "0"
 
         titles = [c.title for c in app.get_system_commands(app.screen)]
-        assert {"Cont", "Next", "Step", "Finish", "Break", "Focus", "Sanitize", "Explain error"} <= set(titles)
+        assert {"Continue to the next stop", "Next: step over a line", "Step into a call",
+                "Finish: run until the frame returns", "Breakpoint on or off at the source cursor",
+                "Go to a CUDA focus (block, thread, warp, lane)", "Sanitize", "Explain error"} <= set(titles)
         await pilot.press("question_mark")
         await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen))
         await pilot.press("q")

@@ -20,16 +20,16 @@ from cudatui.gdbbridge.record.transcript import load
 from cudatui.kernels.build import build_source
 from cudatui.kernels.lessons import LESSONS, get_lesson
 from cudatui.tui.cli import main
-from cudatui.tui.demo_app import DemoApp, DemoStatusBar
+from cudatui.tui.demo_app import DemoApp
 from cudatui.tui.demo_plan import (
     RECORDINGS_DIR, DemoError, DemoPlan, live_config, packaged_recording, plan_demo, probe_live, read_meta,
     read_recording,
 )
 from cudatui.tui.lesson_picker import LessonPicker
 from cudatui.tui.panes.console import ConsolePane
-from cudatui.tui.panes.guide import GuidePane
 from cudatui.tui.panes.source import SourcePane
 from cudatui.tui.picker_app import PickerApp
+from cudatui.tui.replay_app import ModeStatusBar
 from tests.support.app import phase
 from tests.support.wait import wait_for
 
@@ -85,7 +85,8 @@ def test_without_cuda_gdb_the_default_is_replay_and_says_why() -> None:
     plan = plan_demo("race")
     meta = read_meta(RECORDINGS_DIR / "race.jsonl.gz")
     assert plan.mode == "replay"
-    assert plan.banner == f"REPLAY — recorded on {meta['recorded_on']}, {meta['debugger']}: no cuda-gdb on PATH"
+    assert plan.banner == (f"REPLAY — recorded on {meta['recorded_on']}, {meta['debugger']}, {meta['recorded_at']}: "
+                           "no cuda-gdb on PATH")
     assert plan.config.debugger[1:3] == ("-m", "cudatui.gdbbridge.record.replay") and plan.recording is not None
     with pytest.raises(DemoError, match=r"cannot run lesson race live: no cuda-gdb on PATH \(try --replay\)"):
         plan_demo("race", "live")
@@ -158,28 +159,6 @@ async def test_picker_quits_without_a_lesson() -> None:
     assert app.return_value is None
 
 
-async def test_guide_shows_the_lesson_and_the_recorded_path_and_h_toggles_it() -> None:
-    plan = plan_demo("race", "replay")
-    lesson, info = plan.lesson, plan.recording
-    assert info is not None
-    app = DemoApp(plan)
-    async with app.run_test(size=(160, 48)) as pilot:
-        guide = app.query_one(GuidePane)
-        header = str(guide.query_one("#guide-header").render())
-        assert lesson.title in header and lesson.symptom in header and plan.banner in header
-        look = str(guide.query_one("#guide-look").render())
-        steps = str(guide.query_one("#guide-next").render())
-        assert all(item in look for item in lesson.look_at)
-        assert all(f"{n}. {item}" in steps for n, item in enumerate(lesson.next_steps, 1))
-        assert info.path_text in str(guide.query_one("#guide-path").render())
-        await pilot.press("h")
-        assert not guide.display
-        await pilot.press("h")
-        assert guide.display
-        await wait_for(pilot, lambda: phase(app) == "stopped")
-        await pilot.press("q")
-
-
 # -- replay through the UI ---------------------------------------------------------------------
 
 
@@ -194,7 +173,7 @@ async def test_replay_reaches_the_recorded_stop_explains_a_step_outside_it_follo
         await wait_for(pilot, lambda: phase(app) == "stopped" and app.query_one(SourcePane).view.current == line)
         source = app.query_one(SourcePane)
         assert source.shown is not None and source.shown.local == get_lesson("race").source and file == "race.cu"
-        bar = app.query_one(DemoStatusBar).render().plain
+        bar = app.query_one(ModeStatusBar).render().plain
         assert bar.startswith(" REPLAY  ") and bar.endswith(plan.why) and "stopped" in bar
         assert "-exec-finish" not in {x.command for x in load(str(info.path)).exchanges}
         await pilot.press("f")
@@ -238,7 +217,7 @@ async def test_live_build_failure_shows_nvccs_error_and_starts_no_debugger(tmp_p
     plan = DemoPlan(lesson, "live", "cuda-gdb on a test machine", live_config(lesson, "cuda-gdb"), build=True)
     app = DemoApp(plan, build=lambda: build_source(broken, arch="sm_90", cache_root=tmp_path / "cache"))
     async with app.run_test(size=(160, 48)) as pilot:
-        bar = app.query_one(DemoStatusBar)
+        bar = app.query_one(ModeStatusBar)
         await wait_for(pilot, lambda: bar.status.phase == "dead", timeout=60)
         status = bar.status
         assert status.detail.startswith("build failed: nvcc failed to compile broken.cu: ")
@@ -257,5 +236,5 @@ async def test_live_lesson_builds_and_stops_at_its_first_breakpoint() -> None:
         await wait_for(pilot, lambda: phase(app) in ("stopped", "dead"), timeout=180)
         location = get_lesson("race").breakpoint_specs()[0][0]
         assert phase(app) == "stopped" and app.query_one(SourcePane).view.current == int(location.split(":")[1])
-        assert app.query_one(DemoStatusBar).render().plain.startswith(" LIVE  ")
+        assert app.query_one(ModeStatusBar).render().plain.startswith(" LIVE  ")
         await pilot.press("q")

@@ -133,10 +133,12 @@ def test_installed_demo_replays_race_in_a_real_terminal(venv: Path, tmp_path: Pa
                 tmux.keys(step)
             tmux.wait_until_done(before)
         assert tmux.status().startswith("REPLAY exited")
+        tmux.keys("q")  # back to the lesson picker, then q quits
+        tmux.wait_for_all("pick a lesson")
         tmux.keys("q")
         deadline = time.monotonic() + 20
         while alive(pid):
-            assert time.monotonic() < deadline, "cudatui demo did not exit after q"
+            assert time.monotonic() < deadline, "cudatui demo did not exit after q in the picker"
             time.sleep(0.2)
     finally:
         subprocess.run([*tmux.base, "kill-server"], capture_output=True, timeout=20)

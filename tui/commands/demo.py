@@ -1,7 +1,9 @@
 """`cudatui demo`: run a bundled lesson live on a GPU box, or replay its recording anywhere.
 
 ``cudatui demo --list`` prints the lessons; ``cudatui demo`` opens a lesson picker;
-``cudatui demo LESSON [--live | --replay]`` opens the debugger on the lesson. Without
+``cudatui demo LESSON [--live | --replay] [--fixed]`` opens the debugger on the lesson, and ``q``
+there goes back to the picker (``ctrl+q`` quits). ``--fixed`` (and ``--torch`` for the lesson
+that has it) is passed to the demo script: live only, the recordings hold the buggy run. Without
 ``--live``/``--replay`` the lesson runs live when cuda-gdb and a GPU are usable (the same
 doctor checks as ``cudatui doctor``), otherwise it replays the recording packaged in
 ``kernels/recordings/LESSON.jsonl.gz`` through the same UI, marked REPLAY (the decision is
@@ -18,7 +20,7 @@ from typing import Any
 from cudatui.gdbbridge import RecordingError, prepare
 from cudatui.kernels.lessons import LESSONS
 from cudatui.tui.commands.output import print_text
-from cudatui.tui.demo_plan import DemoError, plan_demo
+from cudatui.tui.demo_plan import BACK, DemoError, plan_demo
 
 
 def add_parser(subparsers: Any) -> None:
@@ -38,6 +40,10 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--force", action="store_true", help="let --record replace an existing FILE")
     parser.add_argument("--speed", type=float, default=0.0,
                         help="replay: the recorded delays divided by this factor (default 0: no delays)")
+    parser.add_argument("--fixed", dest="variant", action="append_const", const="--fixed", default=[],
+                        help="live: run the fixed kernel (stops once at the fix)")
+    parser.add_argument("--torch", dest="variant", action="append_const", const="--torch",
+                        help="live, assert lesson: PyTorch's own indexing instead of the bundled kernel")
     parser.set_defaults(func=run)
 
 
@@ -53,15 +59,27 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if args.speed < 0:
         return _fail("--speed must not be negative")
-    name = args.lesson
-    if name is None:
-        from cudatui.tui.picker_app import PickerApp
-
-        name = PickerApp().run()
+    name, picked = args.lesson, None
+    while True:  # q in a lesson comes back here, to the picker
         if name is None:
-            return 0
+            from cudatui.tui.picker_app import PickerApp
+
+            name = PickerApp(highlight=picked).run()
+            if name is None:
+                return 0
+        code = _run_lesson(name, args)
+        if code != BACK:
+            return code
+        name, picked = None, name
+        args.recording = args.record = None  # they named the first lesson's files
+        args.variant = [v for v in args.variant if v == "--fixed"]  # --torch was that lesson's
+
+
+def _run_lesson(name: str, args: argparse.Namespace) -> int | str:
+    """One lesson: its exit code, or BACK when the user asked for the picker."""
     try:
-        plan = plan_demo(name, args.mode, recording=args.recording, record=args.record, speed=args.speed)
+        plan = plan_demo(name, args.mode, recording=args.recording, record=args.record, speed=args.speed,
+                         variant=tuple(dict.fromkeys(args.variant)))
     except DemoError as exc:
         return _fail(str(exc))
     if plan.config.record is not None:
@@ -71,4 +89,8 @@ def run(args: argparse.Namespace) -> int:
             return _fail(str(exc))
     from cudatui.tui.demo_app import DemoApp
 
-    return DemoApp(plan).run() or 0
+    app = DemoApp(plan)
+    result = app.run()
+    if app.failure:
+        return _fail(app.failure)
+    return BACK if result == BACK else int(result or 0)

@@ -1,20 +1,47 @@
-"""The lesson guide: what the lesson is about, what to look at, what to try next."""
+"""The lesson guide: what the lesson is about, what to look at, what to try next, the fix.
+
+:class:`Guide` holds a lesson's guide in one mode (live or replay); :func:`sections` turns it
+into titled sections (the lesson, the symptom, the REPLAY line, the recorded path, "Look at",
+"Try next", the fix). :class:`GuidePane` is the strip above the status bar: its first lines and a
+hint, scrollable (wheel, or up/down once Tab reaches it) through every section; a click or
+enter opens the full-screen view (:mod:`cudatui.tui.guide_screen`). In a replay a step that
+only works live says so and why (:func:`replay_note`).
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
-from textual.containers import Horizontal
-from textual.reactive import reactive
-from textual.widget import Widget
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.message import Message
 from textual.widgets import Static
 
 from cudatui.kernels.lessons import Lesson
 
 MODE_STYLES = {"live": "bold black on green", "replay": "bold white on magenta", "follow": "bold black on cyan"}
 """How the mode label (LIVE / REPLAY / FOLLOW) is drawn, here and in the status bar."""
+
+SANITIZER_STEP = "S runs "
+"""How a step that runs the lesson's compute-sanitizer tool begins."""
+
+
+def replay_note(step: str, lesson: str) -> str:
+    """Why ``step`` of ``lesson`` cannot be done as written in a replay, or ''."""
+    if "--fixed" in step or "--torch" in step:
+        return (f"live only: only the buggy run of the bundled kernel is recorded (cudatui demo {lesson} "
+                f"{'--fixed' if '--fixed' in step else '--torch'} on a machine with cuda-gdb and a GPU)")
+    if step.startswith(SANITIZER_STEP):
+        return ("in a replay there is no program to run the tool on: S shows the tool's report where the "
+                "recording holds one, else says so")
+    if step.startswith("GPU:"):
+        return "in a replay the GPU pane shows the recorded samples where the recording holds them"
+    if step.startswith("SASS"):
+        return "in a replay the SASS pane shows the disassembly where the recording holds it"
+    return ""
 
 
 @dataclass(frozen=True)
@@ -27,87 +54,119 @@ class Guide:
     tool: str
     look_at: tuple[str, ...]
     next_steps: tuple[str, ...]
+    fix: str
     mode: str
     """``live`` or ``replay``."""
     banner: str
     """``REPLAY — recorded on ...: why``."""
     recorded_path: str = ""
     """The keys of the recorded path (replay only)."""
+    fixed: bool = False
+    """The run is the fixed kernel's (``--fixed``, live only)."""
 
     @classmethod
-    def for_lesson(cls, lesson: Lesson, mode: str, banner: str, recorded_path: str = "") -> Guide:
+    def for_lesson(cls, lesson: Lesson, mode: str, banner: str, recorded_path: str = "",
+                   fixed: bool = False) -> Guide:
         """The guide of ``lesson`` in ``mode``."""
         return cls(lesson.name, lesson.title, lesson.symptom, lesson.tool, lesson.look_at, lesson.next_steps,
-                   mode, banner, recorded_path)
+                   lesson.fix, mode, banner, recorded_path, fixed)
+
+    def note(self, step: str) -> str:
+        """What the guide adds to ``step`` in this mode (a replay's "live only: why")."""
+        return replay_note(step, self.name) if self.mode == "replay" else ""
 
 
-def header_text(guide: Guide) -> Text:
+def mode_label(mode: str) -> Text:
+    """`` REPLAY `` or `` LIVE ``, in the mode's colours."""
+    return Text(f" {mode.upper()} ", style=MODE_STYLES.get(mode, "reverse"))
+
+
+def header_text(guide: Guide, hint: str = "") -> Text:
     """``REPLAY  race · title`` then the symptom and the tool."""
-    text = Text()
-    text.append(f" {guide.mode.upper()} ", style=MODE_STYLES.get(guide.mode, "reverse"))
+    text = mode_label(guide.mode)
     text.append(f" {guide.name}", style="bold")
     text.append(f" · {guide.title}")
-    text.append("  (h hides this guide)", style="dim")
+    if guide.fixed:
+        text.append("  (--fixed: the fixed kernel runs)", style="bold green")
+    if hint:
+        text.append(f"  {hint}", style="dim")
     text.append("\nSymptom: ", style="bold")
     text.append(guide.symptom)
     text.append(" · caught by ", style="dim")
     text.append(guide.tool, style="bold")
-    text.append(f"\n{guide.banner}", style="italic")
     return text
 
 
-def list_text(heading: str, items: tuple[str, ...], numbered: bool) -> Text:
-    """A heading and one line per item (``1.`` or ``•``)."""
+def list_text(heading: str, items: tuple[str, ...], numbered: bool, notes: tuple[str, ...] = ()) -> Text:
+    """A heading and one line per item (``1.`` or ``•``), each with its note under it."""
     text = Text()
     text.append(heading, style="bold underline")
     for number, item in enumerate(items, 1):
         text.append(f"\n{number}. " if numbered else "\n• ", style="bold")
         text.append(item)
+        note = notes[number - 1] if number <= len(notes) else ""
+        if note:
+            text.append(f"\n   {note}", style="italic yellow")
     return text
 
 
-class GuidePane(Widget, can_focus=False):
-    """The lesson's guide, above the status bar. It takes no keys: the app's ``h`` hides and
-    shows it. Small screens get its first lines (the header and the recorded path); the app
-    adds the ``-wide`` class on screens that show every pane."""
+def sections(guide: Guide) -> list[tuple[str, Text]]:
+    """The guide's sections, in order, as (id, text)."""
+    path = Text.assemble(("Recorded path: ", "bold"), guide.recorded_path or "(live: no recording)")
+    if guide.recorded_path:
+        path.append("\n(the keys the recording was made with; a step off this path is not in it)", style="dim")
+    return [
+        ("header", header_text(guide)),
+        ("banner", Text(guide.banner, style="italic")),
+        ("path", path),
+        ("look", list_text("Look at", guide.look_at, False, tuple(map(guide.note, guide.look_at)))),
+        ("next", list_text("Try next", guide.next_steps, True, tuple(map(guide.note, guide.next_steps)))),
+        ("fix", Text.assemble(("The fix: ", "bold"), guide.fix)),
+    ]
 
-    DEFAULT_CSS = """
-    GuidePane { height: auto; max-height: 6; border-top: solid $accent; padding: 0 1; background: $boost; }
-    GuidePane.-wide { max-height: 14; }
-    GuidePane #guide-lists { height: auto; }
-    GuidePane #guide-lists Static { width: 1fr; height: auto; padding-right: 2; }
-    GuidePane #guide-path { height: auto; color: $text-muted; }
+
+class GuidePane(VerticalScroll, can_focus=True):
+    """The lesson's guide, above the status bar: the header and a hint where the screen is small,
+    every section where it is wide; the wheel (or up/down once focused) scrolls through them all.
+
+    | Key | Action |
+    | :- | :- |
+    | up / down, pageup / pagedown | Scroll the guide strip |
+    | enter | Open the full-screen guide (also a click, or h anywhere) |
     """
 
-    guide: reactive[Guide | None] = reactive(None, init=False)
-    """What is shown."""
+    BINDINGS = [Binding("enter", "open", "Full guide")]
+
+    DEFAULT_CSS = """
+    GuidePane { height: auto; max-height: 4; border-top: solid $accent; padding: 0 1; background: $boost;
+                scrollbar-size-vertical: 1; }
+    GuidePane:focus { border-top: solid $success; }
+    GuidePane.-wide { max-height: 14; }
+    GuidePane > Static { height: auto; }
+    GuidePane > #guide-hint { color: $text-muted; }
+    GuidePane > #guide-header, GuidePane > #guide-hint { text-wrap: nowrap; text-overflow: ellipsis; }
+    GuidePane.-wide > #guide-header, GuidePane.-wide > #guide-hint { text-wrap: wrap; }
+    """
+
+    HINT = "h or a click: the whole guide (recorded path, look at, try next, the fix); the wheel scrolls"
+
+    class Open(Message):
+        """The user asked for the full-screen guide."""
 
     def __init__(self, guide: Guide, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self.set_reactive(GuidePane.guide, guide)
+        self.guide = guide
+        """What is shown."""
 
     def compose(self) -> ComposeResult:
-        yield Static(id="guide-header")
-        yield Static(id="guide-path")
-        with Horizontal(id="guide-lists"):
-            yield Static(id="guide-look")
-            yield Static(id="guide-next")
+        for section, text in sections(self.guide):
+            yield Static(text, id=f"guide-{section}")
+            if section == "header":
+                yield Static(self.HINT, id="guide-hint")
 
-    def on_mount(self) -> None:
-        self._show()
+    def on_click(self, event: events.Click) -> None:
+        event.stop()
+        self.post_message(self.Open())
 
-    def watch_guide(self) -> None:
-        if self.is_mounted:
-            self._show()
-
-    def _show(self) -> None:
-        guide = self.guide
-        if guide is None:
-            return
-        self.query_one("#guide-header", Static).update(header_text(guide))
-        self.query_one("#guide-look", Static).update(list_text("Look at", guide.look_at, numbered=False))
-        self.query_one("#guide-next", Static).update(list_text("Try next", guide.next_steps, numbered=True))
-        path = self.query_one("#guide-path", Static)
-        path.display = bool(guide.recorded_path)
-        path.update(Text.assemble(("Recorded path: ", "bold"), guide.recorded_path,
-                                  ("  (other steps are not in the recording)", "dim")))
+    def action_open(self) -> None:
+        self.post_message(self.Open())

@@ -1,0 +1,123 @@
+"""The debugger app on a recording (``cudatui replay FILE``), and the base of ``cudatui demo``.
+
+:class:`ReplayApp` is the :class:`~cudatui.tui.app.DebuggerApp` with the mode first in the status
+bar (REPLAY, or LIVE for a live lesson) and what the recording's header says last (GPU,
+debugger, date). In a replay, what the Debugger marks as refused by the replay stand-in (a step,
+a query, a console command the recording lacks) is said as the recorded path instead, a step
+whose stop the recording lacks is reported after STALL_S, and ``r`` replays from the start.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Iterable
+
+from rich.text import Text
+from textual.app import ComposeResult, SystemCommand
+from textual.screen import Screen
+from textual.widget import Widget
+
+from cudatui.gdbbridge import (
+    ConsoleOutput, DebuggerEvent, LaunchConfig, Notice, Phase, PhaseChanged, QueriesFailed, Status,
+)
+from cudatui.tui.app import SIDE_PANES, DebuggerApp
+from cudatui.tui.demo_plan import RecordingInfo
+from cudatui.tui.help import pane_commands
+from cudatui.tui.panes.base import StatePane
+from cudatui.tui.panes.guide import mode_label
+from cudatui.tui.panes.status import StatusBar, status_text
+
+STALL_S = 5.0
+"""Seconds a replayed step may run before the UI says the recording has no stop for it."""
+
+
+class ModeStatusBar(StatusBar):
+    """The status bar with the mode first (LIVE / REPLAY) and why (or what was recorded) last."""
+
+    DEFAULT_CSS = """
+    ModeStatusBar { height: 1; background: $panel; padding: 0 1; }
+    """
+
+    def __init__(self, mode: str, why: str, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.mode = mode
+        self.why = why
+
+    def render(self) -> Text:
+        text = mode_label(self.mode)
+        text.append(" ")
+        text.append_text(status_text(self.status, self.clock()))
+        text.append(f" · {self.why}", style="dim")
+        return text
+
+
+class ReplayApp(DebuggerApp):
+    """The debugger with its mode in the status bar; a replay's refusals said for a person."""
+
+    def __init__(self, config: LaunchConfig, mode: str, why: str, recording: RecordingInfo | None = None) -> None:
+        super().__init__(config)
+        self.mode = mode
+        self.why = why
+        self.recording = recording
+        """What the replayed recording holds (None: live)."""
+
+    def above_status(self) -> list[Widget]:
+        """Widgets shown above the status bar (none here)."""
+        return []
+
+    def compose(self) -> ComposeResult:
+        for widget in super().compose():
+            if isinstance(widget, StatusBar):
+                yield from self.above_status()
+                yield ModeStatusBar(self.mode, self.why, id="status")
+            else:
+                yield widget
+
+    def on_mount(self) -> None:
+        if self.recording is not None:  # the status bar's end is cut on a small screen: say it once
+            self.notify_user(f"REPLAY — {self.why}")
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        yield from pane_commands(self, SIDE_PANES)
+
+    def show_debugger_event(self, event: DebuggerEvent) -> None:
+        """In a replay, say a refusal of the replay stand-in as the recorded path; time steps."""
+        if self.recording is not None:
+            event = self._as_recorded(event, self.recording.path_text)
+            if isinstance(event, PhaseChanged) and event.status.phase is Phase.RUNNING:
+                self.set_timer(STALL_S, partial(self._stalled, event.status))
+        super().show_debugger_event(event)
+
+    @staticmethod
+    def _as_recorded(event: DebuggerEvent, path: str) -> DebuggerEvent:
+        """``event`` with what the recording lacks said for a person."""
+        step = f"this step is not in the recording; the recorded path is: {path}"
+        if isinstance(event, QueriesFailed) and event.not_recorded:
+            missing = ", ".join(f.what for f in event.not_recorded)
+            return Notice(f"this recording has no answer for: {missing} (the panes say so)", "warning")
+        if isinstance(event, Notice) and event.not_recorded:
+            return Notice(step, "warning")
+        if isinstance(event, ConsoleOutput) and event.not_recorded:
+            return ConsoleOutput(step + "\n", event.kind)
+        return event
+
+    def _stalled(self, status: Status) -> None:
+        """A replayed step still running after STALL_S: the recording holds no stop for it."""
+        if self.debugger.status is status and self.recording is not None:
+            self.notify_user("the recording has no stop after this step: r replays it from the start; the "
+                             f"recorded path is: {self.recording.path_text}", "warning")
+
+    def action_restart(self) -> None:
+        """Live: run again. Replay: serve the recording again from its start."""
+        if self.recording is None:
+            super().action_restart()
+        else:
+            self.spawn(self._replay_from_start, "restart")
+
+    async def _replay_from_start(self) -> None:
+        await self.debugger.close()
+        for pane in self.query(StatePane):
+            pane.set_reactive(StatePane.state, None)
+        self.notify_user("replaying the recording from the start")
+        await self.debugger.restart()
