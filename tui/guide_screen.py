@@ -12,6 +12,7 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
+from cudatui.gdbbridge import tr
 from cudatui.tui.panes.guide import Guide, sections
 
 
@@ -57,7 +58,8 @@ class GuideScreen(ModalScreen[None]):
         self.guide = guide
 
     def compose(self) -> ComposeResult:
-        yield Static(f"Lesson guide: {self.guide.name} (h or escape: back to the debugger; tab: next section)",
+        yield Static(tr("Lesson guide: {name} (h or escape: back to the debugger; tab: next section)").format(
+            name=self.guide.name),
                      id="guide-title")
         with VerticalScroll(id="guide-scroll", can_focus=False):
             for section, text in sections(self.guide):

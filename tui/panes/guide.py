@@ -20,6 +20,7 @@ from textual.containers import VerticalScroll
 from textual.message import Message
 from textual.widgets import Static
 
+from cudatui.gdbbridge import N_, tr
 from cudatui.kernels.lessons import Lesson
 
 MODE_STYLES = {"live": "bold black on green", "replay": "bold white on magenta", "follow": "bold black on cyan"}
@@ -32,15 +33,16 @@ SANITIZER_STEP = "S runs "
 def replay_note(step: str, lesson: str) -> str:
     """Why ``step`` of ``lesson`` cannot be done as written in a replay, or ''."""
     if "--fixed" in step or "--torch" in step:
-        return (f"live only: only the buggy run of the bundled kernel is recorded (cudatui demo {lesson} "
-                f"{'--fixed' if '--fixed' in step else '--torch'} on a machine with cuda-gdb and a GPU)")
+        return tr("live only: only the buggy run of the bundled kernel is recorded (cudatui demo {lesson} "
+                  "{flag} on a machine with cuda-gdb and a GPU)").format(
+                      lesson=lesson, flag="--fixed" if "--fixed" in step else "--torch")
     if step.startswith(SANITIZER_STEP):
-        return ("in a replay there is no program to run the tool on: S shows the tool's report where the "
-                "recording holds one, else says so")
+        return tr("in a replay there is no program to run the tool on: S shows the tool's report where the "
+                  "recording holds one, else says so")
     if step.startswith("GPU:"):
-        return "in a replay the GPU pane shows the recorded samples where the recording holds them"
+        return tr("in a replay the GPU pane shows the recorded samples where the recording holds them")
     if step.startswith("SASS"):
-        return "in a replay the SASS pane shows the disassembly where the recording holds it"
+        return tr("in a replay the SASS pane shows the disassembly where the recording holds it")
     return ""
 
 
@@ -85,14 +87,14 @@ def header_text(guide: Guide, hint: str = "") -> Text:
     """``REPLAY  race · title`` then the symptom and the tool."""
     text = mode_label(guide.mode)
     text.append(f" {guide.name}", style="bold")
-    text.append(f" · {guide.title}")
+    text.append(f" · {tr(guide.title)}")
     if guide.fixed:
-        text.append("  (--fixed: the fixed kernel runs)", style="bold green")
+        text.append("  " + tr("(--fixed: the fixed kernel runs)"), style="bold green")
     if hint:
         text.append(f"  {hint}", style="dim")
-    text.append("\nSymptom: ", style="bold")
+    text.append("\n" + tr("Symptom: "), style="bold")
     text.append(guide.symptom)
-    text.append(" · caught by ", style="dim")
+    text.append(" · " + tr("caught by "), style="dim")
     text.append(guide.tool, style="bold")
     return text
 
@@ -103,7 +105,7 @@ def list_text(heading: str, items: tuple[str, ...], numbered: bool, notes: tuple
     text.append(heading, style="bold underline")
     for number, item in enumerate(items, 1):
         text.append(f"\n{number}. " if numbered else "\n• ", style="bold")
-        text.append(item)
+        text.append(tr(item))
         note = notes[number - 1] if number <= len(notes) else ""
         if note:
             text.append(f"\n   {note}", style="italic yellow")
@@ -112,16 +114,17 @@ def list_text(heading: str, items: tuple[str, ...], numbered: bool, notes: tuple
 
 def sections(guide: Guide) -> list[tuple[str, Text]]:
     """The guide's sections, in order, as (id, text)."""
-    path = Text.assemble(("Recorded path: ", "bold"), guide.recorded_path or "(live: no recording)")
+    path = Text.assemble((tr("Recorded path: "), "bold"), guide.recorded_path or tr("(live: no recording)"))
     if guide.recorded_path:
-        path.append("\n(the keys the recording was made with; a step off this path is not in it)", style="dim")
+        path.append("\n" + tr("(the keys the recording was made with; a step off this path is not in it)"),
+                    style="dim")
     return [
         ("header", header_text(guide)),
         ("banner", Text(guide.banner, style="italic")),
         ("path", path),
-        ("look", list_text("Look at", guide.look_at, False, tuple(map(guide.note, guide.look_at)))),
-        ("next", list_text("Try next", guide.next_steps, True, tuple(map(guide.note, guide.next_steps)))),
-        ("fix", Text.assemble(("The fix: ", "bold"), guide.fix)),
+        ("look", list_text(tr("Look at"), guide.look_at, False, tuple(map(guide.note, guide.look_at)))),
+        ("next", list_text(tr("Try next"), guide.next_steps, True, tuple(map(guide.note, guide.next_steps)))),
+        ("fix", Text.assemble((tr("The fix: "), "bold"), tr(guide.fix))),
     ]
 
 
@@ -148,7 +151,7 @@ class GuidePane(VerticalScroll, can_focus=True):
     GuidePane.-wide > #guide-header, GuidePane.-wide > #guide-hint { text-wrap: wrap; }
     """
 
-    HINT = "h or a click: the whole guide (recorded path, look at, try next, the fix); the wheel scrolls"
+    HINT = N_("h or a click: the whole guide (recorded path, look at, try next, the fix); the wheel scrolls")
 
     class Open(Message):
         """The user asked for the full-screen guide."""
@@ -162,7 +165,7 @@ class GuidePane(VerticalScroll, can_focus=True):
         for section, text in sections(self.guide):
             yield Static(text, id=f"guide-{section}")
             if section == "header":
-                yield Static(self.HINT, id="guide-hint")
+                yield Static(tr(self.HINT), id="guide-hint")
 
     def on_click(self, event: events.Click) -> None:
         event.stop()
