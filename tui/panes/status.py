@@ -40,7 +40,7 @@ def status_text(status: Status, now: float) -> Text:
         text.append(SPINNER[int(now * 10) % len(SPINNER)] + " ", style="bold yellow")
     text.append(f" {label} ", style=PHASE_STYLES.get(status.phase, "reverse"))
     parts = [status.detail] if status.detail and status.phase is not Phase.EXITED else []
-    parts += [p for p in (status.focus, f"kernel {status.kernel}" if status.kernel else "") if p]
+    parts += [p for p in (status.focus, f"kernel {status.kernel}" if status.kernel else "", status.context) if p]
     if parts:
         text.append(" " + " · ".join(parts))
     if busy:
