@@ -124,5 +124,8 @@ def attach_debugger(info: ProcessInfo, have_gdb: bool) -> str:
 
 
 def short_command(command: str, width: int = 60) -> str:
-    """``command`` cut to ``width`` characters (with an ellipsis)."""
-    return command if len(command) <= width else command[: width - 1] + "…"
+    """``command`` with its program's base name (``python3 train.py``), cut to ``width``
+    characters (with an ellipsis)."""
+    program, _, rest = command.partition(" ")
+    short = " ".join(w for w in (os.path.basename(program) or program, rest) if w)
+    return short if len(short) <= width else short[: width - 1] + "…"

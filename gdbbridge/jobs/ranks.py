@@ -102,7 +102,11 @@ class RankJob:
 
     @property
     def name(self) -> str:
-        return os.path.basename(self.launcher[0])
+        """How messages name the launcher: ``torchrun``, ``torch.distributed.run``, ``launcher.py``."""
+        words = list(self.launcher)
+        if os.path.basename(words[0]).startswith("python"):
+            words = [w for w in words[1:] if not w.startswith("-")] or words
+        return os.path.basename(words[0])
 
     async def start(self) -> None:
         """Start the launcher (RankJobError when it cannot be)."""

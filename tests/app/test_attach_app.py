@@ -1,0 +1,68 @@
+"""``cudatui --pid``: the debugger app attached to a running C program by real GNU gdb (Pilot)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from cudatui.tui.app import DebuggerApp
+from cudatui.tui.launch import attach_config
+from cudatui.tui.panes.stack import StackPane
+from cudatui.tui.panes.status import StatusBar, status_text
+from tests.support.app import messages, no_internal_errors, phase, rows, status
+from tests.support.cli import run_main
+from tests.support.jobs import Beating, keeps_beating, traced_by_gdb
+from tests.support.programs import needs_gdb
+from tests.support.wait import wait_for
+
+pytestmark = needs_gdb
+
+
+async def test_attach_shows_the_process_and_its_stack_c_ctrl_c_and_q_detaches(tmp_path: Path) -> None:
+    beat = Beating(tmp_path)
+    try:
+        config = attach_config(beat.pid, None)
+        assert config.debugger == ("gdb",) and config.source_dirs[0] == str(tmp_path)  # not a CUDA program
+        app = DebuggerApp(config)
+        async with app.run_test(size=(160, 48)) as pilot:
+            said = f"attached to process {beat.pid}: {tmp_path / 'beat'} {tmp_path / 'beat.txt'}. It is stopped"
+            await wait_for(pilot, lambda: any(m.startswith(said) for m in messages(app)))
+            await wait_for(pilot, lambda: status(app) == ("stopped", "attached"))
+            context = app.debugger.status.context
+            assert context.startswith(f"pid {beat.pid} beat {tmp_path}"[:40])
+            assert context.endswith("q detaches, it runs on")
+            assert "q detaches, it runs on" in status_text(app.query_one(StatusBar).status, 0).plain
+            await wait_for(pilot, lambda: any("main" in cells for cells in rows(app, StackPane).values()))
+
+            await pilot.press("c")
+            await wait_for(pilot, lambda: phase(app) == "running")
+            await pilot.press("ctrl+c")
+            await wait_for(pilot, lambda: status(app) == ("stopped", "SIGINT"))
+            await pilot.press("r")  # would kill it: refused, said
+            await wait_for(pilot, lambda: any("r would kill it" in m for m in messages(app, "warning")))
+            assert phase(app) == "stopped" and beat.process.poll() is None
+            await pilot.press("q")
+        assert no_internal_errors(app)
+        keeps_beating(beat.file, beat.process)  # detached while stopped: it runs on
+    finally:
+        beat.stop()
+
+
+def test_attach_refusals_are_one_line_and_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert run_main(capsys, "--pid", str(2**22 + 1)) == (2, "", f"cudatui: no process {2**22 + 1}\n")
+    beat = Beating(tmp_path)
+    gdb = traced_by_gdb(beat.pid)
+    try:
+        rc, out, err = run_main(capsys, "--pid", str(beat.pid), "--debugger", "gdb")
+        assert (rc, out) == (2, "") and err == (f"cudatui: process {beat.pid} is already traced by process {gdb.pid} "
+                                                "(gdb): detach that debugger first\n")
+    finally:
+        gdb.kill()
+        gdb.wait()
+        beat.stop()
+    assert run_main(capsys, "--pid", "0")[::2] == (2, "cudatui: error: --pid 0 is not a process id\n")
+    rc, _, err = run_main(capsys, "--pid", "1", "./prog")
+    assert rc == 2 and err == "cudatui: error: --pid attaches to a running process: give no PROGRAM, --core or --rank\n"
+    rc, _, err = run_main(capsys, "--pid", "x")
+    assert rc == 2 and err.count("\n") == 1 and "invalid int value: 'x'" in err
