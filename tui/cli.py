@@ -188,6 +188,8 @@ def run_debugger(args: argparse.Namespace) -> int:
     """Check the command line, then open the debugger UI."""
     if args.pid is not None:
         return run_attach(args)
+    if args.rank is not None and (args.rank < 0 or args.core or not args.program):
+        return _fail("error: --rank N needs N >= 0 and the launcher as PROGRAM (cudatui --rank 1 -- torchrun ARGS script.py)")
     if args.program == "":
         return _fail("error: no PROGRAM given (the name is empty; see cudatui --help)")
     if args.program is None and args.core is None:
@@ -201,8 +203,6 @@ def run_debugger(args: argparse.Namespace) -> int:
         problem = check()
         if problem:
             return _fail(problem)
-    if args.rank is not None and (args.rank < 0 or args.core or args.program is None):
-        return _fail("error: --rank N needs N >= 0 and the launcher as PROGRAM (cudatui --rank 1 -- torchrun ARGS script.py)")
     config = debug_config(args.program, tuple(args.args), breakpoints=tuple(args.breakpoints), core=args.core,
                           debugger=args.debugger or "cuda-gdb")
     return run_app(replace(config, record=args.record, run=not args.no_run, rank=args.rank))

@@ -108,6 +108,10 @@ class RankJob:
             words = [w for w in words[1:] if not w.startswith("-")] or words
         return os.path.basename(words[0])
 
+    @property
+    def launcher_pid(self) -> int | None:
+        return self._proc.pid if self._proc is not None else None
+
     async def start(self) -> None:
         """Start the launcher (RankJobError when it cannot be)."""
         self._request = asyncio.get_running_loop().create_future()
