@@ -24,10 +24,11 @@ if TYPE_CHECKING:
     from cudatui.gdbbridge.debugger.core import DebuggerCore
 
 def attach_context(pid: int) -> str:
-    """The status bar's words for an attached process: which, and what q does."""
+    """The status bar's words for an attached process: what q does, and which (first what q
+    does: a narrow terminal cuts the line's end)."""
     info = process_info(pid)
-    command = f" {short_command(info.command, 48)}" if info else ""
-    return f"pid {pid}{command} · q detaches, it runs on"
+    command = f" {short_command(info.command, 32)}" if info else ""
+    return f"q detaches (it runs on) · pid {pid}{command}"
 
 
 async def attached(core: "DebuggerCore", first: bool) -> None:
