@@ -22,7 +22,7 @@ from cudatui.gdbbridge.debugger.config import LaunchConfig
 from cudatui.gdbbridge.record.recorder import RecordingError, prepare
 from cudatui.gdbbridge.record.transcript import TranscriptError, load
 from cudatui.tui.commands import demo, doctor, explain, output, sanitize, stats
-from cudatui.gdbbridge.jobs.attach import attach_problem
+from cudatui.gdbbridge.jobs.attach import attach_problem, attached_pid
 from cudatui.tui.launch import attach_config, check_debugger, debug_config, run_app
 
 COMMAND_MODULES: tuple[ModuleType, ...] = (sanitize, stats, doctor, explain, demo)
@@ -227,13 +227,14 @@ def run_attach(args: argparse.Namespace) -> int:
 def run_replay(args: argparse.Namespace) -> int:
     """``cudatui replay FILE``: the debugger UI against a recording."""
     try:
-        load(args.file)
+        transcript = load(args.file)
     except TranscriptError as exc:
         return _fail(str(exc))
     if args.speed < 0:
         return _fail("--speed must not be negative")
     recording_dir = str(Path(args.file).resolve().parent)
     config = LaunchConfig.replay(args.file, speed=args.speed, breakpoints=tuple(args.breakpoints),
+                                 attach=attached_pid(transcript.meta.get("argv")),
                                  source_dirs=tuple(dict.fromkeys((*args.source_dir, recording_dir, os.getcwd()))))
     return run_app(config)
 

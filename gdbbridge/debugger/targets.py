@@ -17,16 +17,15 @@ from cudatui.gdbbridge.debugger.breakpoints import BreakpointSpec
 from cudatui.gdbbridge.debugger.config import LaunchConfig
 from cudatui.gdbbridge.debugger.events import Notice, StartupFailed
 from cudatui.gdbbridge.debugger.status import Phase
-from cudatui.gdbbridge.jobs.attach import process_info, refusal, short_command
+from cudatui.gdbbridge.jobs.attach import ProcessInfo, process_info, refusal, short_command
 from cudatui.gdbbridge.jobs.ranks import RankJob, RankJobError
 
 if TYPE_CHECKING:
     from cudatui.gdbbridge.debugger.core import DebuggerCore
 
-def attach_context(pid: int) -> str:
+def attach_context(pid: int, info: ProcessInfo | None) -> str:
     """The status bar's words for an attached process: what q does, and which (first what q
     does: a narrow terminal cuts the line's end)."""
-    info = process_info(pid)
     command = f" {short_command(info.command, 32)}" if info else ""
     return f"q detaches (it runs on) · pid {pid}{command}"
 
@@ -42,8 +41,8 @@ async def attached(core: "DebuggerCore", first: bool) -> None:
         core._emit(StartupFailed(message) if first else Notice(message, "error"))
         return
     core.attaching = True
-    info = process_info(pid)
-    core._status = replace(core._status, context=attach_context(pid))
+    info = None if core.config.replayed else process_info(pid)  # a recording's pid is another machine's
+    core._status = replace(core._status, context=attach_context(pid, info))
     core._notice(f"attached to process {pid}{': ' + info.command if info else ''}. It is stopped: c continues, "
                  "ctrl+c interrupts, q detaches and the program runs on")
     for text in core.config.breakpoints:

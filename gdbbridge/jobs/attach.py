@@ -123,6 +123,15 @@ def attach_debugger(info: ProcessInfo, have_gdb: bool) -> str:
     return "gdb" if have_gdb and not info.uses_cuda else "cuda-gdb"
 
 
+def attached_pid(argv: list[str] | tuple[str, ...] | None) -> int | None:
+    """The pid a recorded debugger was started to attach to (``-p PID`` in its argv), or None."""
+    words = list(argv or ())
+    if "-p" in words[:-1]:
+        value = words[words.index("-p") + 1]
+        return int(value) if value.isdigit() else None
+    return None
+
+
 def short_command(command: str, width: int = 60) -> str:
     """``command`` with its program's base name (``python3 train.py``), cut to ``width``
     characters (with an ellipsis)."""

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
+from cudatui.gdbbridge.debugger.config import LaunchConfig
+from cudatui.gdbbridge.jobs.attach import attached_pid
+from cudatui.gdbbridge.record.transcript import load
 from cudatui.tui.app import DebuggerApp
 from cudatui.tui.launch import attach_config
 from cudatui.tui.panes.stack import StackPane
@@ -65,3 +69,32 @@ def test_attach_refusals_are_one_line_and_exit_2(tmp_path: Path, capsys: pytest.
     assert rc == 2 and err == "cudatui: error: --pid attaches to a running process: give no PROGRAM, --core or --rank\n"
     rc, _, err = run_main(capsys, "--pid", "x")
     assert rc == 2 and err.count("\n") == 1 and "invalid int value: 'x'" in err
+
+
+async def test_an_attached_session_recorded_replays_as_attached(tmp_path: Path) -> None:
+    beat = Beating(tmp_path)
+    recording = tmp_path / "attach.jsonl"
+    try:
+        app = DebuggerApp(replace(attach_config(beat.pid, "gdb"), record=str(recording)))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_for(pilot, lambda: status(app) == ("stopped", "attached"))
+            await pilot.press("c")
+            await wait_for(pilot, lambda: phase(app) == "running")
+            await pilot.press("ctrl+c")
+            await wait_for(pilot, lambda: status(app) == ("stopped", "SIGINT"))
+            await pilot.press("q")
+    finally:
+        beat.stop()
+    pid = attached_pid(load(recording).meta.get("argv"))
+    assert pid == beat.pid
+    replayed = DebuggerApp(LaunchConfig.replay(recording, attach=pid))
+    async with replayed.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: status(replayed) == ("stopped", "attached"))
+        assert replayed.debugger.status.context == f"q detaches (it runs on) · pid {pid}"  # not this machine's process
+        await wait_for(pilot, lambda: any("main" in cells for cells in rows(replayed, StackPane).values()))
+        await pilot.press("c")
+        await wait_for(pilot, lambda: phase(replayed) == "running")
+        await pilot.press("ctrl+c")
+        await wait_for(pilot, lambda: status(replayed) == ("stopped", "SIGINT"))
+        await pilot.press("q")
+    assert no_internal_errors(replayed)
