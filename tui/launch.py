@@ -13,8 +13,7 @@ import shutil
 import sys
 from pathlib import Path
 
-from cudatui.gdbbridge import LaunchConfig, effective_line_limit
-from cudatui.gdbbridge.jobs.attach import attach_debugger, process_info
+from cudatui.gdbbridge import LaunchConfig, attach_debugger, effective_line_limit, process_info
 
 
 def check_debugger(debugger: str) -> str | None:
