@@ -70,6 +70,8 @@ async def join_rank(core: "DebuggerCore", first: bool) -> LaunchConfig | None:
         await job.start()
         run = await job.wait_rank()
     except RankJobError as exc:
+        if core._closed:  # a quit while waiting for the rank ended the job
+            return None
         core._set_status(Phase.DEAD, str(exc))
         core._emit(StartupFailed(str(exc)) if first else Notice(str(exc), "error"))
         return None

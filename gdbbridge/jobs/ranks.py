@@ -32,7 +32,7 @@ from typing import Sequence
 from cudatui.gdbbridge.jobs import relay
 from cudatui.gdbbridge.session.processes import SessionProcesses
 
-GRACE = 1.0
+GRACE = 0.5
 """Seconds the launcher has to stop its ranks after SIGTERM at the close, before all are killed."""
 
 

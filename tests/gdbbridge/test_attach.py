@@ -29,10 +29,11 @@ async def next_stop(queue: "asyncio.Queue[ev.Event]") -> ev.Stopped:
 
 
 @needs_gdb
-async def test_gdb_attaches_at_start_interrupts_continues_and_detaches_at_close(tmp_path: Path) -> None:
+@pytest.mark.parametrize("cgroup", [True, False], ids=["cgroup", "proc"])
+async def test_gdb_attaches_at_start_interrupts_continues_and_detaches_at_close(tmp_path: Path, cgroup: bool) -> None:
     beat = Beating(tmp_path)
     try:
-        session = GdbSession(["gdb"], attach=beat.pid)
+        session = GdbSession(["gdb"], attach=beat.pid, cgroup=cgroup)  # closing kills none but gdb's own processes
         assert session.argv[:3] == ["gdb", "-iex", "set mi-async on"] and session.argv[-2:] == ["-p", str(beat.pid)]
         queue = session.queue()
         await session.start()
