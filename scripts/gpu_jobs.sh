@@ -18,6 +18,9 @@ CUDATUI_RECORD_OWN=$OUT/own timeout 200 python3 -m pytest -p no:cacheprovider -m
 wait $BUILD
 CUDATUI_RECORD_OWN=$OUT/own timeout 200 python3 -m pytest -p no:cacheprovider -m gpu tests/gpu/test_jobs_gpu.py \
     -k rank -q -rs > "$OUT/own/rank.log" 2>&1
-for f in build_ext attach rank; do echo "== $f"; tail -25 "$OUT/own/$f.log" | cut -c1-400; done
+# the tier-1 rank test with the real torchrun (skipped where torch or GNU gdb is missing)
+timeout 120 python3 -m pytest -p no:cacheprovider tests/app/test_rank_app.py -k real_torchrun -q -rs \
+    > "$OUT/own/torchrun_gdb.log" 2>&1
+for f in build_ext attach rank torchrun_gdb; do echo "== $f"; tail -25 "$OUT/own/$f.log" | cut -c1-400; done
 ls -la "$OUT/own"
 grep -h "argv" "$OUT/own/"ui_*.jsonl 2>/dev/null | head -2 | cut -c1-300

@@ -4,6 +4,7 @@ starts its ranks as torchrun does (RANK, WORLD_SIZE, LOCAL_RANK; their Python is
 
 from __future__ import annotations
 
+import shutil
 import stat
 from pathlib import Path
 
@@ -15,7 +16,7 @@ from cudatui.tui.app import DebuggerApp
 from cudatui.tui.panes.output import OutputPane
 from tests.support.app import no_internal_errors, phase, status, value
 from tests.support.cli import run_main
-from tests.support.jobs import JOBS, launcher_argv, rank_library
+from tests.support.jobs import JOBS, RANK_SCRIPT, launcher_argv, rank_library
 from tests.support.processes import alive
 from tests.support.programs import needs_gdb
 from tests.support.wait import wait_for, wait_until
@@ -92,3 +93,23 @@ def test_rank_option_errors_are_one_line(capsys: pytest.CaptureFixture[str]) -> 
     assert (rc, out) == (2, "") and err.startswith("cudatui: error: --rank N needs N >= 0") and err.count("\n") == 1
     rc, _, err = run_main(capsys, "--rank", "1")
     assert rc == 2 and err.startswith("cudatui: error: --rank N needs N >= 0 and the launcher as PROGRAM")
+
+
+async def test_rank_1_of_a_real_torchrun_job(tmp_path: Path) -> None:
+    """The same with torchrun itself, where torch is installed (not on the CI machine)."""
+    pytest.importorskip("torch")
+    torchrun = shutil.which("torchrun")
+    if torchrun is None:
+        pytest.skip("torchrun is not on PATH")
+    library = rank_library(tmp_path)
+    app = DebuggerApp(LaunchConfig(debugger=("gdb",), target=(torchrun, "--nproc-per-node", "2", str(RANK_SCRIPT),
+                                                              str(library), "0"),
+                                   rank=1, breakpoints=("rank_work",), cwd=str(tmp_path), source_dirs=(str(JOBS),)))
+    async with app.run_test(size=(160, 48)) as pilot:
+        await wait_for(pilot, lambda: status(app) == ("stopped", "breakpoint 1"), 120)
+        assert value(app, "rank") == "1"
+        await wait_for(pilot, lambda: "rank 1 of 2 (local 1) starts" in app.query_one(OutputPane).text)
+        await pilot.press("c")
+        await wait_for(pilot, lambda: status(app) == ("exited", "0"))
+        wait_until(lambda: "rank 0 done: 1" in log_text(app), why="rank 0's output in the log")
+        await pilot.press("q")
