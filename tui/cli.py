@@ -19,10 +19,10 @@ from types import ModuleType
 from typing import NoReturn, Sequence
 
 from cudatui.gdbbridge.debugger.config import LaunchConfig
+from cudatui.gdbbridge.jobs.attach import attach_problem, attached_pid
 from cudatui.gdbbridge.record.recorder import RecordingError, prepare
 from cudatui.gdbbridge.record.transcript import TranscriptError, load
 from cudatui.tui.commands import demo, doctor, explain, output, sanitize, stats
-from cudatui.gdbbridge.jobs.attach import attach_problem, attached_pid
 from cudatui.tui.launch import attach_config, check_debugger, debug_config, run_app
 
 COMMAND_MODULES: tuple[ModuleType, ...] = (sanitize, stats, doctor, explain, demo)

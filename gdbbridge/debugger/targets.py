@@ -23,6 +23,7 @@ from cudatui.gdbbridge.jobs.ranks import RankJob, RankJobError
 if TYPE_CHECKING:
     from cudatui.gdbbridge.debugger.core import DebuggerCore
 
+
 def attach_context(pid: int, info: ProcessInfo | None) -> str:
     """The status bar's words for an attached process: what q does, and which (first what q
     does: a narrow terminal cuts the line's end)."""
@@ -79,4 +80,3 @@ async def join_rank(core: "DebuggerCore", first: bool) -> LaunchConfig | None:
                  f"ranks write to {job.log}")
     core.config = replace(cfg, target=run.argv, env=run.env, cwd=run.cwd)
     return core.config
-

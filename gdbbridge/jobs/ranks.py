@@ -92,7 +92,7 @@ class RankJob:
         """The launcher's output and the other ranks'."""
         self._socket = self.dir / "rank.sock"
         self._shim = self.dir / "python"
-        self._server: asyncio.base_events.Server | None = None
+        self._server: asyncio.AbstractServer | None = None
         self._proc: asyncio.subprocess.Process | None = None
         self._processes = SessionProcesses()
         self._members: dict[int, str] = {}
