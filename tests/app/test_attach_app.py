@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from textual.widgets import DataTable
 
 from cudatui.gdbbridge.debugger.config import LaunchConfig
-from cudatui.gdbbridge.jobs.attach import attached_pid
+from cudatui.gdbbridge.jobs.attach import attach_problem, attached_pid
 from cudatui.gdbbridge.record.transcript import load
 from cudatui.tui.app import DebuggerApp
 from cudatui.tui.launch import attach_config
@@ -16,9 +19,9 @@ from cudatui.tui.panes.stack import StackPane
 from cudatui.tui.panes.status import StatusBar, status_text
 from tests.support.app import messages, no_internal_errors, phase, rows, status
 from tests.support.cli import run_main
-from tests.support.jobs import Beating, keeps_beating, traced_by_gdb
-from tests.support.programs import needs_gdb
-from tests.support.wait import wait_for
+from tests.support.jobs import HUNG, Beating, beats, keeps_beating, traced_by_gdb
+from tests.support.programs import marked_line, needs_gdb
+from tests.support.wait import wait_for, wait_until
 
 pytestmark = needs_gdb
 
@@ -98,3 +101,26 @@ async def test_an_attached_session_recorded_replays_as_attached(tmp_path: Path) 
         await wait_for(pilot, lambda: status(replayed) == ("stopped", "SIGINT"))
         await pilot.press("q")
     assert no_internal_errors(replayed)
+
+
+async def test_attached_to_a_hung_python_program_shows_its_python_line(tmp_path: Path) -> None:
+    beat = tmp_path / "beat.txt"
+    hung = subprocess.Popen([sys.executable, str(HUNG), str(beat)], cwd=tmp_path)
+    try:
+        wait_until(lambda: beats(beat) > 0, why="the first heartbeat")
+        problem = attach_problem(hung.pid)
+        if problem:
+            pytest.skip(f"cannot attach here: {problem}")
+        app = DebuggerApp(attach_config(hung.pid, "gdb"))
+        async with app.run_test(size=(160, 48)) as pilot:
+            await wait_for(pilot, lambda: status(app) == ("stopped", "attached"))
+            table = app.query_one(StackPane).query_one("#host-table", DataTable)
+            line = f"hung.py:{marked_line(HUNG, '# WAITS')}"
+            await wait_for(pilot, lambda: any(line in " ".join(str(c) for c in table.get_row(k)) for k in table.rows),
+                           why="the script's line in the host stack")
+            assert any("wait_for_peer" in " ".join(str(c) for c in table.get_row(k)) for k in table.rows)
+            await pilot.press("q")
+        keeps_beating(beat, hung)
+    finally:
+        hung.kill()
+        hung.wait()

@@ -20,6 +20,8 @@ from .wait import wait_until
 JOBS = C_SOURCES / "jobs"
 BEAT = JOBS / "beat.c"
 """Loops until killed, appending a line to the file argv[1] every round (~20 ms)."""
+HUNG = JOBS / "hung.py"
+"""A Python program waiting forever in ``wait_for_peer``, appending to the file argv[1]."""
 LAUNCHER = JOBS / "launcher.py"
 """``launcher.py --nproc N SCRIPT ARGS``: starts N ranks as torchrun does (see its docstring)."""
 RANK_SCRIPT = JOBS / "rank.py"
