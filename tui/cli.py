@@ -195,16 +195,17 @@ def run_debugger(args: argparse.Namespace) -> int:
     if args.program is None and args.core is None:
         return _fail("error: no PROGRAM given (see cudatui --help)")
     program = args.program
+    debugger = "cuda-gdb" if args.debugger is None else args.debugger
     checks = (lambda: check_program(program) if program is not None else None,
               lambda: check_script(program) if program is not None else None, lambda: check_core(args.core),
-              lambda: check_debugger(args.debugger or "cuda-gdb"), lambda: check_record(args.record),
+              lambda: check_debugger(debugger), lambda: check_record(args.record),
               lambda: prepare_record(args.record, args.force))
     for check in checks:  # in order, each only once those before it passed
         problem = check()
         if problem:
             return _fail(problem)
     config = debug_config(args.program, tuple(args.args), breakpoints=tuple(args.breakpoints), core=args.core,
-                          debugger=args.debugger or "cuda-gdb")
+                          debugger=debugger)
     return run_app(replace(config, record=args.record, run=not args.no_run, rank=args.rank))
 
 

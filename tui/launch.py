@@ -43,7 +43,8 @@ def attach_config(pid: int, debugger: str | None, breakpoints: tuple[str, ...] =
     """The debugger UI attached to the running process ``pid`` (``debugger`` None: cuda-gdb for a
     CUDA program, GNU gdb for another); its sources are looked for in its directory and here."""
     info = process_info(pid)
-    chosen = debugger or (attach_debugger(info, shutil.which("gdb") is not None) if info else "cuda-gdb")
+    chosen = debugger if debugger is not None else (
+        attach_debugger(info, shutil.which("gdb") is not None) if info else "cuda-gdb")
     try:
         where = os.readlink(f"/proc/{pid}/cwd")
     except OSError:
