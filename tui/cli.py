@@ -72,7 +72,8 @@ def debug_parser(commands: Sequence[str]) -> ArgumentParser:
     """The parser of ``cudatui [OPTIONS] PROGRAM [ARGS...]``."""
     parser = ArgumentParser(
         prog="cudatui",
-        usage="cudatui [OPTIONS] PROGRAM [ARGS...]\n       cudatui COMMAND [...]",
+        usage="cudatui [OPTIONS] PROGRAM [ARGS...]\n       cudatui [OPTIONS] --pid PID\n"
+        "       cudatui [OPTIONS] --rank N -- LAUNCHER [ARGS...]\n       cudatui COMMAND [...]",
         description="A full-screen terminal debugger for CUDA kernels launched from Python, driving cuda-gdb.",
         epilog=f"commands: {', '.join(commands)} (cudatui COMMAND --help). "
         "Use `cudatui -- PROGRAM` for a program named like a command.",
