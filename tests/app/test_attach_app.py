@@ -19,7 +19,7 @@ from cudatui.tui.panes.stack import StackPane
 from cudatui.tui.panes.status import StatusBar, status_text
 from tests.support.app import messages, no_internal_errors, phase, rows, status
 from tests.support.cli import run_main
-from tests.support.jobs import HUNG, Beating, beats, keeps_beating, traced_by_gdb
+from tests.support.jobs import HUNG, Beating, beats, keeps_beating, traced_by_gdb, untrace
 from tests.support.programs import marked_line, needs_gdb
 from tests.support.wait import wait_for, wait_until
 
@@ -64,8 +64,7 @@ def test_attach_refusals_are_one_line_and_exit_2(tmp_path: Path, capsys: pytest.
         assert (rc, out) == (2, "") and err == (f"cudatui: process {beat.pid} is already traced by process {gdb.pid} "
                                                 "(gdb): detach that debugger first\n")
     finally:
-        gdb.kill()
-        gdb.wait()
+        untrace(gdb)
         beat.stop()
     assert run_main(capsys, "--pid", "0")[::2] == (2, "cudatui: error: --pid 0 is not a process id\n")
     rc, _, err = run_main(capsys, "--pid", "1", "./prog")
@@ -124,3 +123,18 @@ async def test_attached_to_a_hung_python_program_shows_its_python_line(tmp_path:
     finally:
         hung.kill()
         hung.wait()
+
+
+async def test_gdb_refused_to_attach_is_a_startup_failure_in_one_line(tmp_path: Path) -> None:
+    """Past the command line's checks (the app given the config directly), gdb itself is refused:
+    the app ends with the reason /proc gives for what gdb said."""
+    beat = Beating(tmp_path)
+    gdb = traced_by_gdb(beat.pid)
+    try:
+        app = DebuggerApp(attach_config(beat.pid, "gdb"))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_for(pilot, lambda: app.failure is not None)
+        assert app.failure == f"process {beat.pid} is already traced by process {gdb.pid} (gdb): detach that debugger first"
+    finally:
+        untrace(gdb)
+        beat.stop()

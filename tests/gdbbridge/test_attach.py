@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import signal
 from pathlib import Path
 
 import pytest
@@ -15,7 +14,7 @@ from cudatui.gdbbridge.jobs.attach import (
 )
 from cudatui.gdbbridge.session import events as ev
 from cudatui.gdbbridge.session.gdb import GdbSession
-from tests.support.jobs import Beating, keeps_beating, traced_by_gdb
+from tests.support.jobs import Beating, keeps_beating, traced_by_gdb, untrace
 from tests.support.programs import needs_gdb
 
 WAIT = 30.0
@@ -63,8 +62,7 @@ def test_a_process_already_traced_is_refused_in_one_line(tmp_path: Path) -> None
         said = attach_problem(beat.pid)
         assert said == f"process {beat.pid} is already traced by process {gdb.pid} (gdb): detach that debugger first"
     finally:
-        os.killpg(gdb.pid, signal.SIGKILL)
-        gdb.wait()
+        untrace(gdb)
         beat.stop()
 
 

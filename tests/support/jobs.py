@@ -4,6 +4,8 @@ with its rank script (tests/fixtures/c/jobs/)."""
 
 from __future__ import annotations
 
+import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -77,6 +79,15 @@ def traced_by_gdb(pid: int) -> subprocess.Popen[bytes]:
     wait_until(lambda: f"TracerPid:\t{gdb.pid}" in Path(f"/proc/{pid}/status").read_text(),
                why="gdb to trace the program")
     return gdb
+
+
+def untrace(gdb: subprocess.Popen[bytes]) -> None:
+    """Kill the gdb of :func:`traced_by_gdb` and its ``shell sleep`` (its process group)."""
+    try:
+        os.killpg(gdb.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    gdb.wait()
 
 
 def rank_library(folder: Path) -> Path:
