@@ -65,7 +65,7 @@ async def test_attach_to_a_spinning_kernel_interrupt_warps_and_detach(tmp_path: 
             await pilot.press("ctrl+c")
             await wait_for(pilot, lambda: phase(app) == "stopped" and app.last_state is not state, WAIT)
             assert app.last_state is not None and app.last_state.in_kernel and app.last_state.warps
-            assert len(app.query_one("#warps-table").rows) > 0  # type: ignore[attr-defined]
+            await wait_for(pilot, lambda: len(app.query_one("#warps-table").rows) > 0, WAIT)  # type: ignore[attr-defined]
             await pilot.press("q")
         assert spin.poll() is None and alive(spin.pid)
         wait_until(lambda: "TracerPid:\t0" in Path(f"/proc/{spin.pid}/status").read_text(), 20, "the detach")
