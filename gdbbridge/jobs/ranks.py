@@ -78,6 +78,15 @@ def launcher_python(launcher: Sequence[str]) -> str:
     return words[0] if words and os.path.basename(words[0]).startswith("python") else sys.executable
 
 
+def private_dir() -> Path:
+    """A new directory only we can enter (0700), where a program may be run: the temporary
+    directory, unless it is mounted noexec (then $XDG_RUNTIME_DIR or ~/.cache)."""
+    for base in (tempfile.gettempdir(), os.environ.get("XDG_RUNTIME_DIR"), os.path.expanduser("~/.cache")):
+        if base and os.path.isdir(base) and not os.statvfs(base).f_flag & os.ST_NOEXEC:
+            return Path(tempfile.mkdtemp(prefix="cudatui-rank-", dir=base))
+    return Path(tempfile.mkdtemp(prefix="cudatui-rank-"))
+
+
 class RankJob:
     """The launcher of a distributed job with rank ``rank`` handed to cudatui (module docstring)."""
 
@@ -87,7 +96,7 @@ class RankJob:
         self.rank = rank
         self._cwd = cwd
         self._env = env
-        self.dir = Path(tempfile.mkdtemp(prefix="cudatui-rank-"))
+        self.dir = private_dir()
         self.log = self.dir / "ranks.log"
         """The launcher's output and the other ranks'."""
         self._socket = self.dir / "rank.sock"
