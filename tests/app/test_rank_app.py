@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import shutil
 import stat
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -22,6 +23,12 @@ from tests.support.programs import needs_gdb
 from tests.support.wait import wait_for, wait_until
 
 pytestmark = needs_gdb
+
+
+@pytest.fixture(autouse=True)
+def job_dirs(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The jobs' private directories (kept after a job, for its log) in a short folder of pytest's."""
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path_factory.mktemp("jobs")))
 
 
 def rank_config(library: Path, cwd: Path, **changes: object) -> LaunchConfig:

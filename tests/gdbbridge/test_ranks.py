@@ -6,7 +6,10 @@ launcher; a second start of the rank (a restarted job) runs as usual."""
 from __future__ import annotations
 
 import sys
+import tempfile
 from pathlib import Path
+
+import pytest
 
 from cudatui.gdbbridge.jobs.ranks import RankJob
 from tests.support.wait import until
@@ -20,6 +23,12 @@ RANK=1 "$PYTHON_EXEC" -c 'print("second start runs as usual")'
 wait $first
 echo "first rank 1 exited $?"
 """
+
+
+@pytest.fixture(autouse=True)
+def job_dirs(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The jobs' private directories (kept after a job, for its log) in a short folder of pytest's."""
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path_factory.mktemp("jobs")))
 
 
 async def test_the_rank_is_handed_over_its_exit_code_goes_back_a_second_start_runs(tmp_path: Path) -> None:
