@@ -35,6 +35,9 @@ _PUBLIC = {
         "StartupFailed", "StateChanged", "WatchesChanged",
     ),
     "cudatui.gdbbridge.debugger.queries": ("DebuggerQueries",),
+    "cudatui.gdbbridge.jobs.attach": (
+        "ProcessInfo", "attach_debugger", "attach_problem", "attached_pid", "process_info",
+    ),
     "cudatui.gdbbridge.debugger.status": ("Phase", "Status"),
     "cudatui.gdbbridge.models": (
         "Breakpoint", "BreakpointLocation", "Frame", "QueryFailure", "Register", "StopEvent", "StopState", "Variable",

@@ -19,15 +19,16 @@ from types import ModuleType
 from typing import NoReturn, Sequence
 
 from cudatui.gdbbridge.i18n import set_language
+from cudatui.gdbbridge.jobs.attach import attach_problem
 from cudatui.gdbbridge.record.recorder import RecordingError, prepare
 from cudatui.tui.commands import demo, doctor, explain, follow, output, sanitize, stats
-from cudatui.tui.launch import check_debugger, debug_config, run_app
+from cudatui.tui.launch import attach_config, check_debugger, debug_config, run_app
 
 COMMAND_MODULES: tuple[ModuleType, ...] = (sanitize, stats, doctor, explain, demo, follow)
 """Sub-command modules, each with ``add_parser(subparsers)`` and ``run(args) -> int``; a new
 sub-command is one more module in this tuple."""
 
-VALUE_OPTIONS = ("-b", "--break", "--debugger", "--record", "--core", "--share")
+VALUE_OPTIONS = ("-b", "--break", "--debugger", "--record", "--core", "--share", "--pid", "--rank")
 
 
 class ArgumentParser(argparse.ArgumentParser):
@@ -71,7 +72,8 @@ def debug_parser(commands: Sequence[str]) -> ArgumentParser:
     """The parser of ``cudatui [OPTIONS] PROGRAM [ARGS...]``."""
     parser = ArgumentParser(
         prog="cudatui",
-        usage="cudatui [OPTIONS] PROGRAM [ARGS...]\n       cudatui COMMAND [...]",
+        usage="cudatui [OPTIONS] PROGRAM [ARGS...]\n       cudatui [OPTIONS] --pid PID\n"
+        "       cudatui [OPTIONS] --rank N -- LAUNCHER [ARGS...]\n       cudatui COMMAND [...]",
         description="A full-screen terminal debugger for CUDA kernels launched from Python, driving cuda-gdb.",
         epilog=f"commands: {', '.join(commands)} (cudatui COMMAND --help). "
         "Use `cudatui -- PROGRAM` for a program named like a command.",
@@ -80,8 +82,14 @@ def debug_parser(commands: Sequence[str]) -> ArgumentParser:
     parser.add_argument("args", nargs=argparse.REMAINDER, metavar="ARGS", help="arguments of the program")
     parser.add_argument("-b", "--break", dest="breakpoints", action="append", default=[], metavar="LOCATION",
                         help="breakpoint: function or file:line, optionally 'LOCATION if CONDITION' (repeatable)")
-    parser.add_argument("--debugger", default="cuda-gdb", metavar="PATH",
-                        help="debugger to drive (default cuda-gdb; plain gdb works for CPU-only programs)")
+    parser.add_argument("--debugger", metavar="PATH",
+                        help="debugger to drive (default cuda-gdb; plain gdb works for CPU-only programs; with --pid: "
+                        "cuda-gdb for a CUDA program, else gdb)")
+    parser.add_argument("--pid", type=int, metavar="PID",
+                        help="attach to the running process PID (no PROGRAM); q detaches and it runs on")
+    parser.add_argument("--rank", type=int, metavar="N",
+                        help="PROGRAM is a launcher (cudatui --rank N -- torchrun ARGS script.py): every rank runs, "
+                        "rank N under the debugger")
     parser.add_argument("--record", metavar="FILE", help="record the MI session to FILE (for `cudatui replay`); "
                         "a restart appends its session to the same file")
     parser.add_argument("--force", action="store_true", help="let --record replace an existing FILE")
@@ -183,22 +191,43 @@ def _fail(message: str) -> int:
 
 def run_debugger(args: argparse.Namespace) -> int:
     """Check the command line, then open the debugger UI."""
+    if args.pid is not None:
+        return run_attach(args)
+    if args.rank is not None and (args.rank < 0 or args.core or not args.program):
+        return _fail("error: --rank N needs N >= 0 and the launcher as PROGRAM (cudatui --rank 1 -- torchrun ARGS script.py)")
     if args.program == "":
         return _fail("error: no PROGRAM given (the name is empty; see cudatui --help)")
     if args.program is None and args.core is None:
         return _fail("error: no PROGRAM given (see cudatui --help)")
     program = args.program
+    debugger = "cuda-gdb" if args.debugger is None else args.debugger
     checks = (lambda: check_program(program) if program is not None else None,
               lambda: check_script(program) if program is not None else None, lambda: check_core(args.core),
-              lambda: check_debugger(args.debugger), lambda: check_record(args.record),
+              lambda: check_debugger(debugger), lambda: check_record(args.record),
               lambda: prepare_record(args.record, args.force, args.share))
     for check in checks:  # in order, each only once those before it passed
         problem = check()
         if problem:
             return _fail(problem)
     config = debug_config(args.program, tuple(args.args), breakpoints=tuple(args.breakpoints), core=args.core,
-                          debugger=args.debugger)
-    return run_app(replace(config, record=args.record, share_group=args.share, run=not args.no_run))
+                          debugger=debugger)
+    return run_app(replace(config, record=args.record, share_group=args.share, run=not args.no_run, rank=args.rank))
+
+
+def run_attach(args: argparse.Namespace) -> int:
+    """``cudatui --pid PID``: the debugger UI attached to a running process."""
+    if args.program is not None or args.core or args.rank is not None:
+        return _fail("error: --pid attaches to a running process: give no PROGRAM, --core or --rank")
+    if args.pid <= 0:
+        return _fail(f"error: --pid {args.pid} is not a process id")
+    config = attach_config(args.pid, args.debugger, tuple(args.breakpoints))
+    checks = (lambda: attach_problem(args.pid), lambda: check_debugger(config.debugger[0]),
+              lambda: check_record(args.record), lambda: prepare_record(args.record, args.force, args.share))
+    for check in checks:  # in order: the --record file is made once the others passed
+        problem = check()
+        if problem:
+            return _fail(problem)
+    return run_app(replace(config, record=args.record, share_group=args.share))
 
 
 def run_replay(args: argparse.Namespace) -> int:

@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
-from cudatui.gdbbridge import LaunchConfig, effective_line_limit
+from cudatui.gdbbridge import LaunchConfig, attach_debugger, effective_line_limit, process_info
 
 if TYPE_CHECKING:
     from cudatui.tui.app import DebuggerApp
@@ -41,6 +41,20 @@ def debug_config(program: str | None, args: tuple[str, ...] = (), *, breakpoints
         source_dirs=tuple(dict.fromkeys((program_dir, os.getcwd()))),
         core=str(Path(core).resolve()) if core else None,
     )
+
+
+def attach_config(pid: int, debugger: str | None, breakpoints: tuple[str, ...] = ()) -> LaunchConfig:
+    """The debugger UI attached to the running process ``pid`` (``debugger`` None: cuda-gdb for a
+    CUDA program, GNU gdb for another); its sources are looked for in its directory and here."""
+    info = process_info(pid)
+    chosen = debugger if debugger is not None else (
+        attach_debugger(info, shutil.which("gdb") is not None) if info else "cuda-gdb")
+    try:
+        where = os.readlink(f"/proc/{pid}/cwd")
+    except OSError:
+        where = os.getcwd()
+    return LaunchConfig(debugger=(chosen,), attach=pid, breakpoints=breakpoints, cwd=os.getcwd(),
+                        source_dirs=tuple(dict.fromkeys((where, os.getcwd()))))
 
 
 def run_app(config: LaunchConfig, make: Callable[[LaunchConfig], DebuggerApp] | None = None) -> int:

@@ -4,7 +4,8 @@
 opened with ``target cudacore``: the replay opens the same recorded core, no file needed), the
 breakpoints it inserted first (used unless ``-b`` is given), and where its sources are looked for
 by base name: ``--source-dir`` first, then next to the recording, the current directory and the
-installed lessons. A recording that cannot start is a :class:`ReplayError` (one line).
+installed lessons. A session attached to a running process (``-p PID``) replays attached. A
+recording that cannot start is a :class:`ReplayError` (one line).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from cudatui.gdbbridge import LaunchConfig, TranscriptError, clean, load, recorded_start
+from cudatui.gdbbridge import LaunchConfig, TranscriptError, attached_pid, clean, load, recorded_start
 from cudatui.kernels.lessons import KERNELS_DIR
 from cudatui.tui.demo_plan import RecordingInfo, read_recording
 
@@ -47,11 +48,14 @@ def plan_replay(file: str, breakpoints: tuple[str, ...] = (), extra_dirs: tuple[
     except TranscriptError as exc:
         raise ReplayError(str(exc)) from None
     how, what = recorded_start(transcript)
-    if not how:
+    pid = attached_pid(transcript.meta.get("argv"))
+    if not how and pid is None:
         said = f"starts its target with {what[:200]!r}" if what else "never runs a program nor opens a coredump"
         raise ReplayError(f"{file}: this recording {said}, so a replay cannot start it (cudatui replay replays a "
                           "session that ran its program or opened a GPU coredump)")
     config = LaunchConfig.replay(path, speed=speed, breakpoints=breakpoints or info.breakpoints,
-                                 source_dirs=source_dirs(path, extra_dirs), core=what if how == "core" else None)
+                                 source_dirs=source_dirs(path, extra_dirs), core=what if how == "core" else None,
+                                 attach=pid)
     why = f"{info.label} · {clean(path.name)}" + (f" · coredump {os.path.basename(what)}" if how == "core" else "")
+    why += f" · attached to process {pid}" if pid is not None and how != "core" else ""
     return ReplayPlan(config, info, why)

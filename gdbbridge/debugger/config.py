@@ -42,6 +42,12 @@ class LaunchConfig:
     recording machine's)."""
     follow: bool = False
     """Follow ``recording`` while another cudatui records it: read-only, moved by its stops."""
+    attach: int | None = None
+    """The pid of a running process to attach to (``target`` is then empty): closing detaches."""
+    rank: int | None = None
+    """One rank of a distributed job: ``target`` is the launcher (``torchrun ARGS script.py``),
+    which runs every rank; the rank whose ``RANK`` is this runs under the debugger
+    (:mod:`cudatui.gdbbridge.jobs.ranks`)."""
 
     @classmethod
     def replay(cls, recording: str | os.PathLike[str], *, speed: float = 0.0, cwd: str | None = None,

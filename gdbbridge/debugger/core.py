@@ -38,6 +38,7 @@ from cudatui.gdbbridge.record.follow import FOLLOW
 from cudatui.gdbbridge.record.replay import REPLAY_CUT
 from cudatui.gdbbridge.host.view import sync_point
 from cudatui.gdbbridge.debugger.state import StateBuilder
+from cudatui.gdbbridge.jobs.ranks import RankJob, exit_status
 from cudatui.gdbbridge.debugger.status import NOT_STOPPED, Phase, Status, focused_kernel, stop_detail
 from cudatui.gdbbridge.cuda.models import CudaFocus
 from cudatui.gdbbridge.models import Breakpoint, StopEvent, StopState, Variable
@@ -99,6 +100,10 @@ class DebuggerCore:
         self._closed = False
         self._cut: str | None = None
         """Once a replayed recording's cut is reached: what the status says from then on."""
+        self.job: RankJob | None = None
+        """The distributed job whose rank is debugged (``config.rank``), once started."""
+        self.attaching = False
+        """Set once gdb attached (``config.attach``), until the stop where it did is shown."""
         self.launch_blocking = False
         """Whether the program was re-run with CUDA_LAUNCH_BLOCKING=1 (so a stop's host line is the launch)."""
         self.following_instructor = True
@@ -237,9 +242,12 @@ class DebuggerCore:
         if stop.exited:
             detail = stop.signal or "?" if stop.exit_code is None else str(stop.exit_code)
             self._set_status(Phase.EXITED, detail, focus="", kernel="")
+            if self.job is not None:
+                self.job.finished(exit_status(stop.exit_code, stop.signal))
             return
         focus = state.focus.software if state.focus else ""
-        self._set_status(Phase.STOPPED, stop_detail(stop), focus=focus, kernel=focused_kernel(state))
+        detail, self.attaching = "attached" if self.attaching else stop_detail(stop), False
+        self._set_status(Phase.STOPPED, detail, focus=focus, kernel=focused_kernel(state))
 
     # -- helpers ---------------------------------------------------------------------------
 

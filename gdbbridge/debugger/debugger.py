@@ -34,6 +34,7 @@ from cudatui.gdbbridge.debugger.core import RUN, STEPS, DebuggerCore, Step
 from cudatui.gdbbridge.debugger.events import ConsoleOutput, Notice, StartupFailed
 from cudatui.gdbbridge.debugger.host import LAUNCH_BLOCKING, is_native
 from cudatui.gdbbridge.debugger.state import StateBuilder
+from cudatui.gdbbridge.debugger.targets import attached, join_rank, restart_refused
 from cudatui.gdbbridge.debugger.status import Phase
 from cudatui.gdbbridge.record.recorder import PRIVATE, SHARED
 from cudatui.gdbbridge.session.errors import DebuggerGone, DebuggerNotFound, MIError
@@ -73,11 +74,17 @@ class Debugger(DebuggerCore):
 
     async def _start(self, first: bool) -> None:
         cfg = self.config
+        if cfg.rank is not None and self.job is None:
+            joined = await join_rank(self, first)
+            if joined is None:
+                return
+            cfg = joined
         self._cut = None
-        self._set_status(Phase.STARTING, f"starting {cfg.debugger_name}", since=self.clock())
+        what = f"attaching to process {cfg.attach}" if cfg.attach is not None else f"starting {cfg.debugger_name}"
+        self._set_status(Phase.STARTING, what, since=self.clock())
         env = {**os.environ, **dict(cfg.env)} if cfg.env else None
         self.session = GdbSession(cfg.debugger, cfg.program_argv, cwd=cfg.cwd, env=env, record=cfg.record,
-                                  record_mode=SHARED if cfg.share_group else PRIVATE)
+                                  record_mode=SHARED if cfg.share_group else PRIVATE, attach=cfg.attach)
         previous = self.builder
         self.breakpoints = Breakpoints(self.session)
         self.builder = StateBuilder(self.session, self.breakpoints)
@@ -97,6 +104,9 @@ class Debugger(DebuggerCore):
         try:
             if cfg.core:
                 await self._open_core(cfg.core)
+                return
+            if cfg.attach is not None:
+                await attached(self, first)
                 return
             hold = cfg.run and is_native(cfg)
             pending: dict[int, str] = {}
@@ -166,10 +176,18 @@ class Debugger(DebuggerCore):
             await self._guard(self._restart())
 
     async def restart(self) -> None:
-        """Run again: kill a live program first; start a new debugger if the old one died. A
-        follower starts following again, from the instructor's newest session."""
+        """Run again: kill a live program first; start a new debugger if the old one died (an
+        attached process is not killed: attached again once its debugger died). A follower starts
+        following again, from the instructor's newest session."""
         async with self._lock:
-            await self._guard(self._start_over() if self.config.follow else self._restart())
+            if self.config.follow:
+                await self._guard(self._start_over())
+                return
+            refused = restart_refused(self)
+            if refused:
+                self._notice(refused, "warning")
+                return
+            await self._guard(self._restart())
 
     @_drives
     async def rerun_with_launch_blocking(self) -> None:
@@ -200,8 +218,11 @@ class Debugger(DebuggerCore):
         await self._start(first=False)
 
     async def close(self) -> None:
-        """Close the debugger and reap everything it started."""
+        """Close the debugger and reap everything it started (detach from an attached process;
+        end a job whose rank it debugged)."""
         await self._close()
+        if self.job is not None:
+            await self.job.close()
 
     async def _close(self) -> None:
         self._closed = True

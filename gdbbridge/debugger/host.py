@@ -25,7 +25,7 @@ LAUNCH_BLOCKING = "CUDA_LAUNCH_BLOCKING"
 
 def is_python(config: LaunchConfig) -> bool:
     """Whether the debuggee is a Python program (a ``.py`` PROGRAM or a Python interpreter)."""
-    argv = config.program_argv
+    argv = (os.path.realpath(f"/proc/{config.attach}/exe"),) if config.attach is not None else config.program_argv
     return bool(argv) and os.path.basename(argv[0]).startswith("python")
 
 

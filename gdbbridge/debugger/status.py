@@ -47,6 +47,9 @@ class Status:
     """When the phase began (time.monotonic), for the elapsed time while starting/running."""
     focus: str = ""
     kernel: str = ""
+    context: str = ""
+    """What is debugged when it is not a program started here, shown always: an attached
+    process and what q does, or the rank of a job and where the other ranks' output goes."""
 
 
 def stop_detail(stop: StopEvent) -> str:

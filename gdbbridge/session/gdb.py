@@ -41,6 +41,17 @@ RawListener = Callable[[ev.RawLine], None]
 
 MI_FLAGS = ("--interpreter=mi3", "--quiet", "--nx")
 
+ATTACH_FLAGS = ("-iex", "set mi-async on")
+"""Given before ``-p PID``: asynchronous MI must be on before gdb attaches, since once it holds a
+live process it refuses the change ("Cannot change this setting while the inferior is
+running"); attaching later (``-target-attach``, the console's ``attach``) crashed cuda-gdb 13.0
+under MI."""
+
+DETACH_WAIT = 1.0
+"""Seconds closing an attached session waits for ``-target-detach`` before it exits gdb anyway
+(gdb detaches from an attached process as it exits, and the kernel does if gdb is killed), so
+that quitting stays quick."""
+
 STARTUP_TIMEOUT = 20.0
 """Seconds the debugger has to answer its first commands (a program that is not a gdb may
 never answer); later commands have no timeout, since a kernel may run for hours."""
@@ -63,6 +74,8 @@ class GdbSession(OutputHandling):
     :func:`~cudatui.gdbbridge.session.pipes.effective_line_limit`) is dropped
     (:class:`~cudatui.gdbbridge.session.events.LineDropped`).
     ``cgroup`` off tracks the session's processes through /proc only, as where no cgroup can be made.
+    ``attach`` is the pid of a running process gdb attaches to as it starts (``-p``): it has no pty
+    of ours, is not one of the session's processes (closing detaches from it; it runs on).
     """
 
     def __init__(
@@ -77,12 +90,15 @@ class GdbSession(OutputHandling):
         inferior_tty: bool = True,
         line_limit: int | None = None,
         cgroup: bool = True,
+        attach: int | None = None,
     ) -> None:
-        self.argv = [*debugger, *MI_FLAGS, *(["--args", *program] if program else [])]
+        self.attach = attach
+        target = ["-p", str(attach)] if attach is not None else ["--args", *program] if program else []
+        self.argv = [*debugger, *(ATTACH_FLAGS if attach is not None else ()), *MI_FLAGS, *target]
         self._cwd = cwd
         self._env = env
         self._recorder = Recorder(record, self.argv, self._recording_stopped, record_mode) if record else None
-        self._want_tty = inferior_tty
+        self._want_tty = inferior_tty and attach is None
         self._tty: ProgramTty | None = None
         self._transport: asyncio.SubprocessTransport | None = None
         self._stdin: asyncio.WriteTransport | None = None
@@ -189,8 +205,16 @@ class GdbSession(OutputHandling):
             self.async_mode = True
         except DebuggerGone:
             raise
+        except MIError:  # refused once gdb holds a process (attached): it may be on already
+            self.async_mode = await self._shows_async()
+
+    async def _shows_async(self) -> bool:
+        try:
+            return (await self.command("-gdb-show", Flag("mi-async"))).get("value") == "on"
+        except DebuggerGone:
+            raise
         except MIError:
-            self.async_mode = False
+            return False
 
     async def close(self, grace: float = 1.0) -> None:
         """Stop the debugger: ``-gdb-exit``, then SIGTERM, then SIGKILL; always reap it; then
@@ -202,6 +226,7 @@ class GdbSession(OutputHandling):
         await self._drop_big()  # else gdb may be blocked writing the lines after it, not reading -gdb-exit
         if transport is not None and status is not None and ended is not None:
             if transport.get_returncode() is None:
+                await self._detach()
                 try:
                     self._write(build(None, "-gdb-exit"))
                     await asyncio.wait([status], timeout=EXIT_HEARD)
@@ -228,6 +253,15 @@ class GdbSession(OutputHandling):
             self._tty = None
         if self._recorder is not None:
             self._recorder.close()
+
+    async def _detach(self) -> None:
+        """An attached session: let the process go (it runs on), if gdb still holds it."""
+        if self.attach is None or self.inferior_pid is None or not self.alive:
+            return
+        try:
+            await asyncio.wait_for(self.command("-target-detach"), DETACH_WAIT)
+        except (MIError, asyncio.TimeoutError):
+            pass
 
     async def _drop_big(self) -> None:
         """Closing: stop parsing big lines (a parse takes seconds), drop them, handle the rest."""

@@ -45,6 +45,7 @@ class OutputHandling:
     last_stop: StopEvent | None
     exit_code: int | None
     inferior_pid: int | None
+    attach: int | None
     first_stderr: str
     _recorder: Recorder | None
     _tty: ProgramTty | None
@@ -186,7 +187,8 @@ class OutputHandling:
     def _on_notify(self, name: str, payload: dict[str, Any]) -> None:
         if name == "thread-group-started":
             self.inferior_pid = to_int(payload.get("pid"))
-            self._processes.note(self.inferior_pid)
+            if self.inferior_pid != self.attach:  # a process attached to is not the session's: it runs on
+                self._processes.note(self.inferior_pid)
         elif name == "thread-group-exited":
             code = to_exit_code(payload.get("exit-code"))
             self.exit_code = code if code is not None else self.exit_code

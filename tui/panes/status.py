@@ -31,7 +31,9 @@ PHASE_STYLES = {
 
 def status_text(status: Status, now: float) -> Text:
     """One line: ``[stopped] breakpoint 1 · block (0,0,0) thread (0,0,0) · kernel reduce_racy``
-    (a program loaded but not started reads ``[stopped] loaded, not started (r runs it)``)."""
+    (a program loaded but not started reads ``[stopped] loaded, not started (r runs it)``); the
+    status's context (an attached process, a job's rank) comes before the focus, so that a narrow
+    terminal still shows it."""
     busy = status.phase in BUSY and status.since is not None
     label = {Phase.EXITED: f"exited {status.detail}", Phase.DEAD: "debugger died",
              Phase.READY: "stopped"}.get(status.phase, status.phase.value)
@@ -40,7 +42,7 @@ def status_text(status: Status, now: float) -> Text:
         text.append(SPINNER[int(now * 10) % len(SPINNER)] + " ", style="bold yellow")
     text.append(f" {label} ", style=PHASE_STYLES.get(status.phase, "reverse"))
     parts = [status.detail] if status.detail and status.phase is not Phase.EXITED else []
-    parts += [p for p in (status.focus, f"kernel {status.kernel}" if status.kernel else "") if p]
+    parts += [p for p in (status.context, status.focus, f"kernel {status.kernel}" if status.kernel else "") if p]
     if parts:
         text.append(" " + " · ".join(parts))
     if busy:

@@ -1,0 +1,140 @@
+"""Attaching to a running process: whether the kernel will let gdb trace it, said in one line.
+
+gdb's own words for a refusal are ``ptrace: Operation not permitted.`` whatever the cause. The
+causes can be told apart beforehand from /proc: no such process, a process of another user, one
+already traced by another debugger (``TracerPid`` in /proc/PID/status), Yama's
+``kernel.yama.ptrace_scope`` (1: only a debugger's own children; 2: only with CAP_SYS_PTRACE; 3:
+never), or a container without CAP_SYS_PTRACE. :func:`attach_problem` says which, or None;
+:func:`refusal` explains what gdb said when it was refused anyway.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+YAMA_SCOPE = "/proc/sys/kernel/yama/ptrace_scope"
+"""Where Yama keeps its ptrace scope (absent without Yama: no restriction)."""
+CAP_SYS_PTRACE = 19
+"""The capability's bit in the ``CapEff`` mask of /proc/PID/status."""
+ALLOW = "sudo sysctl kernel.yama.ptrace_scope=0"
+
+
+@dataclass(frozen=True)
+class ProcessInfo:
+    """What /proc says about a process: its command line, owner, tracer, state."""
+
+    pid: int
+    command: str
+    """The command line, words joined by spaces ("" for a kernel thread)."""
+    uid: int
+    tracer: int
+    """The pid of the process tracing it, 0 when none."""
+    state: str
+    """The state letter: R, S, T (stopped), Z (zombie)..."""
+    uses_cuda: bool
+    """Whether it has libcuda mapped (a CUDA program: cuda-gdb debugs it)."""
+
+
+def process_info(pid: int, proc: str = "/proc") -> ProcessInfo | None:
+    """What /proc says about ``pid``, or None when there is no such process."""
+    base = Path(proc) / str(pid)
+    try:
+        status = dict(line.split(":", 1) for line in (base / "status").read_text().splitlines() if ":" in line)
+        command = (base / "cmdline").read_bytes().rstrip(b"\0").replace(b"\0", b" ").decode("utf-8", "replace")
+    except (OSError, ValueError):
+        return None
+    try:
+        maps = (base / "maps").read_text()
+    except OSError:
+        maps = ""
+    return ProcessInfo(pid, command or f"[{status.get('Name', '?').strip()}]", int(status["Uid"].split()[1]),
+                       int(status.get("TracerPid", "0").strip() or 0), status.get("State", "?").strip()[:1],
+                       "libcuda.so" in maps)
+
+
+def can_trace_anyone(status_text: str) -> bool:
+    """Whether a process holds CAP_SYS_PTRACE, from its /proc/PID/status text."""
+    for line in status_text.splitlines():
+        if line.startswith("CapEff:"):
+            return bool(int(line.split(":", 1)[1], 16) >> CAP_SYS_PTRACE & 1)
+    return False
+
+
+def yama_problem(scope_text: str, privileged: bool) -> str | None:
+    """Why Yama refuses attaching to a process that is not our child, from the content of
+    /proc/sys/kernel/yama/ptrace_scope (``"1\\n"``) and whether we hold CAP_SYS_PTRACE."""
+    scope = scope_text.strip()
+    if scope == "1" and not privileged:
+        return (f"Yama ptrace_scope is 1: a debugger may attach only to its own children. Run the program under "
+                f"cudatui instead, or allow attaching with `{ALLOW}`")
+    if scope == "2" and not privileged:
+        return (f"Yama ptrace_scope is 2: only a debugger with CAP_SYS_PTRACE may attach. Run cudatui as root "
+                f"(sudo), or allow attaching with `{ALLOW}`")
+    if scope == "3":
+        return "Yama ptrace_scope is 3: attaching is disabled until the next reboot. Run the program under cudatui instead"
+    return None
+
+
+def attach_problem(pid: int, *, proc: str = "/proc", yama: str = YAMA_SCOPE) -> str | None:
+    """Why gdb cannot attach to ``pid`` (one line), or None when nothing says it cannot."""
+    info = process_info(pid, proc)
+    if info is None:
+        return f"no process {pid}"
+    if info.state in ("Z", "X"):
+        return f"process {pid} has exited (a zombie waiting for its parent)"
+    if pid == os.getpid():
+        return f"process {pid} is cudatui itself"
+    try:
+        privileged = can_trace_anyone(Path("/proc/self/status").read_text())
+    except OSError:
+        privileged = False
+    if info.tracer:
+        tracer = process_info(info.tracer, proc)
+        name = f" ({tracer.command.split(' ', 1)[0]})" if tracer else ""
+        return f"process {pid} is already traced by process {info.tracer}{name}: detach that debugger first"
+    if info.uid != os.getuid() and not privileged:
+        return (f"process {pid} belongs to another user (uid {info.uid}): run cudatui as that user, or as root "
+                "(a container needs CAP_SYS_PTRACE: docker run --cap-add=SYS_PTRACE)")
+    try:
+        scope = Path(yama).read_text()
+    except OSError:
+        return None
+    return yama_problem(scope, privileged)
+
+
+def refusal(pid: int, said: str) -> str:
+    """One line on gdb's failure to attach to ``pid`` (``said``: gdb's last words, such as
+    ``ptrace: Operation not permitted.``): what /proc tells of the cause, else what to check."""
+    said = " ".join(said.split()).rstrip(".")
+    known = attach_problem(pid)
+    if known:
+        return known
+    if "not permitted" in said:
+        return (f"the kernel refused to let the debugger trace process {pid} ({said}): in a container, give it "
+                "CAP_SYS_PTRACE (docker run --cap-add=SYS_PTRACE) or a seccomp profile that allows ptrace")
+    return f"the debugger could not attach to process {pid}" + (f" ({said})" if said else "")
+
+
+def attach_debugger(info: ProcessInfo, have_gdb: bool) -> str:
+    """The debugger for ``info``'s process: cuda-gdb for a CUDA program, GNU gdb otherwise
+    (when installed; cuda-gdb debugs CPU programs too)."""
+    return "gdb" if have_gdb and not info.uses_cuda else "cuda-gdb"
+
+
+def attached_pid(argv: list[str] | tuple[str, ...] | None) -> int | None:
+    """The pid a recorded debugger was started to attach to (``-p PID`` in its argv), or None."""
+    words = list(argv or ())
+    if "-p" in words[:-1]:
+        value = words[words.index("-p") + 1]
+        return int(value) if value.isdigit() else None
+    return None
+
+
+def short_command(command: str, width: int = 60) -> str:
+    """``command`` with its program's base name (``python3 train.py``), cut to ``width``
+    characters (with an ellipsis)."""
+    program, _, rest = command.partition(" ")
+    short = " ".join(w for w in (os.path.basename(program) or program, rest) if w)
+    return short if len(short) <= width else short[: width - 1] + "…"
