@@ -286,7 +286,18 @@ class Debugger(DebuggerCore):
             if text:
                 self._emit(ConsoleOutput(text, "console"))
             if self.phase is Phase.STOPPED and session.last_stop is before and self.state is not None:
-                await self._refresh(self.state.stop, requery_focus=self.state.in_kernel)
+                await self._refresh(self.state.stop, selected_frame=await self._frame_level(session),
+                                    requery_focus=self.state.in_kernel)
+
+    @staticmethod
+    async def _frame_level(session: GdbSession) -> int:
+        """The frame gdb has selected (a console ``up`` or ``print`` after a frame was chosen)."""
+        try:
+            frame = (await session.command("-stack-info-frame")).get("frame")
+        except MIError:
+            return 0
+        level = frame.get("level") if isinstance(frame, dict) else None
+        return int(level) if isinstance(level, str) and level.isdigit() else 0
 
     async def add_watch(self, expression: str) -> None:
         """Watch ``expression``: evaluated at every stop (WatchesChanged)."""
