@@ -114,11 +114,15 @@ def gpu_header(debugger: str) -> dict[str, str]:
     """recorded_on and debugger for the header (the GPU's name, the debugger's version)."""
     from cudatui.tui.demo_plan import probe_live
 
-    if os.path.basename(debugger) != "cuda-gdb":
-        version = subprocess.run([debugger, "--version"], capture_output=True, text=True, check=False).stdout
-        return {"recorded_on": "a CPU", "debugger": (version.splitlines() or [debugger])[0]}
-    probe = probe_live()
-    return {"recorded_on": probe.gpu or "an unknown GPU", "debugger": f"cuda-gdb {probe.version}".strip()}
+    try:
+        if os.path.basename(debugger) != "cuda-gdb":
+            version = subprocess.run([debugger, "--version"], capture_output=True, text=True, check=False,
+                                     timeout=30).stdout
+            return {"recorded_on": "a CPU", "debugger": (version.splitlines() or [debugger])[0]}
+        probe = probe_live()
+        return {"recorded_on": probe.gpu or "an unknown GPU", "debugger": f"cuda-gdb {probe.version}".strip()}
+    except (OSError, subprocess.SubprocessError) as exc:
+        return {"recorded_on": "an unknown GPU", "debugger": f"{debugger} ({exc})"}
 
 
 def finish(name: str, out: Path, raw: Path, log: list[StepLog], timer: Timer, header: dict[str, Any]) -> int:

@@ -107,37 +107,47 @@ class Driver:
     # -- the path --------------------------------------------------------------------------
 
     async def run(self, steps: tuple[PathStep, ...], start_timeout: float) -> list[StepLog]:
+        """Every step in order (each logged); after the debugger is gone the rest are logged as not done."""
         for number, step in enumerate(steps):
-            entry = StepLog(number, step.keys)
-            self.log.append(entry)
-            started = time.monotonic()
-            if time.monotonic() > self.deadline:
-                entry.ok, entry.note = False, "skipped: the lesson's time limit is near"
-                self.timer.say(f"step {number} {step.keys}: {entry.note}")
-                continue
-            before = self.generation()
-            try:
-                note = await self.do(step, before, start_timeout if step.kind == "start" else STEP_TIMEOUT)
-            except Exception as exc:  # a step that fails is logged; the path goes on
-                entry.ok, note = False, f"{type(exc).__name__}: {exc}"
-            if not await self.wait(self.idle, IDLE_TIMEOUT):
-                note = (note + "; " if note else "") + "the UI was still busy after the step"
-            await self.sample_gpu()
-            state = self.app.last_state
-            entry.seconds = round(time.monotonic() - started, 2)
-            entry.note = note or ""
-            entry.ok = entry.ok and not entry.note.startswith(("TIMED OUT", "FAILED"))
-            entry.generation = self.generation()
-            entry.state = str(summarize(state)) if state is not None else f"no state ({self.phase()})"
-            session = self.app.debugger.session
-            if session is not None:
-                record_step(session.record, number, step.kind, step.arg, step.keys)
-            status = self.app.debugger.status
-            self.timer.say(f"step {number} {step.keys}: {entry.seconds:.1f}s {status.phase.value} {status.detail}"
-                           f" · {entry.state}{' · ' + entry.note if entry.note else ''}")
+            entry = await self.step(number, step, start_timeout)
             if self.phase() == "dead":
+                entry.ok = False
+                entry.note = (entry.note + "; " if entry.note else "") + "FAILED: the debugger is gone"
+                for later, rest in enumerate(steps[number + 1:], number + 1):
+                    self.log.append(StepLog(later, rest.keys, ok=False, note="not done: the debugger is gone"))
                 break
         return self.log
+
+    async def step(self, number: int, step: PathStep, start_timeout: float = STEP_TIMEOUT) -> StepLog:
+        """Do one step, wait until the UI is idle, mark the step's end in the recording, log it."""
+        entry = StepLog(number, step.keys)
+        self.log.append(entry)
+        started = time.monotonic()
+        if time.monotonic() > self.deadline:
+            entry.ok, entry.note = False, "skipped: the lesson's time limit is near"
+            self.timer.say(f"step {number} {step.keys}: {entry.note}")
+            return entry
+        before = self.generation()
+        try:
+            note = await self.do(step, before, start_timeout if step.kind == "start" else STEP_TIMEOUT)
+        except Exception as exc:  # a step that fails is logged; the path goes on
+            entry.ok, note = False, f"{type(exc).__name__}: {exc}"
+        if not await self.wait(self.idle, IDLE_TIMEOUT):
+            note = (note + "; " if note else "") + "the UI was still busy after the step"
+        await self.sample_gpu()
+        state = self.app.last_state
+        entry.seconds = round(time.monotonic() - started, 2)
+        entry.note = note or ""
+        entry.ok = entry.ok and not entry.note.startswith(("TIMED OUT", "FAILED"))
+        entry.generation = self.generation()
+        entry.state = str(summarize(state)) if state is not None else f"no state ({self.phase()})"
+        session = self.app.debugger.session
+        if session is not None:
+            record_step(session.record, number, step.kind, step.arg, step.keys)
+        status = self.app.debugger.status
+        self.timer.say(f"step {number} {step.keys}: {entry.seconds:.1f}s {status.phase.value} {status.detail}"
+                       f" · {entry.state}{' · ' + entry.note if entry.note else ''}")
+        return entry
 
     async def moved(self, before: int, timeout: float) -> str:
         """Until a new state is published and the program is stopped or gone; '' or why not."""

@@ -1,0 +1,40 @@
+"""Every packaged recording, replayed along its recorded path: after each step the StopState the
+front end builds equals the one the live session built when it was recorded.
+
+The live session's states are in the recording (``-cudatui-stop-state``, written by the
+Debugger at every state it published) and so is the path (``-cudatui-path-step`` marks, written
+by the path driver after each step); both are read from the recording alone. The replay is the
+debugger app at 160x48 (the size recordings are made at) driven by the same driver
+(:mod:`cudatui.tui.path_driver`). A lesson recording (kernels/recordings) without stop states
+fails, unless it is one of the recordings made before they were written (its header says how it
+was made); older test fixtures are skipped by name.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.support.paths import ROOT
+from tests.support.recorded_path import packaged_recordings, path_of, replay_along, why_old
+
+RECORDINGS = packaged_recordings()
+
+
+def test_every_packaged_recording_is_checked() -> None:
+    names = {p.name for p in RECORDINGS}
+    assert {"oob.jsonl.gz", "race.jsonl.gz", "tile.jsonl.gz", "leak.jsonl.gz"} <= names
+    assert any(p.parent.name == "findings" for p in RECORDINGS)
+
+
+@pytest.mark.parametrize("path", RECORDINGS, ids=lambda p: str(p.relative_to(ROOT)))
+async def test_replayed_path_builds_the_recorded_stop_states(path: Path, tmp_path: Path) -> None:
+    recorded = path_of(path)
+    if not any(step.state for step in recorded):
+        reason = why_old(path)
+        if reason is not None:
+            pytest.skip(reason)
+        pytest.fail(f"{path.name} holds no recorded path with stop states (record it with scripts/record_demos.py)")
+    wrong = await replay_along(path, tmp_path)
+    assert not wrong, f"{path.name}:\n" + "\n".join(wrong)
