@@ -3,7 +3,7 @@
 Usage (on the GPU box, from the repository root)::
 
     PYTHONPATH=/tmp/site:$PWD python3 scripts/record_demos.py --out kernels/recordings.new [LESSON ...]
-        [--jobs 4] [--debugger cuda-gdb] [--lesson-timeout 210]
+        [--jobs 4] [--debugger cuda-gdb] [--lesson-timeout 180]
 
 Each lesson runs in its own process (``--jobs`` at a time): its kernels are built, its sanitizer
 runs (:func:`cudatui.kernels.lesson_paths.sanitizer_tools`) start in the background with
@@ -99,13 +99,13 @@ async def run_sanitizer(tool: str, program: list[str], cwd: Path, xml: Path, log
 def package(raw: Path, dest: Path, header: dict[str, Any]) -> int:
     """Gzip the transcript ``raw`` to ``dest``, its first header line extended with ``header``
     (every other line as written); the bytes written."""
-    lines = raw.read_text(encoding="utf-8").splitlines(keepends=True)
+    lines = raw.read_text(encoding="utf-8", errors="surrogateescape").splitlines(keepends=True)
     first = json.loads(lines[0]) if lines else {}
     if first.get("dir") == "meta":
         lines[0] = json.dumps({**first, **header}, ensure_ascii=False) + "\n"
     else:
         lines.insert(0, json.dumps({"t": 0.0, "dir": "meta", "format": FORMAT, "version": VERSION, **header}) + "\n")
-    with gzip.open(dest, "wt", encoding="utf-8", compresslevel=9) as out:
+    with gzip.open(dest, "wt", encoding="utf-8", errors="surrogateescape", compresslevel=9) as out:
         out.writelines(lines)
     return dest.stat().st_size
 
@@ -222,12 +222,12 @@ def record_all(names: list[str], out: Path, debugger: str, jobs: int, limit: flo
             assert proc.stdout is not None
             reader = ThreadPoolExecutor(max_workers=1).submit(_copy, proc.stdout, log)
             try:
-                code = proc.wait(timeout=limit + 60)
+                code = proc.wait(timeout=limit + 30)
                 result = "ok" if code == 0 else "steps failed" if (out / f"{name}.jsonl.gz").exists() else "FAILED"
             except subprocess.TimeoutExpired:
                 os.killpg(proc.pid, signal.SIGKILL)
                 proc.wait()
-                result = f"FAILED: killed after {limit + 60:g} s"
+                result = f"FAILED: killed after {limit + 30:g} s"
                 print(f"{name:<11} {result}", flush=True)
             try:
                 os.killpg(proc.pid, signal.SIGKILL)  # whatever the lesson left behind (cuda-gdb, a sanitizer)
@@ -261,7 +261,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, required=True, help="where to write (a new folder, e.g. kernels/recordings.new)")
     parser.add_argument("--debugger", default="cuda-gdb")
     parser.add_argument("--jobs", type=int, default=4, help="lessons recorded at the same time (default 4)")
-    parser.add_argument("--lesson-timeout", type=float, default=210.0, help="seconds one lesson may take (default 210)")
+    parser.add_argument("--lesson-timeout", type=float, default=180.0, help="seconds one lesson may take (default 180)")
     parser.add_argument("--start-timeout", type=float, default=90.0, help="seconds to wait for the first stop")
     parser.add_argument("--program", help="drive the debugger app over this CPU program instead (tests)")
     parser.add_argument("--break", dest="breaks", action="append", default=[], help="with --program: a breakpoint")

@@ -22,6 +22,7 @@ from cudatui.gdbbridge import read_report
 from cudatui.gdbbridge.nvml import recorded as gpu_record
 from cudatui.gdbbridge.record.stop_state import record_step, summarize
 from cudatui.kernels.lesson_paths import PathStep
+from cudatui.tui.goto_focus import GotoFocusScreen
 from cudatui.tui.messages import Condition, DebugFinding, Delete, FrameSelected
 
 SIZE = (160, 48)
@@ -150,9 +151,12 @@ class Driver:
         return entry
 
     async def moved(self, before: int, timeout: float) -> str:
-        """Until a new state is published and the program is stopped or gone; '' or why not."""
-        ok = await self.wait(lambda: self.generation() > before and self.settled(), timeout)
-        return "" if ok else f"TIMED OUT after {timeout:g} s ({self.phase()} {self.app.debugger.status.detail})"
+        """Until a new state is published and the program is stopped or gone, or the UI is idle
+        without one (the debugger refused the step: its notification says why); '' or why not."""
+        ok = await self.wait(lambda: (self.generation() > before and self.settled()) or self.idle(), timeout)
+        if not ok:
+            return f"TIMED OUT after {timeout:g} s ({self.phase()} {self.app.debugger.status.detail})"
+        return "" if self.generation() > before else "no new stop (refused)"
 
     async def do(self, step: PathStep, before: int, timeout: float) -> str:
         app, pilot = self.app, self.pilot
@@ -167,7 +171,9 @@ class Driver:
         if step.kind == "focus":
             await self.leave_inputs()
             await pilot.press("g")
-            await self.type_into(app.screen.query_one("Input"), step.arg)
+            if not await self.wait(lambda: isinstance(app.screen, GotoFocusScreen), 10.0):
+                return "FAILED: g opened no focus dialog"
+            await self.type_into(app.screen.query_one(Input), step.arg)
             return await self.moved(before, timeout)
         if step.kind == "console":
             await self.leave_inputs()
@@ -177,6 +183,7 @@ class Driver:
             return ""
         if step.kind == "frame":
             app.show_pane("stack").post_message(FrameSelected(int(step.arg)))
+            await pilot.pause()
             return await self.moved(before, timeout)
         if step.kind == "pane":
             app.show_pane(step.arg)
@@ -192,7 +199,7 @@ class Driver:
             number, _, condition = step.arg.partition(" ")
             pane = app.show_pane("breakpoints")
             pane.post_message(Condition(int(number), condition) if step.kind == "condition" else Delete(int(number)))
-            await pilot.pause(0.3)
+            await pilot.pause()
             return ""
         if step.kind == "sanitize":
             return await self.sanitize(step.arg, timeout)
@@ -237,6 +244,7 @@ class Driver:
         if group is None:
             return "FAILED: no finding with a source line"
         pane.post_message(DebugFinding(group))
+        await self.pilot.pause()
         return await self.moved(before, timeout)
 
 
