@@ -205,7 +205,7 @@ def record_program(args: argparse.Namespace) -> int:
     except Exception as exc:
         timer.say(f"FAILED: {type(exc).__name__}: {exc}")
         log.append(StepLog(len(log), "(program)", ok=False, note=f"FAILED: {type(exc).__name__}: {exc}"))
-    header = {"lesson": args.name, **gpu_header(args.debugger), "made_with": MADE_WITH}
+    header = {"lesson": args.name, **gpu_header(args.debugger), "made_with": MADE_WITH.replace("demo UI", "debugger UI") + " --program"}
     return finish(args.name, args.out, raw, log, timer, header)
 
 

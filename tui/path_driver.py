@@ -221,8 +221,15 @@ class Driver:
         await self.pilot.press("enter")
 
     async def sanitize(self, tool: str, timeout: float) -> str:
-        """Show the tool's saved report in the Sanitize pane (the run started with the lesson)."""
+        """Live: show the tool's saved report (the run started with the lesson) in the Sanitize
+        pane. Replay: show the report recorded with it, as the app's Sanitize does."""
+        pane = self.app.show_pane("sanitizer")
+        recording = self.app.debugger.config.recording
         task = self.reports.tasks.get(tool)
+        if task is None and recording:
+            shown = pane.show_recorded(recording, tool)
+            await self.pilot.pause()
+            return pane.status if shown else f"FAILED: no recorded {tool} report beside {recording}"
         if task is None:
             return f"FAILED: no {tool} run was started"
         try:
@@ -232,9 +239,8 @@ class Driver:
         except Exception as exc:
             return f"FAILED: {tool}: {exc}"
         report = read_report(str(xml), "memcheck" if tool == "leak" else tool)
-        pane = self.app.show_pane("sanitizer")
         pane.show_report(report)
-        await self.pilot.pause(0.3)
+        await self.pilot.pause()
         return f"{report.finding_count} findings in {len(report.groups)} groups"
 
     async def debug(self, before: int, timeout: float) -> str:

@@ -6,7 +6,7 @@ the recording as the answer to the virtual command ``-cudatui-stop-state``::
 
     999999999-cudatui-stop-state
     999999999^done,reason="breakpoint-hit",func="relu_buggy",file="uninit.cu",line="17",frame="0",
-        block="(0,0,0)",thread="(0,0,0)",exception="",exit=""
+        block="(0,0,0)",thread="(0,0,0)",exception="",exit="",locals="x,y,n,i"
 
 (one line). A recording made along a lesson's path (``scripts/record_demos.py``) also marks the
 end of each step of the path, once the UI was idle, with ``-cudatui-path-step``
@@ -49,6 +49,8 @@ class StopSummary:
     """The CUDA exception's signal (``CUDA_EXCEPTION_14``) or ''."""
     exit: str
     """The exit code of a program that exited, else ''."""
+    locals: str = ""
+    """The names of the selected frame's locals and arguments, comma-separated."""
 
     def __str__(self) -> str:
         where = f"{self.func} {self.file}:{self.line} frame {self.frame}"
@@ -75,6 +77,7 @@ def summarize(state: StopState) -> StopSummary:
         thread=_dim3(focus.thread) if focus and not stop.exited else "",
         exception=stop.exception.signal_name if stop.exception else "",
         exit=exit_code,
+        locals=",".join(v.name for v in state.variables),
     )
 
 

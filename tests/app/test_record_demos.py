@@ -55,7 +55,7 @@ async def test_program_mode_records_the_path_with_gdb_and_the_replay_matches(tmp
     assert (states[4].func, states[4].frame) == ("main", "1"), "a console command keeps the frame gdb has selected"
     assert states[-1].exit == "0"
     assert sum(x.key[:1] == (COMMAND,) for x in load(str(recording)).exchanges) >= 5
-    assert not await replay_along(recording, tmp_path)
+    assert not await replay_along(recording)
 
 
 @pytest.mark.skipif(shutil.which("nvcc") is None, reason="needs nvcc to build the lessons")

@@ -29,12 +29,12 @@ def test_every_packaged_recording_is_checked() -> None:
 
 
 @pytest.mark.parametrize("path", RECORDINGS, ids=lambda p: str(p.relative_to(ROOT)))
-async def test_replayed_path_builds_the_recorded_stop_states(path: Path, tmp_path: Path) -> None:
+async def test_replayed_path_builds_the_recorded_stop_states(path: Path) -> None:
     recorded = path_of(path)
     if not any(step.state for step in recorded):
         reason = why_old(path)
         if reason is not None:
             pytest.skip(reason)
         pytest.fail(f"{path.name} holds no recorded path with stop states (record it with scripts/record_demos.py)")
-    wrong = await replay_along(path, tmp_path)
+    wrong = await replay_along(path)
     assert not wrong, f"{path.name}:\n" + "\n".join(wrong)

@@ -3,9 +3,6 @@ recorded before stop states were written, and the replay of a recording along it
 
 from __future__ import annotations
 
-import asyncio
-import gzip
-import shutil
 import time
 from pathlib import Path
 
@@ -64,21 +61,6 @@ def replay_app_config(path: Path):
     return replay_config(read_recording(path))
 
 
-def reports_beside(path: Path, scratch: Path) -> Reports:
-    """The sanitizer reports packaged beside a recording (``LESSON.TOOL.xml.gz``), as finished runs."""
-    reports = Reports()
-    stem = path.name.split(".jsonl")[0]
-    for packed in sorted(path.parent.glob(f"{stem}.*.xml.gz")):
-        tool = packed.name[len(stem) + 1:].split(".")[0]
-        xml = scratch / packed.name.removesuffix(".gz")
-        with gzip.open(packed, "rb") as src, open(xml, "wb") as dst:
-            shutil.copyfileobj(src, dst)
-        done: asyncio.Future[Path] = asyncio.get_running_loop().create_future()
-        done.set_result(xml)
-        reports.tasks[tool] = done
-    return reports
-
-
 class Quiet:
     """A driver's log that keeps its lines (shown when a test fails)."""
 
@@ -89,7 +71,7 @@ class Quiet:
         self.lines.append(what)
 
 
-async def replay_along(path: Path, scratch: Path) -> list[str]:
+async def replay_along(path: Path) -> list[str]:
     """Replay ``path`` in the debugger app at 160x48 along its recorded path; after each step,
     compare the state the front end built with the one the live session built. Returns one
     line per step that differs (with the driver's log), empty when every step matched."""
@@ -98,7 +80,7 @@ async def replay_along(path: Path, scratch: Path) -> list[str]:
     log = Quiet()
     wrong: list[str] = []
     async with app.run_test(size=SIZE) as pilot:
-        driver = Driver(app, pilot, log, time.monotonic() + 600, reports_beside(path, scratch))
+        driver = Driver(app, pilot, log, time.monotonic() + 600, Reports())
         for step, doing in zip(recorded, steps_of(recorded)):
             await driver.step(step.number, doing)
             built = summarize(app.last_state) if app.last_state is not None else None
