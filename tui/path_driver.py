@@ -99,6 +99,16 @@ class Driver:
         self.last_sample = snapshot.timestamp
         gpu_record.record(session.record, snapshot)
 
+    async def fresh_sample(self) -> None:
+        """Live: wait (a few seconds at most) for a GPU sample taken after the step, and record
+        it, so every stop of the recording has one."""
+        if self.app.debugger.config.replayed:
+            return
+        pane = self.app.query_one("#gpu")
+        before = pane.sampler.latest
+        await self.wait(lambda: pane.sampler.latest is not before or pane.reason is not None, 3.0)
+        await self.sample_gpu()
+
     async def sampling(self) -> None:
         """Every second, the GPU pane's new sample into the recording."""
         while True:
@@ -135,7 +145,7 @@ class Driver:
             entry.ok, note = False, f"{type(exc).__name__}: {exc}"
         if not await self.wait(self.idle, IDLE_TIMEOUT):
             note = (note + "; " if note else "") + "the UI was still busy after the step"
-        await self.sample_gpu()
+        await self.fresh_sample()
         state = self.app.last_state
         entry.seconds = round(time.monotonic() - started, 2)
         entry.note = note or ""

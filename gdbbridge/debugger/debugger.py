@@ -34,6 +34,8 @@ from cudatui.gdbbridge.debugger.events import ConsoleOutput, Notice, StartupFail
 from cudatui.gdbbridge.debugger.host import LAUNCH_BLOCKING, is_native
 from cudatui.gdbbridge.debugger.state import StateBuilder
 from cudatui.gdbbridge.debugger.status import Phase
+from cudatui.gdbbridge.nvml.models import Snapshot
+from cudatui.gdbbridge.nvml.recorded import COMMAND as GPU_SAMPLE, decode as decode_gpu_sample
 from cudatui.gdbbridge.session.errors import DebuggerGone, DebuggerNotFound, MIError
 from cudatui.gdbbridge.session.gdb import GdbSession
 from cudatui.gdbbridge.text import TerminalFilter, clean
@@ -328,6 +330,17 @@ class Debugger(DebuggerCore):
         """SASS between two address expressions, with source lines."""
         async with self._lock:
             return clean(await disassemble(self._stopped(), start, end))
+
+    async def recorded_gpu_sample(self) -> Snapshot | None:
+        """In a replay, the next GPU sample recorded at this stop (the last one again once all were
+        served); None live, or when the recording holds none here."""
+        async with self._lock:
+            if self.session is None or not self.session.alive or not self.config.replayed:
+                return None
+            try:
+                return clean(decode_gpu_sample(await self.session.command(GPU_SAMPLE)))
+            except (MIError, ValueError):
+                return None
 
     async def evaluate_in_lanes(self, expression: str) -> tuple[tuple[int, str], ...]:
         """``expression`` in each active lane of the focused warp; the focus is restored."""

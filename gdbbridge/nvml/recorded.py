@@ -8,7 +8,9 @@ answer to the virtual command ``-cudatui-gpu-sample`` (like the host stack)::
 
 (one line: the snapshot as :func:`~cudatui.gdbbridge.nvml.models.snapshot_to_dict` JSON, quoted
 as an MI c-string by the one quoting builder). A replay answers it like any query of the stop it
-was recorded at, so the samples of a stop are served at that stop, in recorded order.
+was recorded at, so the samples of a stop are served at that stop, in recorded order
+(:meth:`cudatui.gdbbridge.Debugger.recorded_gpu_sample`); :class:`RecordedSource` makes them a
+Sampler's source, so the GPU pane of a replay shows them as it shows NVML.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from typing import Any, Callable, Mapping
 
 from cudatui.gdbbridge.host.encoding import RECORD_TOKEN
 from cudatui.gdbbridge.nvml.models import Snapshot, snapshot_from_dict, snapshot_to_dict
+from cudatui.gdbbridge.nvml.sampler import NvmlUnavailable
 from cudatui.gdbbridge.session.mi import build, quote
 
 COMMAND = "-cudatui-gpu-sample"
@@ -41,3 +44,20 @@ def decode(payload: Mapping[str, Any]) -> Snapshot:
     if not isinstance(data, dict):
         raise ValueError("the recorded GPU sample is not a snapshot")
     return snapshot_from_dict(data)
+
+
+class RecordedSource:
+    """Snapshots from a recording: ``fetch()`` gives the one recorded at the replay's current
+    stop (None when it has none there), called from the sampler's thread."""
+
+    def __init__(self, fetch: Callable[[], Snapshot | None]) -> None:
+        self._fetch = fetch
+
+    def read(self) -> Snapshot:
+        snapshot = self._fetch()
+        if snapshot is None:
+            raise NvmlUnavailable("GPU samples: not in this recording (it was made without them, or not at this stop)")
+        return snapshot
+
+    def close(self) -> None:
+        """Nothing to release."""
