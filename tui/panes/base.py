@@ -127,7 +127,10 @@ class PaneTable(DataTable[CellType]):
             return
         self._data[row][column] = value
         self._update_count += 1
-        self.refresh_row(self._row_locations.get(row))
+        if self.window_region.area:
+            self.refresh_row(self._row_locations.get(row))
+        else:  # hidden (a tab not shown): DataTable drops a row refresh, and the row's old lines would be shown
+            self.refresh()
 
     def _render_cell(self, row_index: int, column_index: int, base_style: Style, width: int,
                      cursor: bool = False, hover: bool = False) -> SegmentLines:
