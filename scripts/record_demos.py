@@ -233,7 +233,10 @@ def record_all(names: list[str], out: Path, debugger: str, jobs: int, limit: flo
                 os.killpg(proc.pid, signal.SIGKILL)  # whatever the lesson left behind (cuda-gdb, a sanitizer)
             except ProcessLookupError:
                 pass
-            reader.result()
+            try:
+                reader.result(timeout=30)
+            except TimeoutError:  # something the lesson started still holds its output: not waited for
+                print(f"{name:<11} (its output stayed open after it ended)", flush=True)
         return name, result, time.monotonic() - started
 
     with ThreadPoolExecutor(max_workers=jobs) as pool:

@@ -16,6 +16,9 @@ from pathlib import Path
 
 import pytest
 
+from cudatui.gdbbridge import load, read_report
+from cudatui.gdbbridge.nvml.recorded import COMMAND as GPU_SAMPLE
+from cudatui.kernels.lesson_paths import lesson_path, sanitizer_tools
 from tests.support.paths import ROOT
 from tests.support.recorded_path import packaged_recordings, path_of, replay_along, why_old
 
@@ -38,3 +41,19 @@ async def test_replayed_path_builds_the_recorded_stop_states(path: Path) -> None
         pytest.fail(f"{path.name} holds no recorded path with stop states (record it with scripts/record_demos.py)")
     wrong = await replay_along(path)
     assert not wrong, f"{path.name}:\n" + "\n".join(wrong)
+
+
+@pytest.mark.parametrize("path", [p for p in RECORDINGS if p.parent.name == "recordings"], ids=lambda p: p.name)
+def test_a_lesson_recording_follows_its_path_with_gpu_samples_and_its_reports(path: Path) -> None:
+    if why_old(path) is not None:
+        pytest.skip(why_old(path))
+    name = path.name.removesuffix(".jsonl.gz")
+    recorded = path_of(path)
+    assert [(s.kind, s.arg) for s in recorded] == [(s.kind, s.arg) for s in lesson_path(name)], (
+        f"{path.name} was recorded along another path than kernels/lesson_paths.py's: record it again")
+    exchanges = load(str(path)).exchanges
+    assert any(x.key[:1] == (GPU_SAMPLE,) for x in exchanges), f"{path.name} holds no GPU samples"
+    for tool in sanitizer_tools(name):
+        report = path.parent / f"{name}.{tool}.xml.gz"
+        assert report.is_file(), f"{report.name} is not packaged beside {path.name}"
+        assert read_report(str(report), "memcheck" if tool == "leak" else tool).finding_count > 0
