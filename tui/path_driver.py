@@ -34,7 +34,10 @@ IDLE_TIMEOUT = 45.0
 
 
 class Say(Protocol):
+    """Where the driver says what each step did (one line each)."""
+
     def say(self, what: str) -> None: ...
+
 
 @dataclass
 class StepLog:
@@ -47,6 +50,8 @@ class StepLog:
     note: str = ""
     state: str = ""
     generation: int = 0
+    told: list[str] = field(default_factory=list)
+    """The notifications the step raised (a refusal says why there)."""
 
 
 @dataclass
@@ -139,6 +144,7 @@ class Driver:
             self.timer.say(f"step {number} {step.keys}: {entry.note}")
             return entry
         before = self.generation()
+        said = set(self.notifications())
         try:
             note = await self.do(step, before, start_timeout if step.kind == "start" else STEP_TIMEOUT)
         except Exception as exc:  # a step that fails is logged; the path goes on
@@ -146,10 +152,11 @@ class Driver:
         if not await self.wait(self.idle, IDLE_TIMEOUT):
             note = (note + "; " if note else "") + "the UI was still busy after the step"
         await self.fresh_sample()
+        entry.told = [n for n in self.notifications() if n not in said]
         state = self.app.last_state
         entry.seconds = round(time.monotonic() - started, 2)
         entry.note = note or ""
-        entry.ok = entry.ok and not entry.note.startswith(("TIMED OUT", "FAILED"))
+        entry.ok = entry.ok and not entry.note.startswith(("TIMED OUT", "FAILED", "REFUSED"))
         entry.generation = self.generation()
         entry.state = str(summarize(state)) if state is not None else f"no state ({self.phase()})"
         session = self.app.debugger.session
@@ -157,8 +164,13 @@ class Driver:
             record_step(session.record, number, step.kind, step.arg, step.keys)
         status = self.app.debugger.status
         self.timer.say(f"step {number} {step.keys}: {entry.seconds:.1f}s {status.phase.value} {status.detail}"
-                       f" · {entry.state}{' · ' + entry.note if entry.note else ''}")
+                       f" · {entry.state}{' · ' + entry.note if entry.note else ''}"
+                       + "".join(f" · told: {text}" for text in entry.told))
         return entry
+
+    def notifications(self) -> list[str]:
+        """The messages of the notifications the app shows now (what the UI told the user)."""
+        return [str(n.message) for n in getattr(self.app, "_notifications", ())]
 
     async def moved(self, before: int, timeout: float) -> str:
         """Until a new state is published and the program is stopped or gone, or the UI is idle
@@ -166,7 +178,7 @@ class Driver:
         ok = await self.wait(lambda: (self.generation() > before and self.settled()) or self.idle(), timeout)
         if not ok:
             return f"TIMED OUT after {timeout:g} s ({self.phase()} {self.app.debugger.status.detail})"
-        return "" if self.generation() > before else "no new stop (refused)"
+        return "" if self.generation() > before else "REFUSED: no new stop (the notification says why)"
 
     async def do(self, step: PathStep, before: int, timeout: float) -> str:
         app, pilot = self.app, self.pilot
