@@ -19,6 +19,7 @@ focus      ``g`` and a focus request                                        the 
 frame      select a frame in the Stack pane (down, enter)                   the level
 console    ``:`` and a gdb command                                          the command
 pane       show a pane (its tab at 80x24)                                   the pane id
+shared     add a shared array to the Shared pane (``a``)                    ``sdata[256]``
 watch      the warp watch (``w`` in the Warps pane)                         the expression
 condition  a breakpoint's condition (``e`` in the Breaks pane)              ``N CONDITION``
 delete     delete a breakpoint (``d`` in the Breaks pane)                   the number
@@ -34,7 +35,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-KINDS = ("start", "key", "focus", "frame", "console", "pane", "watch", "condition", "delete", "sanitize", "debug")
+KINDS = ("start", "key", "focus", "frame", "console", "pane", "shared", "watch", "condition", "delete", "sanitize",
+         "debug")
 
 
 @dataclass(frozen=True)
@@ -68,6 +70,8 @@ class PathStep:
                 return f": {self.arg}"
             case "pane":
                 return PANE_TITLES.get(self.arg, self.arg)
+            case "shared":
+                return f"Shared: a {self.arg}"
             case "watch":
                 return f"Warps: w {self.arg}"
             case "condition":
@@ -112,7 +116,7 @@ PATHS: dict[str, tuple[PathStep, ...]] = {
     ),
     "race": (
         START,
-        _s("pane", "shared", "sdata (extern __shared__) before the step"),
+        _s("shared", "sdata[256]", "sdata (extern __shared__) before the step"),
         _s("key", "n", "sdata after one step of the reduction; s and tid in the Locals pane"),
         _s("console", "print sdata[0]@16", "the first 16 partial sums"),
         _s("focus", "block (3,0,0) thread (200,0,0)", "another block's thread"),

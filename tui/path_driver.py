@@ -211,6 +211,9 @@ class Driver:
             app.show_pane(step.arg)
             await pilot.pause(0.3)
             return ""
+        if step.kind == "shared":
+            await add_shared_array(app, pilot, step.arg)
+            return ""
         if step.kind == "watch":
             warps = app.show_pane("warps")
             warps.action_edit_watch()
@@ -288,3 +291,13 @@ async def drive_app(app: Any, steps: tuple[PathStep, ...], timer: Say, deadline:
             sampler.cancel()
             await pilot.press("ctrl+q")
     return driver.log
+
+
+async def add_shared_array(app: Any, pilot: Any, array: str) -> None:
+    """Type ``array`` (``sdata[256]``) into the shared-memory pane's add field (its ``a`` key), as a user does."""
+    pane = app.show_pane("shared")
+    pane.action_add()
+    await pilot.pause(0.2)
+    pane.query_one("#shared-add", Input).value = array
+    await pilot.press("enter")
+    await pilot.pause(0.5)

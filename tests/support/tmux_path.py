@@ -152,6 +152,14 @@ class ScreenPath:
                 return
         raise AssertionError(f"no row like {pattern!r} in {pane_title}:\n" + "\n".join(t for _, _, t in rows))
 
+    def click_body(self, pane_title: str, below: int = 2) -> None:
+        """Click inside a pane, ``below`` lines under its first (its table, under the summary and
+        header lines), so that the pane's keys reach it."""
+        rows = self.pane_rows(pane_title)
+        assert len(rows) > below, f"the {pane_title} pane is not shown:\n{self.tmux.screen()}"
+        row, column, _ = rows[below]
+        self.tmux.click(column + 2, row)
+
     def do(self, step: RecordedStep) -> None:
         """Make ``step`` with keys and clicks."""
         kind, arg = step.kind, step.arg
@@ -178,9 +186,15 @@ class ScreenPath:
             self.keys("Enter")
         elif kind == "pane":
             self.show(arg)
+        elif kind == "shared":
+            self.show("shared")
+            self.click_body("Shared")
+            self.keys("a")
+            self.text(arg)
+            self.keys("Enter")
         elif kind == "watch":
             self.show("warps")
-            self.click_row("Warps", r"lanes|Warps")
+            self.click_body("Warps")
             self.keys("w")
             self.text(arg)
             self.keys("Enter")
