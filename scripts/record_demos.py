@@ -155,6 +155,8 @@ def record_lesson(name: str, out: Path, debugger: str, limit: float, start_timeo
     header = {"lesson": name, **gpu_header(debugger), "made_with": MADE_WITH}
     scratch = Path(tempfile.mkdtemp(prefix=f"record-{name}-"))
     log: list[StepLog] = []
+    saved: list[Path] = []
+    """The reports of the sanitizer runs that ended (a run cancelled at the end leaves none)."""
 
     async def main() -> None:
         nonlocal log
@@ -172,14 +174,18 @@ def record_lesson(name: str, out: Path, debugger: str, limit: float, start_timeo
         finally:
             for task in reports.tasks.values():
                 task.cancel()
-            await asyncio.gather(*reports.tasks.values(), return_exceptions=True)
+            for result in await asyncio.gather(*reports.tasks.values(), return_exceptions=True):
+                if isinstance(result, Path):
+                    saved.append(result)
+                elif not isinstance(result, asyncio.CancelledError):
+                    timer.say(f"a sanitizer run failed: {result}")
 
     try:
         asyncio.run(main())
     except Exception as exc:  # the lesson failed; what was recorded is still packaged
         timer.say(f"FAILED: {type(exc).__name__}: {exc}")
         log.append(StepLog(len(log), "(lesson)", ok=False, note=f"FAILED: {type(exc).__name__}: {exc}"))
-    for xml in sorted(scratch.glob("*.xml")):
+    for xml in saved:
         with open(xml, "rb") as src, gzip.open(out / f"{xml.name}.gz", "wb", compresslevel=9) as dst:
             shutil.copyfileobj(src, dst)
         timer.say(f"wrote {out / (xml.name + '.gz')}")
