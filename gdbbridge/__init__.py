@@ -65,6 +65,7 @@ _PUBLIC = {
     "cudatui.gdbbridge.sanitizer.report": ("read_report",),
     "cudatui.gdbbridge.sanitizer.text_report": ("ReportError",),
     "cudatui.gdbbridge.nvml.sampler": ("NvmlSource", "NvmlUnavailable", "ReplaySource", "Sampler"),
+    "cudatui.gdbbridge.nvml.recorded": ("RecordedSource",),
     "cudatui.gdbbridge.nvml.models": (
         "GpuSample", "Snapshot", "find_device", "mark_debuggee", "parse_pci_bus_id", "snapshot_to_dict",
     ),

@@ -2,23 +2,35 @@
 
 Usage (on the GPU box, from the repository root)::
 
-    python scripts/record_demos.py [LESSON ...] [--jobs 4] [--debugger cuda-gdb] [--out kernels/recordings]
-    python scripts/record_demos.py --from-tours tests/fixtures/recorded/tours [LESSON ...]
+    PYTHONPATH=/tmp/site:$PWD python3 scripts/record_demos.py --out kernels/recordings.new [LESSON ...]
+        [--jobs 4] [--debugger cuda-gdb] [--lesson-timeout 180]
 
-Each lesson runs in its own process: the demo app (:class:`cudatui.tui.demo_app.DemoApp`, live, with
-``--record``) is driven headless with Textual's Pilot at 160x48 against the real cuda-gdb. The
-scripted path: build the kernels, run to the first stop, switch the focus to the block/thread the
-lesson's guide names (else block (1,0,0) thread (7,0,0)), show the warps, registers, shared and
-focus panes so their lazy queries run, add the lesson's shared array in the shared-memory pane
-(race, tile), add the warp watch ``threadIdx.x * 2``, press ``n`` three
-times, ``c`` up to three times, delete the breakpoints and ``c`` until the program exits, then
-``q``. The transcript is written gzipped as ``OUT/<lesson>.jsonl.gz`` with a header naming the
-GPU, the cuda-gdb version and this script. One lesson failing does not stop the others; the
-exit code is 1 when any failed.
+Each lesson runs in its own process (``--jobs`` at a time): its kernels are built, its sanitizer
+runs (:func:`cudatui.kernels.lesson_paths.sanitizer_tools`) start in the background with
+``--xml --save``, and the demo app (:class:`cudatui.tui.demo_app.DemoApp`, live, recording with
+cudatui's own ``--record``) is driven headless with Textual's Pilot at 160x48 against the real
+debugger along the lesson's recorded path (:mod:`cudatui.kernels.lesson_paths`), key by key,
+waiting before each key until the UI is idle (no worker, no Debugger call in flight). While it
+runs, each GPU sample the GPU pane shows is written into the session as the virtual
+``-cudatui-gpu-sample`` exchange, each step's end as ``-cudatui-path-step`` (the Debugger itself
+writes ``-cudatui-stop-state`` for every state it publishes). A ``sanitize`` step shows the saved
+report in the Sanitize pane; ``debug`` is ``d`` on its first finding with a source line.
 
-``--attach-stops FILE...`` rewrites recordings made before the stops were attached (see
-:func:`attach_stops`). ``--from-tours DIR`` packages gdbbridge-level tours (scripts/record_tour.py) instead: the
-temporary recordings used until the UI recordings exist.
+Written into OUT (nothing is edited afterwards; the transcript is gzipped with its header line
+extended by lesson, recorded_on, debugger, made_with, recorded_at)::
+
+    LESSON.jsonl.gz          the recording
+    LESSON.TOOL.xml.gz       each sanitizer run's saved XML report
+    LESSON.steps.json        the step log: each step's keys, seconds, the stop it shows, errors
+    LESSON.log               what the lesson's process printed
+    summary.txt              one line per lesson and the total
+
+One lesson failing or passing its time limit (its whole process group is killed) does not
+stop the others; the exit code is 1 when any failed.
+
+``--debugger gdb --program PROG [--break LOC] --steps FILE.json --name NAME`` drives the plain
+debugger app over a CPU program along the steps in FILE.json (a list of ``[kind, arg]``): the
+same driving code, for testing it without a GPU.
 """
 
 from __future__ import annotations
@@ -27,293 +39,256 @@ import argparse
 import asyncio
 import gzip
 import json
-import re
+import os
+import shutil
+import signal
 import subprocess
 import sys
+import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import asdict
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from cudatui.gdbbridge.record.recorder import FORMAT, VERSION  # noqa: E402
-from cudatui.kernels.lessons import LESSONS, Lesson, get_lesson  # noqa: E402
-from cudatui.tui.demo_plan import RECORDINGS_DIR, DemoPlan, live_config, probe_live  # noqa: E402
+from cudatui.kernels.lesson_paths import PathStep, lesson_path, sanitizer_tools  # noqa: E402
+from cudatui.tui.path_driver import Reports, StepLog, drive_app  # noqa: E402
+from cudatui.kernels.lessons import KERNELS_DIR, LESSONS, get_lesson, sanitizer_options  # noqa: E402
 
-SIZE = (160, 48)
-WATCH = "threadIdx.x * 2"
-DEFAULT_FOCUS = "block (1,0,0) thread (7,0,0)"
-LAZY_PANES = ("warps", "registers", "shared", "focus")
-SHARED_ARRAYS = {"race": "sdata[256]", "tile": "tile[18][18]"}
-"""Shared arrays added in the shared-memory pane (the lesson guides name them)."""
-_EXEC = re.compile(r"^\d*-exec-")
-_RESULT = re.compile(r"^\d+\^")
-_FOCUS_STEP = re.compile(r"switch to ((?:block|warp) .*?(?:thread|lane) (?:\([\d, ]+\)|\d+))")
-
-
-def guide_focus(lesson: Lesson) -> str:
-    """The focus the lesson's guide tells the user to switch to (the recording follows it)."""
-    for step in lesson.next_steps:
-        match = _FOCUS_STEP.search(step)
-        if match:
-            return match.group(1)
-    return DEFAULT_FOCUS
-
-
-def attach_stops(entries: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], int]:
-    """Put each step's async output (``*stopped``, ``~``, ``=``, program text) right after the step.
-
-    The replay stand-in gives a command the output that follows it up to the next command; when
-    the UI sent other commands while the target ran (the warp watch walking lanes), the step's
-    ``*stopped`` was written after those and a replay of the step would never stop. Result
-    records stay in place (the stand-in routes them by token). Returns the entries and how many
-    steps were fixed.
-    """
-    fixed: list[dict[str, Any]] = []
-    anchor, running, interleaved, count = 0, False, False, 0
-    for entry in entries:
-        line, kind = entry.get("line", ""), entry.get("dir")
-        if kind == "in":
-            if _EXEC.match(line):
-                running, interleaved = True, False
-                fixed.append(entry)
-                anchor = len(fixed)
-                continue
-            interleaved = interleaved or running
-        asynchronous = (kind == "out" and not _RESULT.match(line)) or kind == "program"
-        if running and interleaved and asynchronous:
-            fixed.insert(anchor, entry)
-            anchor += 1
-        else:
-            fixed.append(entry)
-            if running and not interleaved and kind != "in":
-                anchor = len(fixed)
-        if kind == "out" and line.startswith("*stopped") and running:
-            count += interleaved
-            running = False
-    return fixed, count
-
-
-def write_recording(source: Path, dest: Path, header: dict[str, Any]) -> int:
-    """Gzip the transcript ``source`` to ``dest`` (steps' stops attached, see :func:`attach_stops`),
-    its meta line extended with ``header``; returns the bytes written."""
-    opener = gzip.open if source.read_bytes()[:2] == b"\x1f\x8b" else open
-    with opener(source, "rt", encoding="utf-8") as handle:
-        entries = [json.loads(line) for line in handle if line.strip()]
-    has_meta = bool(entries) and entries[0].get("dir") == "meta"
-    first = entries[0] if has_meta else {"t": 0.0, "dir": "meta", "format": FORMAT, "version": VERSION, "argv": []}
-    body, fixed = attach_stops(entries[1:] if has_meta else entries)
-    meta = {**first, **header}
-    if fixed:
-        meta["stops_attached"] = meta.get("stops_attached", 0) + fixed
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    with gzip.open(dest, "wt", encoding="utf-8", compresslevel=9) as out:
-        for entry in (meta, *body):
-            out.write(json.dumps(entry, ensure_ascii=False) + "\n")
-    return dest.stat().st_size
+MADE_WITH = "scripts/record_demos.py (cudatui demo UI driven by Pilot, 160x48)"
 
 
 class Timer:
-    """Prints one line per phase with the time since the start."""
+    """Prints one line per event with the time since the start."""
 
-    def __init__(self, lesson: str) -> None:
-        self.lesson = lesson
+    def __init__(self, name: str) -> None:
+        self.name = name
         self.t0 = time.monotonic()
 
+    @property
+    def elapsed(self) -> float:
+        return time.monotonic() - self.t0
+
     def say(self, what: str) -> None:
-        print(f"{self.lesson:<11} {time.monotonic() - self.t0:7.2f}s  {what}", flush=True)
+        print(f"{self.name:<11} {self.elapsed:7.2f}s  {what}", flush=True)
 
 
-async def wait_until(pilot: Any, done: Callable[[], bool], timeout: float) -> bool:
-    """Poll ``done`` every 0.1 s; False on timeout."""
-    deadline = time.monotonic() + timeout
-    while not done():
-        if time.monotonic() > deadline:
-            return False
-        await pilot.pause(0.1)
-    return True
+async def run_sanitizer(tool: str, program: list[str], cwd: Path, xml: Path, log: Path, timer: Timer) -> Path:
+    """Run ``tool`` on ``program`` with ``--xml --save xml``; the XML path once it was written."""
+    command = ["compute-sanitizer", *sanitizer_options(tool), "--print-limit", "20", "--xml", "--save", str(xml),
+               *program]
+    timer.say(f"{tool}: started")
+    with open(log, "wb") as out:
+        proc = await asyncio.create_subprocess_exec(*command, cwd=cwd, stdin=subprocess.DEVNULL, stdout=out,
+                                                    stderr=subprocess.STDOUT, start_new_session=True)
+        try:
+            code = await proc.wait()
+        except asyncio.CancelledError:
+            os.killpg(proc.pid, signal.SIGKILL)
+            raise
+    timer.say(f"{tool}: exit {code}, {xml.stat().st_size if xml.exists() else 0} bytes of XML")
+    if not xml.exists() or not xml.stat().st_size:
+        raise RuntimeError(f"{tool} wrote no XML report (exit {code}; see {log.name})")
+    return xml
 
 
-async def drive(lesson: Lesson, raw: Path, debugger: str, timer: Timer, start_timeout: float) -> str:
-    """Run the scripted path through the UI; returns how the program ended."""
-    from cudatui.tui.demo_app import DemoApp
-    from cudatui.tui.panes.warps import WarpsPane
-
-    plan = DemoPlan(lesson, "live", f"recording with {debugger}", live_config(lesson, debugger, str(raw)), build=True)
-    app = DemoApp(plan)
-    async with app.run_test(size=SIZE) as pilot:
-
-        def phase() -> str:
-            return app.debugger.status.phase
-
-        def generation() -> int:
-            return app.last_state.generation if app.last_state else 0
-
-        def report(what: str, suffix: str = "") -> None:
-            status = app.debugger.status
-            timer.say(f"{what}: {status.phase} {status.detail} {status.focus} {status.kernel} {suffix}".rstrip())
-
-        async def settle(before: int, what: str, timeout: float = 60.0) -> None:
-            ok = await wait_until(pilot, lambda: generation() > before and phase() in ("stopped", "exited", "dead"), timeout)
-            report(what, "" if ok else "(TIMED OUT)")
-
-        async def idle() -> None:
-            """Until every worker is done (the warp watch walks lanes after each stop; a step
-            sent meanwhile would interleave with it), the NVML sampler excepted."""
-            await wait_until(pilot, lambda: all(w.is_finished or w.group == "nvml" for w in app.workers), 30.0)
-
-        async def press(key: str) -> None:
-            await idle()
-            before = generation()
-            await pilot.press(key)
-            await settle(before, key)
-
-        if not await wait_until(pilot, lambda: phase() in ("stopped", "exited", "dead"), start_timeout):
-            raise RuntimeError(f"no stop within {start_timeout:g} s ({app.debugger.status.detail})")
-        report("first stop")
-        if app.last_state is not None and app.last_state.in_kernel:
-            await app.debugger.switch_focus(guide_focus(lesson))
-            report(f"focus {guide_focus(lesson)}")
-            for pane in LAZY_PANES:
-                app.show_pane(pane)
-                await pilot.pause(0.5)
-            if lesson.name in SHARED_ARRAYS:
-                await add_shared_array(app, pilot, SHARED_ARRAYS[lesson.name])
-                await idle()
-                report(f"shared array {SHARED_ARRAYS[lesson.name]}")
-            warps = app.query_one(WarpsPane)
-            warps.watch_expression = WATCH
-            await wait_until(pilot, lambda: bool(warps.watch_values or warps.watch_error), 30.0)
-            timer.say(f"warp watch {WATCH}: {len(warps.watch_values)} lanes {warps.watch_error}".rstrip())
-            for _ in range(3):
-                if phase() == "stopped":
-                    await press("n")
-        for _ in range(3):
-            if phase() == "stopped":
-                await press("c")
-        if phase() == "stopped" and app.last_state is not None:
-            await idle()
-            for bp in app.last_state.breakpoints:
-                await app.debugger.delete_breakpoint(bp.number)
-            timer.say("deleted the breakpoints")
-        for _ in range(5):
-            if phase() == "stopped":
-                await press("c")
-        ended = f"{phase()} {app.debugger.status.detail}"
-        await pilot.press("q")
-    return ended
+def package(raw: Path, dest: Path, header: dict[str, Any]) -> int:
+    """Gzip the transcript ``raw`` to ``dest``, its first header line extended with ``header``
+    (every other line as written); the bytes written."""
+    lines = raw.read_text(encoding="utf-8", errors="surrogateescape").splitlines(keepends=True)
+    first = json.loads(lines[0]) if lines else {}
+    if first.get("dir") == "meta":
+        lines[0] = json.dumps({**first, **header}, ensure_ascii=False) + "\n"
+    else:
+        lines.insert(0, json.dumps({"t": 0.0, "dir": "meta", "format": FORMAT, "version": VERSION, **header}) + "\n")
+    with gzip.open(dest, "wt", encoding="utf-8", errors="surrogateescape", compresslevel=9) as out:
+        out.writelines(lines)
+    return dest.stat().st_size
 
 
-async def add_shared_array(app: Any, pilot: Any, array: str) -> None:
-    """Type ``array`` into the shared-memory pane's add field (its ``a`` key), as a user does."""
-    from textual.widgets import Input
+def gpu_header(debugger: str) -> dict[str, str]:
+    """recorded_on and debugger for the header (the GPU's name, the debugger's version)."""
+    from cudatui.tui.demo_plan import probe_live
 
-    from cudatui.tui.panes.shared_memory import SharedMemoryPane
-
-    pane = app.show_pane("shared")
-    assert isinstance(pane, SharedMemoryPane)
-    pane.action_add()
-    await pilot.pause(0.2)
-    pane.query_one("#shared-add", Input).value = array
-    await pilot.press("enter")
-    await pilot.pause(0.5)
-
-
-def record_one(name: str, out: Path, debugger: str, start_timeout: float) -> int:
-    """Record one lesson (runs in its own process); 0 when the recording was written."""
-    lesson = get_lesson(name)
-    timer = Timer(name)
-    raw = out / f".{name}.jsonl"
     try:
-        ended = asyncio.run(drive(lesson, raw, debugger, timer, start_timeout))
-    except Exception as exc:  # one lesson's failure is reported, the others go on
-        timer.say(f"FAILED: {type(exc).__name__}: {exc}")
+        if os.path.basename(debugger) != "cuda-gdb":
+            version = subprocess.run([debugger, "--version"], capture_output=True, text=True, check=False,
+                                     timeout=30).stdout
+            return {"recorded_on": "a CPU", "debugger": (version.splitlines() or [debugger])[0]}
+        probe = probe_live()
+        return {"recorded_on": probe.gpu or "an unknown GPU", "debugger": f"cuda-gdb {probe.version}".strip()}
+    except (OSError, subprocess.SubprocessError) as exc:
+        return {"recorded_on": "an unknown GPU", "debugger": f"{debugger} ({exc})"}
+
+
+def finish(name: str, out: Path, raw: Path, log: list[StepLog], timer: Timer, header: dict[str, Any]) -> int:
+    """Package the recording and write the step log; 0 when every step went as planned."""
+    failed = [s for s in log if not s.ok]
+    (out / f"{name}.steps.json").write_text(json.dumps(
+        {"lesson": name, "seconds": round(timer.elapsed, 1), "steps": [asdict(s) for s in log]}, indent=1) + "\n")
+    if not raw.exists() or not raw.stat().st_size:
+        timer.say("FAILED: nothing was recorded")
         return 1
-    probe = probe_live()
-    header = {
-        "lesson": name,
-        "recorded_on": probe.gpu or "an unknown GPU",
-        "debugger": f"cuda-gdb {probe.version}".strip(),
-        "made_with": "scripts/record_demos.py (cudatui demo UI, 160x48)",
-        "recorded_at": time.strftime("%Y-%m-%d"),
-    }
-    size = write_recording(raw, out / f"{name}.jsonl.gz", header)
+    size = package(raw, out / f"{name}.jsonl.gz", {**header, "recorded_at": time.strftime("%Y-%m-%d %H:%M UTC",
+                                                                                           time.gmtime())})
     raw.unlink()
-    timer.say(f"ended {ended}; wrote {out / f'{name}.jsonl.gz'} ({size // 1024} KiB)")
-    return 0
+    timer.say(f"wrote {out / f'{name}.jsonl.gz'} ({size // 1024} KiB); {len(log) - len(failed)}/{len(log)} steps ok"
+              + "".join(f"; step {s.number} {s.keys}: {s.note}" for s in failed))
+    return 1 if failed else 0
 
 
-def record_all(names: list[str], out: Path, debugger: str, jobs: int, start_timeout: float) -> int:
-    """Record each lesson in a child process, ``jobs`` at a time; print a summary."""
+def record_lesson(name: str, out: Path, debugger: str, limit: float, start_timeout: float) -> int:
+    """Record one lesson (in its own process); 0 when the recording was written and every step went."""
+    from cudatui.kernels.build import build_lesson
+    from cudatui.tui.demo_app import DemoApp
+    from cudatui.tui.demo_plan import DemoPlan, live_config
+
+    timer = Timer(name)
+    deadline = time.monotonic() + limit
+    lesson = get_lesson(name)
+    raw = out / f".{name}.jsonl"
+    raw.unlink(missing_ok=True)
+    header = {"lesson": name, **gpu_header(debugger), "made_with": MADE_WITH}
+    scratch = Path(tempfile.mkdtemp(prefix=f"record-{name}-"))
+    log: list[StepLog] = []
+    saved: list[Path] = []
+    """The reports of the sanitizer runs that ended (a run cancelled at the end leaves none)."""
+
+    async def main() -> None:
+        nonlocal log
+        library = await asyncio.to_thread(build_lesson, name)
+        timer.say(f"built {library}")
+        reports = Reports()
+        program = [sys.executable, str(lesson.demo_path)]
+        for tool in sanitizer_tools(name):
+            reports.tasks[tool] = asyncio.get_running_loop().create_task(run_sanitizer(
+                tool, program, KERNELS_DIR, scratch / f"{name}.{tool}.xml", out / f"{name}.{tool}.log", timer))
+        plan = DemoPlan(lesson, "live", f"recording with {debugger}", live_config(lesson, debugger, str(raw)),
+                        build=True)
+        try:
+            log = await drive_app(DemoApp(plan), lesson_path(name), timer, deadline, reports, start_timeout)
+        finally:
+            for task in reports.tasks.values():
+                task.cancel()
+            for result in await asyncio.gather(*reports.tasks.values(), return_exceptions=True):
+                if isinstance(result, Path):
+                    saved.append(result)
+                elif not isinstance(result, asyncio.CancelledError):
+                    timer.say(f"a sanitizer run failed: {result}")
+
+    try:
+        asyncio.run(main())
+    except Exception as exc:  # the lesson failed; what was recorded is still packaged
+        timer.say(f"FAILED: {type(exc).__name__}: {exc}")
+        log.append(StepLog(len(log), "(lesson)", ok=False, note=f"FAILED: {type(exc).__name__}: {exc}"))
+    for xml in saved:
+        with open(xml, "rb") as src, gzip.open(out / f"{xml.name}.gz", "wb", compresslevel=9) as dst:
+            shutil.copyfileobj(src, dst)
+        timer.say(f"wrote {out / (xml.name + '.gz')}")
+    shutil.rmtree(scratch, ignore_errors=True)
+    return finish(name, out, raw, log, timer, header)
+
+
+def record_program(args: argparse.Namespace) -> int:
+    """``--program``: drive the plain debugger app over a CPU program (tests the driving without a GPU)."""
+    from cudatui.gdbbridge import LaunchConfig
+    from cudatui.tui.app import DebuggerApp
+
+    steps = tuple(PathStep(kind, arg, "") for kind, arg in json.loads(Path(args.steps).read_text()))
+    timer = Timer(args.name)
+    raw = args.out / f".{args.name}.jsonl"
+    program = Path(args.program).resolve()
+    config = LaunchConfig(debugger=(args.debugger,), target=(str(program),), breakpoints=tuple(args.breaks),
+                          record=str(raw), cwd=str(program.parent), source_dirs=(str(program.parent),))
+    log: list[StepLog] = []
+    try:
+        log = asyncio.run(drive_app(DebuggerApp(config), steps, timer, time.monotonic() + args.lesson_timeout,
+                                    Reports(), args.start_timeout))
+    except Exception as exc:
+        timer.say(f"FAILED: {type(exc).__name__}: {exc}")
+        log.append(StepLog(len(log), "(program)", ok=False, note=f"FAILED: {type(exc).__name__}: {exc}"))
+    header = {"lesson": args.name, **gpu_header(args.debugger), "made_with": MADE_WITH.replace("demo UI", "debugger UI") + " --program"}
+    return finish(args.name, args.out, raw, log, timer, header)
+
+
+def record_all(names: list[str], out: Path, debugger: str, jobs: int, limit: float, start_timeout: float) -> int:
+    """Record each lesson in a child process (its own process group), ``jobs`` at a time."""
     t0 = time.monotonic()
 
-    def child(name: str) -> tuple[str, int, float]:
+    def child(name: str) -> tuple[str, str, float]:
         started = time.monotonic()
         command = [sys.executable, __file__, "--one", name, "--out", str(out), "--debugger", debugger,
-                   "--start-timeout", str(start_timeout)]
-        try:
-            code = subprocess.run(command, timeout=start_timeout + 240, check=False).returncode
-        except subprocess.TimeoutExpired:
-            print(f"{name:<11} FAILED: took longer than {start_timeout + 240:g} s", flush=True)
-            code = 1
-        return name, code, time.monotonic() - started
+                   "--lesson-timeout", str(limit), "--start-timeout", str(start_timeout)]
+        with open(out / f"{name}.log", "wb") as log:
+            proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
+            assert proc.stdout is not None
+            reader = ThreadPoolExecutor(max_workers=1).submit(_copy, proc.stdout, log)
+            try:
+                code = proc.wait(timeout=limit + 30)
+                result = "ok" if code == 0 else "steps failed" if (out / f"{name}.jsonl.gz").exists() else "FAILED"
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
+                result = f"FAILED: killed after {limit + 30:g} s"
+                print(f"{name:<11} {result}", flush=True)
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)  # whatever the lesson left behind (cuda-gdb, a sanitizer)
+            except ProcessLookupError:
+                pass
+            try:
+                reader.result(timeout=30)
+            except TimeoutError:  # something the lesson started still holds its output: not waited for
+                print(f"{name:<11} (its output stayed open after it ended)", flush=True)
+        return name, result, time.monotonic() - started
 
     with ThreadPoolExecutor(max_workers=jobs) as pool:
         results = list(pool.map(child, names))
-    print(f"\n{'lesson':<11} {'result':<8} seconds")
-    for name, code, seconds in results:
-        print(f"{name:<11} {'ok' if code == 0 else 'FAILED':<8} {seconds:7.1f}")
-    print(f"total {time.monotonic() - t0:.1f} s, {jobs} at a time")
-    return 1 if any(code for _, code, _ in results) else 0
+    lines = [f"{'lesson':<11} {'result':<14} seconds"]
+    lines += [f"{name:<11} {result:<14} {seconds:7.1f}" for name, result, seconds in results]
+    lines.append(f"total {time.monotonic() - t0:.1f} s, {jobs} at a time, into {out}")
+    (out / "summary.txt").write_text("\n".join(lines) + "\n")
+    print("\n" + "\n".join(lines), flush=True)
+    return 0 if all(result == "ok" for _, result, _ in results) else 1
 
 
-def from_tours(names: list[str], tours: Path, out: Path) -> int:
-    """Package gdbbridge tours (scripts/record_tour.py) as temporary demo recordings."""
-    missing = 0
-    for name in names:
-        source = tours / f"{name}.jsonl"
-        if not source.is_file():
-            print(f"{name:<11} no tour at {source}: skipped")
-            missing += 1
-            continue
-        gpu = re.search(r"GPU: (.+?) \(torch", source.read_text(encoding="utf-8"))
-        header = {
-            "lesson": name,
-            "recorded_on": gpu.group(1) if gpu else "an unknown GPU",
-            "debugger": "cuda-gdb 13.0",
-            "made_with": "scripts/record_tour.py (gdbbridge tour, not the UI)",
-        }
-        size = write_recording(source, out / f"{name}.jsonl.gz", header)
-        print(f"{name:<11} {source} -> {out / f'{name}.jsonl.gz'} ({size // 1024} KiB)")
-    return 1 if missing == len(names) else 0
+def _copy(stream: Any, log: Any) -> None:
+    """The child's output to the console and to its log, line by line."""
+    for line in iter(stream.readline, b""):
+        log.write(line)
+        log.flush()
+        sys.stdout.buffer.write(line)
+        sys.stdout.flush()
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("lessons", nargs="*", help="lessons to record (default: all)")
-    parser.add_argument("--out", type=Path, default=RECORDINGS_DIR, help="where to write <lesson>.jsonl.gz")
+    parser.add_argument("--out", type=Path, required=True, help="where to write (a new folder, e.g. kernels/recordings.new)")
     parser.add_argument("--debugger", default="cuda-gdb")
     parser.add_argument("--jobs", type=int, default=4, help="lessons recorded at the same time (default 4)")
-    parser.add_argument("--start-timeout", type=float, default=120.0, help="seconds to wait for the first stop")
-    parser.add_argument("--from-tours", type=Path, metavar="DIR", help="package record_tour.py tours instead")
-    parser.add_argument("--attach-stops", type=Path, nargs="+", metavar="FILE",
-                        help="rewrite recordings with each step's stop attached to the step, then exit")
+    parser.add_argument("--lesson-timeout", type=float, default=180.0, help="seconds one lesson may take (default 180)")
+    parser.add_argument("--start-timeout", type=float, default=90.0, help="seconds to wait for the first stop")
+    parser.add_argument("--program", help="drive the debugger app over this CPU program instead (tests)")
+    parser.add_argument("--break", dest="breaks", action="append", default=[], help="with --program: a breakpoint")
+    parser.add_argument("--steps", help="with --program: a JSON list of [kind, arg] steps")
+    parser.add_argument("--name", default="program", help="with --program: the output's base name")
     parser.add_argument("--one", metavar="LESSON", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
-    if args.attach_stops:
-        for path in args.attach_stops:
-            print(f"{path}: {write_recording(path, path, {}) // 1024} KiB")
-        return 0
+    args.out.mkdir(parents=True, exist_ok=True)
+    if args.program:
+        if not args.steps:
+            parser.error("--program needs --steps")
+        return record_program(args)
     if args.one:
-        return record_one(args.one, args.out, args.debugger, args.start_timeout)
+        return record_lesson(args.one, args.out, args.debugger, args.lesson_timeout, args.start_timeout)
     names = args.lessons or [lesson.name for lesson in LESSONS]
     for name in names:
         get_lesson(name)
-    if args.from_tours:
-        return from_tours(names, args.from_tours, args.out)
-    return record_all(names, args.out, args.debugger, max(1, args.jobs), args.start_timeout)
+    return record_all(names, args.out, args.debugger, max(1, args.jobs), args.lesson_timeout, args.start_timeout)
 
 
 if __name__ == "__main__":

@@ -73,7 +73,7 @@ async def replay(lesson: str, out: Path, size: tuple[int, int], until: Callable[
         if prepare is not None:
             prepare(app)
         if shared is not None:
-            from record_demos import add_shared_array
+            from cudatui.tui.path_driver import add_shared_array
 
             await add_shared_array(app, pilot, shared)
         await pilot.pause(1.5)

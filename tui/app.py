@@ -1,7 +1,6 @@
 """The debugger app: layout, keys and wiring to one :class:`~cudatui.gdbbridge.debugger.debugger.Debugger`.
 
-Keys and the panes' intent messages become calls of the Debugger (in workers); what the Debugger
-says (its events) goes to the panes.
+Keys and the panes' intent messages become calls of the Debugger (in workers); its events go to the panes.
 
 At 160x48 and larger every pane is visible (source on the left, the others in a grid); on
 smaller terminals the source is on top and the other panes share one tabbed area below.
@@ -370,10 +369,11 @@ class DebuggerApp(App[int]):
     # -- helpers ---------------------------------------------------------------------------
 
     def _sanitize(self, tool: str, *, coredump: bool = False) -> bool:
-        target = self.debugger.config.target
-        if not target:
-            self.notify_user("no program to sanitize here (a replayed session, or a coredump opened without PROGRAM)",
-                             "warning")
+        target, recording = self.debugger.config.target, self.debugger.config.recording
+        if not target:  # a replay shows the report recorded with it
+            if not (recording and self.show_pane("sanitizer").show_recorded(recording, tool)):  # type: ignore[attr-defined]
+                self.notify_user("no program to sanitize here (a coredump opened without PROGRAM, or a replay without "
+                                 "a recorded report)", "warning")
             return False
         request = SanitizerRequest(program=target[0], args=target[1:], tool=tool, cwd=self.config.cwd,
                                    generate_coredump=coredump)

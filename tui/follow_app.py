@@ -18,7 +18,7 @@ from textual.screen import Screen
 
 from cudatui.gdbbridge import LaunchConfig
 from cudatui.tui.app import DebuggerApp
-from cudatui.tui.demo_app import DemoStatusBar
+from cudatui.tui.replay_app import ModeStatusBar
 from cudatui.tui.panes.status import StatusBar
 
 FOLLOWING = "read-only · F: look around on your own"
@@ -41,13 +41,13 @@ class FollowApp(DebuggerApp):
 
     def compose(self) -> ComposeResult:
         for widget in super().compose():
-            yield DemoStatusBar("follow", FOLLOWING, id="status") if isinstance(widget, StatusBar) else widget
+            yield ModeStatusBar("follow", FOLLOWING, id="status") if isinstance(widget, StatusBar) else widget
 
     def action_toggle_follow(self) -> None:
         """Follow the instructor's focus and frame, or look around on your own."""
         on = not self.debugger.following_instructor
         self.debugger.follow_instructor(on)
-        bar = self.query_one(DemoStatusBar)
+        bar = self.query_one(ModeStatusBar)
         bar.why = FOLLOWING if on else LOOKING
         bar.refresh()
         self.notify_user("following the instructor's focus" if on else

@@ -35,6 +35,7 @@ from cudatui.gdbbridge.debugger.events import (
 )
 from cudatui.gdbbridge.debugger.host import debuggee_env, read_host_stack
 from cudatui.gdbbridge.record.follow import FOLLOW
+from cudatui.gdbbridge.record import stop_state
 from cudatui.gdbbridge.record.replay import REPLAY_CUT
 from cudatui.gdbbridge.host.view import sync_point
 from cudatui.gdbbridge.debugger.state import StateBuilder
@@ -119,6 +120,11 @@ class DebuggerCore:
     @property
     def phase(self) -> Phase:
         return self._status.phase
+
+    @property
+    def busy(self) -> bool:
+        """Whether an operation or a stop's refresh is in flight (a driver waits for False)."""
+        return self._lock.locked() or bool(self._tasks)
 
     def subscribe(self, listener: Listener) -> Callable[[], None]:
         """Call ``listener(event)`` for every event from now on; returns an unsubscriber."""
@@ -230,6 +236,8 @@ class DebuggerCore:
         finally:
             self._refreshing = False
         self.state = state = clean(state)
+        if self.session is not None and not self.config.replayed:
+            stop_state.record(self.session.record, state)
         self._emit(StateChanged(state))
         self._announce_stop(state)
         if state.errors:

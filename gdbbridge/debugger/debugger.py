@@ -36,6 +36,8 @@ from cudatui.gdbbridge.debugger.host import LAUNCH_BLOCKING, is_native
 from cudatui.gdbbridge.debugger.state import StateBuilder
 from cudatui.gdbbridge.debugger.targets import attached, join_rank, restart_refused
 from cudatui.gdbbridge.debugger.status import Phase
+from cudatui.gdbbridge.nvml.models import Snapshot
+from cudatui.gdbbridge.nvml.recorded import COMMAND as GPU_SAMPLE, decode as decode_gpu_sample
 from cudatui.gdbbridge.record.recorder import PRIVATE, SHARED
 from cudatui.gdbbridge.session.errors import DebuggerGone, DebuggerNotFound, MIError
 from cudatui.gdbbridge.session.gdb import GdbSession
@@ -344,7 +346,18 @@ class Debugger(DebuggerCore):
             if text:
                 self._emit(ConsoleOutput(text, "console"))
             if self.phase is Phase.STOPPED and session.last_stop is before and self.state is not None:
-                await self._refresh(self.state.stop, requery_focus=self.state.in_kernel)
+                await self._refresh(self.state.stop, selected_frame=await self._frame_level(session),
+                                    requery_focus=self.state.in_kernel)
+
+    @staticmethod
+    async def _frame_level(session: GdbSession) -> int:
+        """The frame gdb has selected (a console ``up`` or ``print`` after a frame was chosen)."""
+        try:
+            frame = (await session.command("-stack-info-frame")).get("frame")
+        except MIError:
+            return 0
+        level = frame.get("level") if isinstance(frame, dict) else None
+        return int(level) if isinstance(level, str) and level.isdigit() else 0
 
     async def add_watch(self, expression: str) -> None:
         """Watch ``expression``: evaluated at every stop (WatchesChanged)."""
@@ -375,6 +388,17 @@ class Debugger(DebuggerCore):
         """SASS between two address expressions, with source lines."""
         async with self._lock:
             return clean(await disassemble(self._stopped(), start, end))
+
+    async def recorded_gpu_sample(self) -> Snapshot | None:
+        """In a replay, the next GPU sample recorded at this stop (the last one again once all were
+        served); None live, or when the recording holds none here."""
+        async with self._lock:
+            if self.session is None or not self.session.alive or not self.config.replayed:
+                return None
+            try:
+                return clean(decode_gpu_sample(await self.session.command(GPU_SAMPLE)))
+            except (MIError, ValueError):
+                return None
 
     async def evaluate_in_lanes(self, expression: str) -> tuple[tuple[int, str], ...]:
         """``expression`` in each active lane of the focused warp; the focus is restored."""

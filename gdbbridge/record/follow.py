@@ -92,6 +92,13 @@ class Follower(Replayer):
         """Whether the follower changed the focus or frame on its own within this stop."""
         self._said: tuple[str | None, str | None] = (None, None)
         self._advanced = clock()
+        self._ended_already = any(x.command.startswith("-gdb-exit") for x in self.transcript.exchanges)
+        """The session had ended before the follower came: said once it started (see :meth:`start`)."""
+
+    def start(self) -> None:
+        super().start()
+        if self._ended_already:
+            self._end()
 
     # -- the file ---------------------------------------------------------------------------
 

@@ -22,6 +22,7 @@ import zlib
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO, Iterator
 
+from cudatui.gdbbridge.host.encoding import RECORD_TOKEN
 from cudatui.gdbbridge.record.recorder import FORMAT, VERSION
 
 MAX_TEXT = 256 * 1024 * 1024
@@ -224,8 +225,11 @@ def _split(entries: list[Entry]) -> tuple[tuple[Entry, ...], tuple[Exchange, ...
     commands are answered after several were sent); an exec record (``*running``,
     ``*stopped``) to the latest command that set the target moving (``-exec-*``, or any
     command answered ``^running``), so a stop is replayed even when a front end does not ask
-    the queries that were in flight when it was recorded; everything else to the latest command."""
+    the queries that were in flight when it was recorded; everything else to the latest command
+    that is not a virtual one (what cudatui wrote beside gdb, such as the host stack or the stop
+    state, token ``RECORD_TOKEN``), so program output that arrives then is not lost."""
     prologue: list[Entry] = []
+    real = -1
     heads: list[tuple[str, str, float]] = []
     outputs: list[list[Entry]] = []
     by_token: dict[str, int] = {}
@@ -239,6 +243,8 @@ def _split(entries: list[Entry]) -> tuple[tuple[Entry, ...], tuple[Exchange, ...
                 by_token[heads[-1][0]] = len(heads) - 1
             if heads[-1][1].startswith("-exec-"):
                 mover = len(heads) - 1
+            if heads[-1][0] != str(RECORD_TOKEN):
+                real = len(heads) - 1
         elif entry.dir in ("out", "program"):
             if not outputs:
                 prologue.append(entry)
@@ -251,7 +257,7 @@ def _split(entries: list[Entry]) -> tuple[tuple[Entry, ...], tuple[Exchange, ...
             elif entry.dir == "out" and entry.line.startswith("*") and mover is not None:
                 index = mover
             else:
-                index = len(outputs) - 1
+                index = real if real >= 0 else len(outputs) - 1
             outputs[index].append(entry)
     exchanges = tuple(Exchange(i, *head, tuple(out)) for i, (head, out) in enumerate(zip(heads, outputs)))
     return tuple(prologue), exchanges

@@ -5,14 +5,17 @@ not a regular file (a device such as /dev/zero, a FIFO) is refused, and no more 
 :data:`MAX_REPORT` bytes are read. The file is opened without blocking and checked on the open
 descriptor, so a FIFO put in its place cannot make the open hang. Text lines are cut at
 :data:`MAX_LINE` (program output mixed into a log, such as a progress bar rewritten with CR for
-hours, may be one long line; the sanitizer's own lines are short).
+hours, may be one long line; the sanitizer's own lines are short). A gzipped report (the lesson
+recordings' ``LESSON.TOOL.xml.gz``) is read inflated, within the same bound.
 """
 
 from __future__ import annotations
 
+import gzip
 import io
 import os
 import stat
+import zlib
 from typing import BinaryIO, Iterator
 
 from cudatui.gdbbridge.sanitizer.text_report import ReportError
@@ -76,7 +79,39 @@ def open_report(path: str, limit: int | None = None) -> BinaryIO:
     except BaseException:
         os.close(fd)
         raise
-    return io.BufferedReader(_Bounded(fd, path, limit))  # type: ignore[return-value]
+    stream = io.BufferedReader(_Bounded(fd, path, limit))
+    if stream.peek(2)[:2] != b"\x1f\x8b":
+        return stream  # type: ignore[return-value]
+    return io.BufferedReader(_Inflated(stream, path, limit))  # type: ignore[return-value]
+
+
+class _Inflated(io.RawIOBase):
+    """A gzipped report (as the lesson recordings package theirs), at most ``limit`` bytes once
+    inflated; ReportError past that or when the data is not gzip."""
+
+    def __init__(self, stream: io.BufferedReader, path: str, limit: int) -> None:
+        self._stream, self._path, self._limit, self._read = stream, path, limit, 0
+        self._gzip = gzip.GzipFile(fileobj=stream, mode="rb")
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: "bytearray | memoryview") -> int:  # type: ignore[override]
+        try:
+            data = self._gzip.read(len(buffer))
+        except (OSError, EOFError, zlib.error) as exc:
+            raise ReportError(f"{self._path}: not a readable gzip file ({exc})") from None
+        self._read += len(data)
+        if self._read > self._limit:
+            raise ReportError(too_big(self._path, self._limit))
+        buffer[: len(data)] = data
+        return len(data)
+
+    def close(self) -> None:
+        if not self.closed:
+            self._gzip.close()
+            self._stream.close()
+        super().close()
 
 
 def report_lines(stream: BinaryIO, max_line: int = MAX_LINE) -> Iterator[str]:

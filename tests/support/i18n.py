@@ -9,7 +9,6 @@ advice, the explain panel's labels, the help sections and the lessons.
 from __future__ import annotations
 
 import ast
-from pathlib import Path
 
 from .paths import ROOT
 

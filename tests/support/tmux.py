@@ -19,6 +19,11 @@ class TmuxServer:
     def screen(self, target: str = "t") -> str:
         return self("capture-pane", "-p", "-t", target)
 
+    def click(self, x: int, y: int) -> None:
+        """A left click at column ``x``, row ``y`` (0-based), as an SGR mouse report the app reads."""
+        report = f"\x1b[<0;{x + 1};{y + 1}M\x1b[<0;{x + 1};{y + 1}m".encode()
+        self("send-keys", "-t", "t", "-H", *(f"{b:02x}" for b in report))
+
     def wait_for_line(self, text: str, timeout: float = 30.0, target: str = "t") -> str:
         """The screen of ``target`` once ``text`` is on it (a line holding ``text``'s words, spaces ignored)."""
         words = text.split()

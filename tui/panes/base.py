@@ -115,6 +115,8 @@ class PaneTable(DataTable[CellType]):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         self._kept: LRUCache[tuple[object, ...], tuple[object, SegmentLines]] = LRUCache(10000)
+        self._stale = False
+        """A cell changed while the table was hidden."""
         super().__init__(*args, **kwargs)
 
     def update_cell(self, row_key: RowKey | str, column_key: ColumnKey | str, value: CellType, *,
@@ -127,7 +129,15 @@ class PaneTable(DataTable[CellType]):
             return
         self._data[row][column] = value
         self._update_count += 1
+        self._stale = self._stale or not self.window_region.area
         self.refresh_row(self._row_locations.get(row))
+
+    def on_show(self) -> None:
+        """Shown again (its tab chosen): repaint what changed while hidden, whose row refreshes
+        DataTable dropped (the row's old lines would be shown)."""
+        if self._stale:
+            self._stale = False
+            self.refresh()
 
     def _render_cell(self, row_index: int, column_index: int, base_style: Style, width: int,
                      cursor: bool = False, hover: bool = False) -> SegmentLines:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -11,7 +13,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import DataTable, Select, Sparkline, Static
 
-from cudatui.gdbbridge import GpuSample, NvmlUnavailable, Sampler, Snapshot, clean, find_device
+from cudatui.gdbbridge import GpuSample, NvmlUnavailable, RecordedSource, Sampler, Snapshot, clean, find_device
 from cudatui.tui.messages import Sampled, Unavailable
 
 STYLES = {"ok": "green", "warn": "yellow", "high": "bold red", "na": "dim"}
@@ -179,6 +181,11 @@ class GpuStatsPane(Widget, can_focus=False):
             yield DataTable(id="processes", cursor_type="none", zebra_stripes=True)
 
     def on_mount(self) -> None:
+        debugger = getattr(self.app, "debugger", None)
+        if debugger is not None and debugger.config.replayed:  # a replay shows the GPU samples recorded with it
+            loop = asyncio.get_running_loop()
+            self.sampler = Sampler(RecordedSource(lambda: asyncio.run_coroutine_threadsafe(
+                debugger.recorded_gpu_sample(), loop).result(timeout=10)))
         self.query_one("#stats").display = False
         self.query_one("#device-select").display = False
         table = self.query_one(DataTable)

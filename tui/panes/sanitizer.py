@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 from typing import Optional
 
 from rich.text import Text
@@ -16,8 +17,8 @@ from textual.widget import Widget
 from textual.widgets import ContentSwitcher, DataTable, Log, Static
 
 from cudatui.gdbbridge import (
-    API_ERROR, ASSERT, HAZARD, INVALID_ACCESS, LEAK, RACE, UNINITIALIZED_READ, Finding, FindingGroup, SanitizerError,
-    SanitizerReport, SanitizerRequest, SanitizerRun, clean,
+    API_ERROR, ASSERT, HAZARD, INVALID_ACCESS, LEAK, RACE, UNINITIALIZED_READ, Finding, FindingGroup, ReportError,
+    SanitizerError, SanitizerReport, SanitizerRequest, SanitizerRun, clean, read_report,
 )
 from cudatui.tui.messages import DebugFinding, Finished, OpenSource, PostMortem
 
@@ -178,6 +179,24 @@ class SanitizerPane(Widget):
         self._sync_table(report.groups)
         self.status = summary_text(report)
         self._show_details()
+
+    def show_recorded(self, recording: str, tool: str) -> bool:
+        """Show the report of ``tool`` packaged beside a replayed recording (``LESSON.TOOL.xml.gz``,
+        else the only one there), marked as recorded; False when there is none."""
+        stem, folder = Path(recording).name.split(".jsonl")[0], Path(recording).parent
+        found = [folder / f"{stem}.{tool}.xml.gz"] + sorted(folder.glob(f"{stem}.*.xml.gz"))
+        path = next((p for p in found if p.is_file()), None)
+        if path is None:
+            return False
+        recorded = path.name[len(stem) + 1:].split(".")[0]
+        try:
+            report = read_report(str(path), "memcheck" if recorded == "leak" else recorded)
+        except ReportError as exc:
+            self.status = clean(f"the recorded {recorded} report cannot be read: {exc}")
+            return True
+        self.show_report(report)
+        self.status = f"RECORDED {recorded} run (with the recording) · {self.status}"
+        return True
 
     def start(self, request: SanitizerRequest) -> None:
         """Run compute-sanitizer in a worker; the pane follows it live."""

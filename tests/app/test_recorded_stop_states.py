@@ -1,0 +1,59 @@
+"""Every packaged recording, replayed along its recorded path: after each step the StopState the
+front end builds equals the one the live session built when it was recorded.
+
+The live session's states are in the recording (``-cudatui-stop-state``, written by the
+Debugger at every state it published) and so is the path (``-cudatui-path-step`` marks, written
+by the path driver after each step); both are read from the recording alone. The replay is the
+debugger app at 160x48 (the size recordings are made at) driven by the same driver
+(:mod:`cudatui.tui.path_driver`). A lesson recording (kernels/recordings) without stop states
+fails, unless it is one of the recordings made before they were written (its header says how it
+was made); older test fixtures are skipped by name.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from cudatui.gdbbridge import load, read_report
+from cudatui.gdbbridge.nvml.recorded import COMMAND as GPU_SAMPLE
+from cudatui.kernels.lesson_paths import lesson_path, sanitizer_tools
+from tests.support.paths import ROOT
+from tests.support.recorded_path import packaged_recordings, path_of, replay_along, why_old
+
+RECORDINGS = packaged_recordings()
+
+
+def test_every_packaged_recording_is_checked() -> None:
+    names = {p.name for p in RECORDINGS}
+    assert {"oob.jsonl.gz", "race.jsonl.gz", "tile.jsonl.gz", "leak.jsonl.gz"} <= names
+    assert any(p.parent.name == "findings" for p in RECORDINGS)
+
+
+@pytest.mark.parametrize("path", RECORDINGS, ids=lambda p: str(p.relative_to(ROOT)))
+async def test_replayed_path_builds_the_recorded_stop_states(path: Path) -> None:
+    recorded = path_of(path)
+    if not any(step.state for step in recorded):
+        reason = why_old(path)
+        if reason is not None:
+            pytest.skip(reason)
+        pytest.fail(f"{path.name} holds no recorded path with stop states (record it with scripts/record_demos.py)")
+    wrong = await replay_along(path)
+    assert not wrong, f"{path.name}:\n" + "\n".join(wrong)
+
+
+@pytest.mark.parametrize("path", [p for p in RECORDINGS if p.parent.name == "recordings"], ids=lambda p: p.name)
+def test_a_lesson_recording_follows_its_path_with_gpu_samples_and_its_reports(path: Path) -> None:
+    if why_old(path) is not None:
+        pytest.skip(why_old(path))
+    name = path.name.removesuffix(".jsonl.gz")
+    recorded = path_of(path)
+    assert [(s.kind, s.arg) for s in recorded] == [(s.kind, s.arg) for s in lesson_path(name)], (
+        f"{path.name} was recorded along another path than kernels/lesson_paths.py's: record it again")
+    exchanges = load(str(path)).exchanges
+    assert any(x.key[:1] == (GPU_SAMPLE,) for x in exchanges), f"{path.name} holds no GPU samples"
+    for tool in sanitizer_tools(name):
+        report = path.parent / f"{name}.{tool}.xml.gz"
+        assert report.is_file(), f"{report.name} is not packaged beside {path.name}"
+        assert read_report(str(report), "memcheck" if tool == "leak" else tool).finding_count > 0

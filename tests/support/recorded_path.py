@@ -1,0 +1,91 @@
+"""Recordings and the path each was made along: which recordings are packaged, which of them were
+recorded before stop states were written, and the replay of a recording along its path."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from cudatui.gdbbridge import load
+from cudatui.gdbbridge.record.stop_state import RecordedStep, recorded_path, summarize
+from cudatui.kernels.lesson_paths import PathStep
+from cudatui.tui.app import DebuggerApp
+from cudatui.tui.demo_plan import RECORDINGS_DIR, read_meta, read_recording, replay_config
+from cudatui.tui.path_driver import SIZE, Driver, Reports
+
+from .paths import RECORDED
+
+OLD = "recorded before stop states were written"
+"""Why a recording has no stop states to compare with."""
+
+BEFORE_STOP_STATES = "scripts/record_demos.py (cudatui demo UI, 160x48)"
+"""The ``made_with`` of the lesson recordings made before stop states were written (the lead
+replaces them with new ones made by scripts/record_demos.py; a new one without stop states fails)."""
+
+OLD_FIXTURES = {
+    "bridge_kernel_launch.jsonl", "panes_tile.jsonl", "ui_race_160x48.jsonl",
+    "finding_assert.jsonl.gz", "finding_native_core.jsonl.gz", "finding_native_exception.jsonl.gz",
+    "finding_native_handoff.jsonl.gz", "finding_oob.jsonl.gz", "finding_uninit.jsonl.gz",
+    "attach.jsonl", "ext_oob.jsonl", "torch_index.jsonl", "torch_index_blocking.jsonl", "triton_fault.jsonl",
+    "ui_torch_index.jsonl", "ui_triton_fault.jsonl",
+    "assert.jsonl", "divergence.jsonl", "oob.jsonl", "race.jsonl", "tile.jsonl", "uninit.jsonl",
+}
+"""tests/fixtures/recorded recordings made before stop states were written, by name."""
+
+
+def packaged_recordings() -> list[Path]:
+    """Every recording shipped with cudatui or its tests."""
+    lessons = sorted(RECORDINGS_DIR.glob("*.jsonl.gz"))
+    fixtures = sorted(p for p in RECORDED.rglob("*") if p.name.endswith((".jsonl", ".jsonl.gz")))
+    return lessons + fixtures
+
+
+def why_old(path: Path) -> str | None:
+    """Why ``path`` cannot be compared (recorded before stop states), or None when it must be."""
+    if path.parent == RECORDINGS_DIR:
+        return OLD if read_meta(path).get("made_with") == BEFORE_STOP_STATES else None
+    return OLD if path.name in OLD_FIXTURES else None
+
+
+def path_of(path: Path) -> tuple[RecordedStep, ...]:
+    """The recorded path of the recording at ``path`` (session 1)."""
+    return recorded_path(load(str(path)))
+
+
+def steps_of(recorded: tuple[RecordedStep, ...]) -> tuple[PathStep, ...]:
+    return tuple(PathStep(step.kind, step.arg, "") for step in recorded)
+
+
+def replay_app_config(path: Path):
+    """The launch of a replay of ``path``, as ``cudatui demo``/``cudatui replay`` makes it."""
+    return replay_config(read_recording(path))
+
+
+class Quiet:
+    """A driver's log that keeps its lines (shown when a test fails)."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+
+    def say(self, what: str) -> None:
+        self.lines.append(what)
+
+
+async def replay_along(path: Path) -> list[str]:
+    """Replay ``path`` in the debugger app at 160x48 along its recorded path; after each step,
+    compare the state the front end built with the one the live session built. Returns one
+    line per step that differs (with the driver's log), empty when every step matched."""
+    recorded = path_of(path)
+    app = DebuggerApp(replay_app_config(path))
+    log = Quiet()
+    wrong: list[str] = []
+    async with app.run_test(size=SIZE) as pilot:
+        driver = Driver(app, pilot, log, time.monotonic() + 600, Reports())
+        for step, doing in zip(recorded, steps_of(recorded)):
+            await driver.step(step.number, doing)
+            built = summarize(app.last_state) if app.last_state is not None else None
+            if built != step.state:
+                wrong.append(f"step {step.number} ({step.keys}): the replay built {built}, the live session "
+                             f"{step.state}")
+        await pilot.press("ctrl+q")
+    return wrong + (log.lines if wrong else [])

@@ -1,0 +1,233 @@
+"""Following a recording's path key by key in a real terminal (tmux), and checking after each step
+that the screen shows the recorded stop: the source line, the Stack and Locals panes, the focus.
+
+Keys go in as a user types them; a pane is reached by clicking its tab (80x24) and an input by
+clicking it, so no key can land in the wrong widget. At 160x48 each pane is read inside its
+box; at 80x24 the pane under the tab row is the one shown.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+
+from cudatui.gdbbridge.record.stop_state import RecordedStep, StopSummary
+from cudatui.kernels.lesson_paths import PANE_TITLES
+
+from .tmux import TmuxServer
+
+WAIT = 60.0
+TAB_ROW = re.compile(r"^Locals\s+Stack\s+Breaks")
+
+
+class ScreenPath:
+    """The app in the tmux server's window, ``wide`` at 160x48 (every pane shown)."""
+
+    def __init__(self, tmux: TmuxServer, wide: bool) -> None:
+        self.tmux, self.wide = tmux, wide
+
+    # -- reading the screen ----------------------------------------------------------------
+
+    def lines(self) -> list[str]:
+        return self.tmux.screen().splitlines()
+
+    def pane_rows(self, title: str) -> list[tuple[int, int, str]]:
+        """(row, column, text) of each line of the pane titled ``title``: inside its box at 160x48,
+        the area under the tab row at 80x24."""
+        lines = self.lines()
+        if not self.wide:
+            tabs = next((i for i, line in enumerate(lines) if TAB_ROW.match(line)), None)
+            return [] if tabs is None else [(row, 0, lines[row]) for row in range(tabs + 2, len(lines) - 2)]
+        for top, line in enumerate(lines):
+            start = line.find(f"╭─ {title} ")
+            if start < 0:
+                continue
+            end = line.find("╮", start)
+            rows = []
+            for row in range(top + 1, len(lines)):
+                if lines[row][start:start + 1] == "╰":
+                    break
+                rows.append((row, start + 1, lines[row][start + 1:end]))
+            return rows
+        return []
+
+    def pane(self, title: str) -> list[str]:
+        return [text for _, _, text in self.pane_rows(title)]
+
+    def shows(self, state: StopSummary) -> list[str]:
+        """What the screen does not show of ``state`` (empty when it shows all of it)."""
+        screen = self.tmux.screen()
+        missing = []
+        if state.exit:
+            if "exited" not in screen:
+                missing.append(f"exited {state.exit}")
+            return missing
+        if state.line:
+            if f"{state.file}:{state.line}" not in screen:
+                missing.append(f"source title {state.file}:{state.line}")
+            if f"▶{state.line}" not in screen.replace(" ", ""):
+                missing.append(f"source line ▶{state.line}")
+        if state.block and f"block {state.block} thread {state.thread}" not in screen:
+            missing.append(f"focus block {state.block} thread {state.thread}")
+        return missing
+
+    def stack_shows(self, state: StopSummary) -> bool:
+        """The Stack pane lists the stop's function at its file and line."""
+        where = f"{state.file}:{state.line}" if state.line else ""
+        return any(state.func in line and where in line for line in self.pane("Stack"))
+
+    def locals_show(self, state: StopSummary) -> bool:
+        """The Locals pane lists the stop's locals by name, in order (the rows that fit the pane)."""
+        rows = self.pane("Locals")
+        header = next((i for i, line in enumerate(rows) if line.split()[:2] == ["Name", "Value"]), None)
+        if header is None:
+            return False
+        names = []
+        for line in rows[header + 1:]:
+            words = line.split()
+            if words[:2] == ["Watch", "expressions"]:
+                break
+            if words and re.fullmatch(r"[A-Za-z_$][\w$]*", words[0]):  # not a scrollbar's glyph
+                names.append(words[0])
+        wanted = [name for name in state.locals.split(",") if name]
+        return bool(names or not wanted) and names == wanted[:len(names)]
+
+    # -- doing the steps -------------------------------------------------------------------
+
+    def wait(self, done, why: str, timeout: float = WAIT) -> None:
+        deadline = time.monotonic() + timeout
+        while not done():
+            if time.monotonic() > deadline:
+                raise AssertionError(f"timed out waiting for {why}:\n{self.tmux.screen()}")
+            time.sleep(0.2)
+
+    def keys(self, *keys: str) -> None:
+        self.tmux("send-keys", "-t", "t", *keys)
+
+    def text(self, text: str) -> None:
+        self.tmux("send-keys", "-t", "t", "-l", text)
+
+    def click_text(self, pattern: str, rows: range | None = None) -> None:
+        """Click the first place on the screen matching ``pattern`` (a regex)."""
+        lines = self.lines()
+        for row in rows or range(len(lines)):
+            match = re.search(pattern, lines[row]) if row < len(lines) else None
+            if match:
+                self.tmux.click(match.start() + 1, row)
+                return
+        raise AssertionError(f"nothing like {pattern!r} to click:\n" + "\n".join(lines))
+
+    def show(self, pane_id: str) -> None:
+        """At 80x24 click the pane's tab (every pane is shown at 160x48)."""
+        if self.wide:
+            return
+        title = PANE_TITLES[pane_id]
+        lines = self.lines()
+        row = next((i for i, line in enumerate(lines) if TAB_ROW.match(line)), None)
+        assert row is not None, "no tab row:\n" + "\n".join(lines)
+        self.tmux.click(re.search(rf"\b{title}\b", lines[row]).start() + 1, row)
+        self.wait(lambda: self.tab_shown(title), f"the {title} tab")
+
+    def tab_shown(self, title: str) -> bool:
+        """Whether the 80x24 tab area shows ``title``'s pane: its tab's underline (the lit segment of
+        the line under the tabs, between ``╸`` and ``╺``) sits under the title and no longer moves."""
+        lines = self.lines()
+        row = next((i for i, line in enumerate(lines) if TAB_ROW.match(line)), None)
+        if row is None or row + 1 >= len(lines):
+            return False
+        start = re.search(rf"\b{title}\b", lines[row]).start()
+        under, end = lines[row + 1], start + len(title)
+        return (start == 0 or under[start - 1:start] == "╸") and (end >= len(under) or under[end] == "╺")
+
+    def focus_source(self) -> None:
+        """Click the source text (not its gutter), so that keys go to the debugger."""
+        self.tmux.click(40 if not self.wide else 30, 3)
+
+    def click_row(self, pane_title: str, pattern: str) -> None:
+        """Click the first row of pane ``pane_title`` matching ``pattern``."""
+        rows = self.pane_rows(pane_title)
+        for row, column, text in rows:
+            if re.search(pattern, text):
+                self.tmux.click(column + len(text) - len(text.lstrip()) + 1, row)
+                return
+        raise AssertionError(f"no row like {pattern!r} in {pane_title}:\n" + "\n".join(t for _, _, t in rows))
+
+    def click_body(self, pane_title: str, below: int = 2) -> None:
+        """Click inside a pane, ``below`` lines under its first (its table, under the summary and
+        header lines), so that the pane's keys reach it."""
+        rows = self.pane_rows(pane_title)
+        assert len(rows) > below, f"the {pane_title} pane is not shown:\n{self.tmux.screen()}"
+        row, column, _ = rows[below]
+        self.tmux.click(column + 2, row)
+
+    def do(self, step: RecordedStep) -> None:
+        """Make ``step`` with keys and clicks."""
+        kind, arg = step.kind, step.arg
+        if kind == "start":
+            return
+        if kind == "key":
+            self.focus_source()
+            self.keys(arg)
+        elif kind == "focus":
+            self.focus_source()
+            self.keys("g")
+            self.wait(lambda: "Go to CUDA focus" in self.tmux.screen(), "the focus dialog")
+            self.text(arg)
+            self.keys("Enter")
+        elif kind == "console":
+            self.show("console")
+            self.click_text(r"gdb command|^\s*:|│:")
+            self.text(arg)
+            self.keys("Enter")
+            self.wait(lambda: f"(gdb) {arg}" in self.tmux.screen(), f"the console's {arg}")
+        elif kind == "frame":
+            self.show("stack")
+            self.click_row("Stack", rf"^\W*{arg}\s+\S")  # the click moves the cursor there
+            self.keys("Enter")
+        elif kind == "pane":
+            self.show(arg)
+        elif kind == "shared":
+            self.show("shared")
+            self.click_body("Shared")
+            self.keys("a")
+            self.text(arg)
+            self.keys("Enter")
+        elif kind == "watch":
+            self.show("warps")
+            self.click_body("Warps")
+            self.keys("w")
+            self.text(arg)
+            self.keys("Enter")
+        elif kind in ("condition", "delete"):
+            number, _, condition = arg.partition(" ")
+            self.show("breakpoints")
+            self.click_row("Breaks", rf"^\W*{number}\s")
+            if kind == "delete":
+                self.keys("d")
+            else:
+                self.keys("e")
+                self.text(condition)
+                self.keys("Enter")
+        elif kind == "sanitize":
+            self.keys("C-p")
+            self.wait(lambda: "Search" in self.tmux.screen(), "the command palette")
+            self.text("Sanitize")
+            self.wait(lambda: "compute-sanitizer memcheck" in self.tmux.screen(), "the palette's Sanitize")
+            self.keys("Enter")
+            self.wait(lambda: "RECORDED" in self.tmux.screen(), "the recorded report")
+        elif kind == "debug":
+            self.show("sanitizer")
+            self.click_row("Sanitize", r"^\s*\d+\s+\S")
+            self.keys("d")
+
+    def check(self, step: RecordedStep) -> None:
+        """Wait until the screen shows the step's recorded stop (source, focus, Stack, Locals)."""
+        state = step.state
+        assert state is not None, f"step {step.number} has no recorded stop state"
+        self.wait(lambda: not self.shows(state), f"step {step.number} ({step.keys}) to show {state}")
+        if state.exit:
+            return
+        self.show("stack")
+        self.wait(lambda: self.stack_shows(state), f"the Stack pane to show {state.func} {state.file}:{state.line}")
+        self.show("locals")
+        self.wait(lambda: self.locals_show(state), f"the Locals pane to list {state.locals}")
