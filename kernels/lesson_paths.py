@@ -23,6 +23,7 @@ shared     add a shared array to the Shared pane (``a``)                    ``sd
 watch      the warp watch (``w`` in the Warps pane)                         the expression
 condition  a breakpoint's condition (``e`` in the Breaks pane)              ``N CONDITION``
 delete     delete a breakpoint (``d`` in the Breaks pane)                   the number
+disable    turn a breakpoint off (space in the Breaks pane)                 the number
 sanitize   run a compute-sanitizer tool (the Sanitize pane)                 the tool
 debug      ``d`` on the first finding: stop on its thread                   -
 ========== ================================================================ ==============
@@ -35,7 +36,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-KINDS = ("start", "key", "focus", "frame", "console", "pane", "shared", "watch", "condition", "delete", "sanitize",
+KINDS = ("start", "key", "focus", "frame", "console", "pane", "shared", "watch", "condition", "delete", "disable",
+         "sanitize",
          "debug")
 
 
@@ -79,6 +81,8 @@ class PathStep:
                 return f"Breaks: e {condition} (breakpoint {number})"
             case "delete":
                 return f"Breaks: d (breakpoint {self.arg})"
+            case "disable":
+                return f"Breaks: space (breakpoint {self.arg} off)"
             case "sanitize":
                 return f"Sanitize: {self.arg}"
             case _:
@@ -130,7 +134,7 @@ PATHS: dict[str, tuple[PathStep, ...]] = {
         START,
         _s("key", "n", "column is read: labels[i] for thread 7"),
         _s("console", "print column", "column == num_classes, one past the last column"),
-        _s("delete", "1", "no breakpoint left: let it run"),
+        _s("disable", "1", "breakpoint 1 off: let it run (cuda-gdb 13.0 aborted on c after deleting it here)"),
         _s("key", "c", "CUDA_EXCEPTION_12 Warp Assert on the asserting thread"),
         _s("frame", "1", "frame 1: the assert line in one_hot_buggy"),
         _s("console", "print column", "column in one_hot_buggy's frame"),
@@ -163,7 +167,8 @@ PATHS: dict[str, tuple[PathStep, ...]] = {
     "leak": (
         START,
         _s("pane", "gpu", "the GPU pane: device memory in use"),
-        _s("condition", "1 threadIdx.x == 0 && blockIdx.x == 0", "one stop per call of the launcher"),
+        _s("console", "break leak_square_plus_buggy", "a host breakpoint on the launcher: one stop per call"),
+        _s("disable", "1", "the kernel's breakpoint off (a condition on it is evaluated by every thread: minutes)"),
         _s("key", "c", "the next call: used memory grew by the leaked workspace"),
         _s("key", "c", "the call after: it grew again"),
         _s("key", "c", "and again: one leaked block per call"),

@@ -23,7 +23,7 @@ from cudatui.gdbbridge.nvml import recorded as gpu_record
 from cudatui.gdbbridge.record.stop_state import record_step, summarize
 from cudatui.kernels.lesson_paths import PathStep
 from cudatui.tui.goto_focus import GotoFocusScreen
-from cudatui.tui.messages import Condition, DebugFinding, Delete, FrameSelected
+from cudatui.tui.messages import Condition, DebugFinding, Delete, Enable, FrameSelected
 
 SIZE = (160, 48)
 """The terminal size recordings are made at (every pane visible, so every pane's queries are asked)."""
@@ -220,10 +220,11 @@ class Driver:
             await self.type_into(warps.query_one("#watch-input"), step.arg)
             ok = await self.wait(lambda: bool(warps.watch_values or warps.watch_error), timeout)
             return "" if ok else "the warp watch showed nothing"
-        if step.kind in ("condition", "delete"):
+        if step.kind in ("condition", "delete", "disable"):
             number, _, condition = step.arg.partition(" ")
             pane = app.show_pane("breakpoints")
-            pane.post_message(Condition(int(number), condition) if step.kind == "condition" else Delete(int(number)))
+            pane.post_message(Condition(int(number), condition) if step.kind == "condition" else
+                              Delete(int(number)) if step.kind == "delete" else Enable(int(number), False))
             await pilot.pause()
             return ""
         if step.kind == "sanitize":

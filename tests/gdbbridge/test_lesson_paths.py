@@ -35,7 +35,7 @@ def test_a_path_starts_at_the_breakpoint_and_names_real_things(lesson) -> None:
             assert int(step.arg) > 0
         elif step.kind == "pane":
             assert step.arg in PANE_TITLES
-        elif step.kind in ("condition", "delete"):
+        elif step.kind in ("condition", "delete", "disable"):
             assert int(step.arg.split()[0]) <= len(lesson.breakpoints)
         elif step.kind == "sanitize":
             sanitizer_options(step.arg)

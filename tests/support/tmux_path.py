@@ -198,12 +198,14 @@ class ScreenPath:
             self.keys("w")
             self.text(arg)
             self.keys("Enter")
-        elif kind in ("condition", "delete"):
+        elif kind in ("condition", "delete", "disable"):
             number, _, condition = arg.partition(" ")
             self.show("breakpoints")
             self.click_row("Breaks", rf"^\W*{number}\s")
             if kind == "delete":
                 self.keys("d")
+            elif kind == "disable":
+                self.keys("Space")
             else:
                 self.keys("e")
                 self.text(condition)
