@@ -60,6 +60,7 @@ _PUBLIC = {
         "FindingGroup", "SanitizerReport", "debug_breakpoint_for",
     ),
     "cudatui.gdbbridge.sanitizer.report": ("read_report",),
+    "cudatui.gdbbridge.sanitizer.launch": ("launch_place", "launched_from"),
     "cudatui.gdbbridge.sanitizer.text_report": ("ReportError",),
     "cudatui.gdbbridge.nvml.sampler": ("NvmlSource", "NvmlUnavailable", "ReplaySource", "Sampler"),
     "cudatui.gdbbridge.nvml.models": (

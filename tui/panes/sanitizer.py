@@ -17,11 +17,11 @@ from textual.widgets import ContentSwitcher, DataTable, Log, Static
 
 from cudatui.gdbbridge import (
     API_ERROR, ASSERT, HAZARD, INVALID_ACCESS, LEAK, RACE, UNINITIALIZED_READ, Finding, FindingGroup, SanitizerError,
-    SanitizerReport, SanitizerRequest, SanitizerRun, clean,
+    SanitizerReport, SanitizerRequest, SanitizerRun, clean, launch_place, launched_from,
 )
 from cudatui.tui.messages import DebugFinding, Finished, OpenSource, PostMortem
 
-_COLUMNS = (("count", "Count"), ("what", "What"), ("where", "Where"), ("kernel", "Kernel"),
+_COLUMNS = (("count", "Count"), ("what", "What"), ("where", "Where"), ("launch", "Launched from"), ("kernel", "Kernel"),
             ("blocks", "Blocks"), ("threads", "Threads"), ("tool", "Tool"))
 
 
@@ -74,7 +74,10 @@ def details_text(group: FindingGroup) -> str:
         thread = f" thread {access.thread}" if access.thread else ""
         count = f" [{access.hazards} hazards]" if access.hazards else ""
         lines.append(f"access: {access.access}{thread} at {access.function} line {access.line}{count}")
-    if f.python_frame:
+    launch = launched_from(f)
+    if launch is not None:
+        lines.append(f"launched from: {_short(str(launch), 160)}")
+    if f.python_frame and f.python_frame != launch:
         lines.append(f"python: {f.python_frame}")
     if f.script_frame and f.script_frame != f.python_frame:
         lines.append(f"script: {f.script_frame}")
@@ -303,5 +306,5 @@ def _row(group: FindingGroup) -> tuple[str, ...]:
     f = group.first
     where = f.source_location
     place = f"{where[0].rsplit('/', 1)[-1]}:{where[1]}" if where else "-"
-    return (str(group.count), describe(f), place, _short(f.kernel, 20),
+    return (str(group.count), describe(f), place, launch_place(f), _short(f.kernel, 20),
             str(group.blocks or "-"), str(group.threads or "-"), f.tool)
