@@ -76,6 +76,8 @@ _PUBLIC = {
     "cudatui.gdbbridge.session.pipes": ("LINE_LIMIT_ENV", "effective_line_limit"),
     "cudatui.gdbbridge.text": ("TerminalFilter", "clean", "sanitize"),
     "cudatui.gdbbridge.source": ("read_source",),
+    "cudatui.gdbbridge.outcome": ("DeviceAssert", "ProgramError", "StopNotes", "TracebackFrame"),
+    "cudatui.gdbbridge.advice": ("BUILD_ADVICE", "library_of", "no_source_lines", "no_source_reason"),
     "cudatui.gdbbridge.names": ("is_shortened", "short_name"),
     "cudatui.gdbbridge.host.stack": ("HostFrame", "HostStack", "HostThread"),
     "cudatui.gdbbridge.host.view": ("Folded", "fold", "sync_point"),

@@ -37,6 +37,7 @@ from cudatui.gdbbridge.debugger.status import Phase
 from cudatui.gdbbridge.session.errors import DebuggerGone, DebuggerNotFound, MIError
 from cudatui.gdbbridge.session.gdb import GdbSession
 from cudatui.gdbbridge.text import TerminalFilter, clean
+from cudatui.gdbbridge.outcome import OutputTail
 
 __all__ = ["Debugger", "Step"]
 
@@ -64,7 +65,7 @@ class Debugger(DebuggerCore):
         if previous is not None:  # the panes drop states older than the one they show
             self.builder.generation = previous.generation
         self._pending_stop = None
-        self._program_output = TerminalFilter()
+        self._program_output, self.output_tail = TerminalFilter(), OutputTail()
         self._unsubscribe = [self.session.subscribe(self._on_event), self.session.subscribe_raw(self._emit)]
         try:
             await self.session.start()

@@ -9,6 +9,8 @@ from textual.widgets import DataTable, Static
 
 from cudatui.gdbbridge import LaunchConfig
 from cudatui.tui.app import DebuggerApp
+from cudatui.tui.panes.exception import ExceptionBanner
+from cudatui.tui.panes.source import SourcePane
 from cudatui.tui.panes.stack import StackPane
 from tests.support.app import phase, rows
 from tests.support.paths import RECORDED, ROOT
@@ -46,7 +48,8 @@ async def test_pytorch_index_assert_sync_line_then_launch_line() -> None:
         assert "CUDA_LAUNCH_BLOCKING=1" in note(app)
         shown = str(app.query_one(StackPane).query_one("#host-note", Static).render())
         assert shown == "⚠ line 7 is where the host waits, not the launch · L: launch blocking"
-        assert any(n.message == note(app) for n in app._notifications)
+        # a notification is added when its message is handled, a loop turn after the note is shown
+        await wait_for(pilot, lambda: any(n.message == note(app) for n in app._notifications), why="the note's toast")
         first = app.last_state.generation
         await pilot.press("L")
         await wait_for(pilot, lambda: app.last_state.generation > first and phase(app) == "stopped"
@@ -67,4 +70,32 @@ async def test_triton_fault_stops_at_its_python_source_line() -> None:
         user = next(row for row in host_rows(app) if row[0] == "•")
         assert user[3] == "triton_fault.py:18  torch.cuda.synchronize()"
         assert "(synchronize())" in note(app)
+        await app.action_quit()
+
+
+def missing(app: DebuggerApp) -> str:
+    widget = app.query_one(SourcePane).query_one("#source-missing", Static)
+    return str(widget.render()) if widget.display else ""
+
+
+async def test_pytorch_kernel_without_source_says_why_with_the_assert_sass_and_python_line() -> None:
+    """PyTorch's index kernel has no line information: the source pane says so in its first line
+    (whose kernel, which library), then the assert message the program printed for the focused
+    thread, the errorpc SASS marks, the script's line from the host stack and the build advice;
+    the banner says the same first line."""
+    app = replay("torch_index")
+    async with app.run_test(size=(160, 48)) as pilot:
+        await wait_for(pilot, lambda: phase(app) == "stopped" and "python:" in missing(app), why="the no-source lines")
+        lines = missing(app).split("\n")
+        assert lines[0] == ("no source for at::native::index_elementwise_kernel<128, 4, …>: PyTorch's kernel "
+                            "(libtorch_cuda.so) has no line information")
+        assert lines[1] == ('the program printed: Assertion `-sizes[i] <= index && index < sizes[i] && "index out of '
+                            'bounds"` failed at IndexKernel.cu:111 (block (0,0,0) thread (2,0,0))')
+        # an assert has no errorpc (cuda-gdb lists none at this stop): SASS marks the stop's pc
+        assert lines[2] == "SASS pane: the instruction it stopped at, pc 0x7ffd037a44f0 (no errorpc at this stop)"
+        assert lines[3] == 'python: torch_index.py:7  print("sum", y.sum().item()) (the Stack pane has the whole stack)'
+        assert 'extra_cuda_cflags=["-G", "-g"]' in lines[4] and "nvcc -G -lineinfo" in lines[4]
+        assert "CUPY_CUDA_COMPILE_WITH_DEBUG=1" in lines[4]
+        banner = str(app.query_one(ExceptionBanner).render())
+        assert lines[0] in banner and "IndexKernel.cu:111" in banner
         await app.action_quit()
