@@ -31,7 +31,7 @@ from cudatui.gdbbridge.cuda.tables import info, parse_blocks, parse_threads
 from cudatui.gdbbridge.debugger.breakpoints import Breakpoints, BreakpointSpec
 from cudatui.gdbbridge.debugger.core import RUN, STEPS, DebuggerCore, Step
 from cudatui.gdbbridge.debugger.events import ConsoleOutput, Notice, StartupFailed
-from cudatui.gdbbridge.debugger.host import LAUNCH_BLOCKING, is_native
+from cudatui.gdbbridge.debugger.host import LAUNCH_BLOCKING, is_native, jit_env
 from cudatui.gdbbridge.debugger.state import StateBuilder
 from cudatui.gdbbridge.debugger.status import Phase
 from cudatui.gdbbridge.session.errors import DebuggerGone, DebuggerNotFound, MIError
@@ -57,7 +57,8 @@ class Debugger(DebuggerCore):
     async def _start(self, first: bool) -> None:
         cfg = self.config
         self._set_status(Phase.STARTING, f"starting {cfg.debugger_name}", since=self.clock())
-        env = {**os.environ, **dict(cfg.env)} if cfg.env else None
+        extra = {**jit_env(cfg), **dict(cfg.env)}
+        env = {**os.environ, **extra} if extra else None
         self.session = GdbSession(cfg.debugger, cfg.program_argv, cwd=cfg.cwd, env=env, record=cfg.record)
         previous = self.builder
         self.breakpoints = Breakpoints(self.session)

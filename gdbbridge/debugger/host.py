@@ -21,6 +21,9 @@ from cudatui.gdbbridge.session.errors import MIError
 from cudatui.gdbbridge.session.gdb import GdbSession
 
 LAUNCH_BLOCKING = "CUDA_LAUNCH_BLOCKING"
+JIT_ENV = {"CUPY_CACHE_SAVE_CUDA_SOURCE": "1", "CUPY_CUDA_COMPILE_WITH_DEBUG": "1"}
+"""Set for a Python program unless the user set them: CuPy keeps each kernel's source in its cache
+(where the source pane finds it) and compiles with -G (source lines and locals in cuda-gdb)."""
 
 
 def is_python(config: LaunchConfig) -> bool:
@@ -35,6 +38,14 @@ def is_native(config: LaunchConfig) -> bool:
     gdb knows the program's own code (and its CUDA kernels), so a breakpoint it leaves pending
     is most likely a mistyped location (or in a shared library, known once it loads)."""
     return bool(config.target) and not config.replayed and not config.core and not is_python(config)
+
+
+def jit_env(config: LaunchConfig) -> dict[str, str]:
+    """What :data:`JIT_ENV` adds to a live Python program's environment (the user's values win)."""
+    if config.replayed or not is_python(config):
+        return {}
+    given = {**os.environ, **dict(config.env)}
+    return {name: value for name, value in JIT_ENV.items() if name not in given}
 
 
 def debuggee_env(config: LaunchConfig, launch_blocking: bool) -> Mapping[str, str]:

@@ -70,6 +70,9 @@ async def test_triton_fault_stops_at_its_python_source_line() -> None:
         user = next(row for row in host_rows(app) if row[0] == "•")
         assert user[3] == "triton_fault.py:18  torch.cuda.synchronize()"
         assert "(synchronize())" in note(app)
+        source = app.query_one(SourcePane)  # Triton's line info names the kernel's Python file
+        assert source.shown is not None and source.shown.local == PROGRAMS / "triton_fault.py"
+        assert source.view.current == 12 and "tl.store(" in source.view.lines[11].plain
         await app.action_quit()
 
 

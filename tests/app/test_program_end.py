@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from cudatui.gdbbridge import LaunchConfig
 from cudatui.tui.app import DebuggerApp
+from cudatui.tui.panes.output import OutputPane
 from cudatui.tui.panes.source import SourcePane
 from tests.support.app import phase
 from tests.support.paths import FIXTURES
@@ -64,4 +65,16 @@ async def test_a_plain_exit_says_its_code_and_no_cuda_step(tmp_path) -> None:
         await wait_for(pilot, lambda: phase(app) == "exited" and line_shown(app, "missing"), why="the exit line")
         assert line_shown(app, "missing") == "the program exited with code 0; r runs it again"
         assert line_shown(app, "note") == ""
+        await app.action_quit()
+
+
+async def test_a_python_program_runs_with_cupys_source_and_debug_variables(tmp_path, monkeypatch) -> None:
+    monkeypatch.delenv("CUPY_CACHE_SAVE_CUDA_SOURCE", raising=False)
+    monkeypatch.setenv("CUPY_CUDA_COMPILE_WITH_DEBUG", "0")  # the user's own value wins
+    app = python_app("env.py", tmp_path)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await wait_for(pilot, lambda: phase(app) == "exited" and "DEBUG=" in app.query_one(OutputPane).text,
+                       why="the program's output")
+        text = app.query_one(OutputPane).text
+        assert "CUPY_CACHE_SAVE_CUDA_SOURCE=1" in text and "CUPY_CUDA_COMPILE_WITH_DEBUG=0" in text
         await app.action_quit()

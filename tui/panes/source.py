@@ -18,7 +18,9 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from cudatui.gdbbridge import Breakpoint, HostStack, StopState, no_source_lines, read_source
+from cudatui.gdbbridge import (
+    Breakpoint, HostStack, StopState, find_source, missing_reason, no_source_lines, read_source,
+)
 from cudatui.tui.messages import BreakpointToggled, GutterClicked
 
 from .base import InfoLine, StatePane
@@ -29,16 +31,6 @@ LEXERS = {".cu": "cuda", ".cuh": "cuda", ".c": "c", ".h": "c", ".cc": "cpp", ".c
 
 MAX_HIGHLIGHT = 2 * 1024 * 1024
 """Files larger than this are shown without syntax colours."""
-
-
-def resolve_source(path: str, search_dirs: tuple[str, ...] = (), *, recorded: bool = False) -> Path | None:
-    """The local file for a path gdb reported: itself if it exists, else a file of the same base
-    name in one of ``search_dirs``. A ``recorded`` path comes from the machine a recording was made
-    on, so a file of that name in ``search_dirs`` wins over one that happens to sit at that path here."""
-    candidate = Path(path)
-    in_dirs = (Path(directory) / candidate.name for directory in search_dirs)
-    order = (*in_dirs, candidate) if recorded else (candidate, *in_dirs)
-    return next((found for found in order if found.is_file()), None)
 
 
 def display_path(path: Path) -> str:
@@ -314,7 +306,7 @@ class SourcePane(StatePane):
         frame = error.frame if error is not None else None
         if error is None:
             self._show_missing(f"the program exited with code {code}; {step}")
-        elif frame is None or resolve_source(frame.file, self.search_dirs, recorded=self.recorded) is None:
+        elif frame is None or find_source(frame.file, self.search_dirs, recorded=self.recorded) is None:
             where = f" at {frame.where}" if frame is not None else ""
             self._show_missing(f"the program exited with code {code}: {error.summary}{where}\n{step}")
         else:
@@ -330,10 +322,10 @@ class SourcePane(StatePane):
 
     def open(self, path: str, line: int | None, *, current: bool = False) -> None:
         """Show ``path`` (as gdb names it) at ``line``; ``current`` marks it as the stop line."""
-        local = resolve_source(path, self.search_dirs, recorded=self.recorded)
+        local = find_source(path, self.search_dirs, recorded=self.recorded)
         self.shown = Shown(path, local)
         if local is None:
-            self._show_missing(f"source not available: {path} (not found here, nor in {', '.join(self.search_dirs) or 'any search directory'})")
+            self._show_missing(missing_reason(path, self.search_dirs))
             return
         if local not in self._cache:
             try:
