@@ -48,6 +48,7 @@ _PUBLIC = {
     "cudatui.gdbbridge.cuda.evaluation": ("read_shared",),
     "cudatui.gdbbridge.cuda.disassembly": ("disassemble",),
     "cudatui.gdbbridge.cuda.warp_watch": ("LaneValue", "WarpWatchError", "evaluate_in_lanes"),
+    "cudatui.gdbbridge.cuda.culprit": ("Culprit",),
     "cudatui.gdbbridge.cuda.shared_decls": ("SharedDecl", "shared_arrays"),
     "cudatui.gdbbridge.record.transcript": ("Exchange", "Transcript", "TranscriptError", "canonical", "load"),
     "cudatui.gdbbridge.record.path": ("Move", "recorded_breakpoints", "recorded_moves"),

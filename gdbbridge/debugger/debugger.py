@@ -23,6 +23,7 @@ from dataclasses import replace
 from typing import Any
 
 from cudatui.gdbbridge.cuda import warp_watch
+from cudatui.gdbbridge.cuda.culprit import Culprit, faulting_line, find_culprit
 from cudatui.gdbbridge.cuda.disassembly import disassemble
 from cudatui.gdbbridge.cuda.evaluation import evaluate, read_shared
 from cudatui.gdbbridge.cuda.focus import FocusSyntaxError, switch_focus
@@ -325,6 +326,20 @@ class Debugger(DebuggerCore):
         async with self._lock:
             values = await warp_watch.evaluate_in_lanes(self._stopped(), expression)
             return clean(tuple((v.lane, v.text) for v in values))
+
+    async def find_culprit(self) -> Culprit:
+        """At a warp-wide exception: the lane whose values on the faulting line are out of range
+        (:mod:`cudatui.gdbbridge.cuda.culprit`); the focus moves to it."""
+        async with self._lock:
+            session, state = self._stopped(), self.state
+            assert state is not None
+            code, before = faulting_line(state, self.config.source_dirs, self.config.replayed)
+            culprit = await find_culprit(session, state, code, before)
+            focused = state.focus.lane if state.focus else None
+            if culprit.lane is not None and culprit.lane != focused:
+                result = await switch_focus(session, f"lane {culprit.lane}")
+                await self._refresh(state.stop, focus=result.focus)
+            return clean(culprit)
 
     async def blocks(self) -> tuple[BlockRange, ...]:
         """The coalesced block ranges of every running kernel."""
