@@ -21,6 +21,9 @@ from cudatui.gdbbridge.names import short_name
 BUILD_ADVICE = ('for your own kernels: nvcc -G -lineinfo (lines only: -lineinfo); torch.utils.cpp_extension: '
                 'extra_cuda_cflags=["-G", "-g"]; CuPy: CUPY_CUDA_COMPILE_WITH_DEBUG=1; Triton kernels have lines')
 """How to build the user's own kernels with source lines and locals."""
+JIT_ENV = {"CUPY_CACHE_SAVE_CUDA_SOURCE": "1", "CUPY_CUDA_COMPILE_WITH_DEBUG": "1"}
+"""Set for a Python program unless the user set them: CuPy keeps each kernel's source in its cache
+(where the source pane finds it) and compiles with -G (source lines and locals in cuda-gdb)."""
 
 KNOWN_LIBRARIES: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\b(?:at|c10|caffe2|torch)::"), "PyTorch's kernel (libtorch_cuda.so)"),

@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 from typing import Mapping
 
+from cudatui.gdbbridge.advice import JIT_ENV
 from cudatui.gdbbridge.debugger.config import LaunchConfig
 from cudatui.gdbbridge.host.encoding import COMMAND, decode, record
 from cudatui.gdbbridge.host.reader import host_stack
@@ -21,9 +22,6 @@ from cudatui.gdbbridge.session.errors import MIError
 from cudatui.gdbbridge.session.gdb import GdbSession
 
 LAUNCH_BLOCKING = "CUDA_LAUNCH_BLOCKING"
-JIT_ENV = {"CUPY_CACHE_SAVE_CUDA_SOURCE": "1", "CUPY_CUDA_COMPILE_WITH_DEBUG": "1"}
-"""Set for a Python program unless the user set them: CuPy keeps each kernel's source in its cache
-(where the source pane finds it) and compiles with -G (source lines and locals in cuda-gdb)."""
 
 
 def is_python(config: LaunchConfig) -> bool:

@@ -7,7 +7,8 @@ from __future__ import annotations
 import os
 
 from cudatui.gdbbridge.debugger.config import LaunchConfig
-from cudatui.gdbbridge.debugger.host import JIT_ENV, jit_env
+from cudatui.gdbbridge.advice import JIT_ENV
+from cudatui.gdbbridge.debugger.host import jit_env
 from cudatui.gdbbridge.source import find_source, jit_candidates, missing_reason
 
 SHA = "3f786850e387550fdab836ed7e6dc881de23001b"
