@@ -4,6 +4,8 @@ every ``.py`` program (``gdb --args python3 script.py``): the exception it died 
 
 from __future__ import annotations
 
+from textual.widgets import Static
+
 from cudatui.gdbbridge import LaunchConfig
 from cudatui.tui.app import DebuggerApp
 from cudatui.tui.panes.output import OutputPane
@@ -55,6 +57,9 @@ async def test_an_asynchronous_cuda_error_offers_launch_blocking_and_memcheck(tm
                            f"at async_error.py:{raise_line}")
         assert note[1].startswith("a kernel failed before this line") and "L re-runs with CUDA_LAUNCH_BLOCKING=1" in note[1]
         assert "m runs memcheck" in note[1]
+        await pilot.press("m")  # the next step: memcheck in the Sanitize pane (no compute-sanitizer here: it says so)
+        status = app.query_one("#sanitizer-status", Static)
+        await wait_for(pilot, lambda: str(status.render()) != "no sanitizer run yet", why="the sanitizer's status")
         await app.action_quit()
 
 
