@@ -61,6 +61,7 @@ async def test_pytorch_index_assert_sync_line_then_launch_line() -> None:
         user = next(row for row in host_rows(app) if row[0] == "•")
         assert user[2:] == ["<module>", "torch_index.py:6  y = x[idx]"]
         assert note(app) == ""
+        await wait_for(pilot, lambda: "python: torch_index.py:6  y = x[idx]" in missing(app), why="the launch line")
         await app.action_quit()
 
 

@@ -3,7 +3,8 @@ the H200), the out-of-range and outlier tests, and the summary of lanes that dif
 
 from __future__ import annotations
 
-from cudatui.gdbbridge.cuda.culprit import Culprit, describe, line_expressions, out_of_range, size_of
+from cudatui.gdbbridge.cuda.culprit import Culprit, describe, find_culprit, line_expressions, out_of_range, size_of
+from cudatui.gdbbridge.cuda.models import Lane
 from cudatui.gdbbridge.cuda.warp_watch import LaneValue
 from cudatui.gdbbridge.models import StopEvent, StopState, Variable
 
@@ -51,3 +52,11 @@ def test_what_differs_between_lanes() -> None:
                       24, "idx[i]", "")
     assert culprit.differing == (f"idx[i]: 0..{BIG} over lanes 0-31", "q: <optimized out> in 1 lanes; 3 in 1 lanes")
     assert describe("i", lanes({0: "0", 1: "1"})) == "i: 0..1 over lanes 0-1"
+
+
+async def test_a_single_faulted_lane_is_the_culprit_without_a_walk() -> None:
+    lanes_table = (Lane(3, "active", 0x10, (3, 0, 0), "Warp Illegal Address", False),
+                   Lane(4, "active", 0x10, (4, 0, 0), None, True))
+    state = StopState(0, StopEvent("signal-received"), lanes=lanes_table)
+    found = await find_culprit(None, state, "out[i] = x[j];")  # type: ignore[arg-type]  # no command is sent
+    assert (found.lane, found.reason, found.evaluated) == (3, "only lane 3 faulted", ())
