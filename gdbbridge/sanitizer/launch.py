@@ -8,7 +8,9 @@ order, a C++ one (``oob_add in oob.cu:41 [..] in liboob.so``, a ctypes library o
 or a Python one. A frame is a library's, and skipped, when
 
 - it is a Python frame in a ``site-packages``/``dist-packages`` folder or the standard library
-  (:func:`~cudatui.gdbbridge.host.paths.is_user_file`);
+  (:func:`~cudatui.gdbbridge.host.paths.is_user_file`); the text report names a Python file by
+  its base name only (``module.py:1751`` of torch.nn as much as ``a.py:5``): given the program's
+  folders (``roots``), such a frame is the user's only when a file of that name lies in one;
 - its module is a known library (:data:`LIBRARIES`: the CUDA runtime and driver, PyTorch,
   cuBLAS, cuDNN, NCCL, the C and C++ runtimes, the Python interpreter) or lies in a package
   folder;
@@ -19,6 +21,7 @@ or a Python one. A frame is a library's, and skipped, when
 
 from __future__ import annotations
 
+import os
 import posixpath
 import re
 from typing import Optional
@@ -34,13 +37,16 @@ LIBRARIES = re.compile(
 _SYSTEM_FILES = ("cuda_runtime.h", "cuda_runtime_api.h", "device_functions.h", ".cudafe1.stub.c", "host_runtime.h")
 
 
-def is_library_frame(frame: HostFrame, kernel: Optional[str] = None) -> bool:
+def is_library_frame(frame: HostFrame, kernel: Optional[str] = None, roots: tuple[str, ...] = ()) -> bool:
     """Whether ``frame`` is a library's (see the module docstring); ``kernel`` is the finding's
-    kernel, whose host stub is not the launch."""
+    kernel, whose host stub is not the launch; ``roots`` the program's folders."""
     if frame.line is None or not frame.file:
         return True
     if frame.is_python:
-        return not is_user_file(frame.file) if frame.file.startswith("/") else _in_packages(frame.file)
+        if frame.file.startswith("/"):
+            return not is_user_file(frame.file)
+        return _in_packages(frame.file) or bool(roots) and not any(
+            os.path.isfile(os.path.join(root, frame.file)) for root in roots)
     if frame.file.endswith(_SYSTEM_FILES) or frame.function.startswith("__device_stub__"):
         return True
     module = frame.module or ""
@@ -53,17 +59,17 @@ def _in_packages(path: str) -> bool:
     return any(f"/{folder}/" in f"/{path}" for folder in PACKAGE_DIRS)
 
 
-def launched_from(finding: Finding | FindingGroup) -> Optional[HostFrame]:
+def launched_from(finding: Finding | FindingGroup, roots: tuple[str, ...] = ()) -> Optional[HostFrame]:
     """The first frame of the user's code in the finding's launch-time host backtrace, or None
-    (no backtrace, or only library frames in it)."""
+    (no backtrace, or only library frames in it); ``roots``: the program's folders, if known."""
     if isinstance(finding, FindingGroup):
         finding = finding.first
-    return next((f for f in finding.host_backtrace if not is_library_frame(f, finding.kernel)), None)
+    return next((f for f in finding.host_backtrace if not is_library_frame(f, finding.kernel, roots)), None)
 
 
-def launch_place(finding: Finding | FindingGroup) -> str:
+def launch_place(finding: Finding | FindingGroup, roots: tuple[str, ...] = ()) -> str:
     """``file:line`` (the file's base name) of :func:`launched_from`, or "-"."""
-    frame = launched_from(finding)
+    frame = launched_from(finding, roots)
     if frame is None or not frame.file:
         return "-"
     return f"{posixpath.basename(frame.file)}:{frame.line}"

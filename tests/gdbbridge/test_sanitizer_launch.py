@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from cudatui.gdbbridge.sanitizer.findings import HostFrame
+from cudatui.gdbbridge.sanitizer.findings import Finding, HostFrame
 from cudatui.gdbbridge.sanitizer.launch import is_library_frame, launch_place, launched_from
 from cudatui.gdbbridge.sanitizer.report import read_report
 from tests.support import paths
@@ -57,3 +57,16 @@ def test_a_finding_without_host_backtrace_has_no_launch_place() -> None:
 ])
 def test_library_frames(frame: HostFrame, library: bool) -> None:
     assert is_library_frame(frame) is library
+
+
+def test_bare_python_file_names_are_the_users_only_in_the_programs_folders(tmp_path) -> None:
+    """The text report names Python files by base name: torch.nn's linear.py looks like the
+    user's model.py; the program's folders tell them apart."""
+    (tmp_path / "model.py").write_text("# the user's model\n")
+    (tmp_path / "train.py").write_text("# the user's script\n")
+    finding = Finding("memcheck", "invalid_access", "Invalid __global__ read", kernel="k", host_backtrace=(
+        HostFrame("cudaLaunchKernel", None, None, "libcudart.so.13", 1),
+        HostFrame("forward", "linear.py", 125), HostFrame("forward", "model.py", 20),
+        HostFrame("<module>", "train.py", 9)))
+    assert launch_place(finding) == "linear.py:125"  # a saved report: no folders known
+    assert launch_place(finding, (str(tmp_path),)) == "model.py:20"

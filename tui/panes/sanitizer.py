@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 from typing import Optional
 
 from rich.text import Text
@@ -51,8 +52,9 @@ def describe(finding: Finding) -> str:
     return labels.get(finding.kind, _short(finding.message, 24))
 
 
-def details_text(group: FindingGroup) -> str:
-    """The details view of a group: message, device location, coordinates, backtraces."""
+def details_text(group: FindingGroup, roots: tuple[str, ...] = ()) -> str:
+    """The details view of a group: message, device location, coordinates, backtraces (``roots``:
+    the program's folders, which tell its Python files from the libraries')."""
     f = group.first
     lines = [f"{f.message}  (x{group.count}, {f.tool})"]
     where = f.source_location
@@ -74,7 +76,7 @@ def details_text(group: FindingGroup) -> str:
         thread = f" thread {access.thread}" if access.thread else ""
         count = f" [{access.hazards} hazards]" if access.hazards else ""
         lines.append(f"access: {access.access}{thread} at {access.function} line {access.line}{count}")
-    launch = launched_from(f)
+    launch = launched_from(f, roots)
     if launch is not None:
         lines.append(f"launched from: {_short(str(launch), 160)}")
     if f.python_frame and f.python_frame != launch:
@@ -147,6 +149,8 @@ class SanitizerPane(Widget):
         self._groups: dict[str, FindingGroup] = {}
         self._run: Optional[SanitizerRun] = None
         self._ticker: Optional[Timer] = None
+        self._roots: tuple[str, ...] = ()
+        """The run's program folders (none for a saved report): where its own Python files are."""
 
     @property
     def groups(self) -> tuple[FindingGroup, ...]:
@@ -184,6 +188,8 @@ class SanitizerPane(Widget):
 
     def start(self, request: SanitizerRequest) -> None:
         """Run compute-sanitizer in a worker; the pane follows it live."""
+        folder = os.path.dirname(os.path.abspath(os.path.join(request.cwd or os.getcwd(), request.program)))
+        self._roots = tuple(dict.fromkeys((request.cwd or os.getcwd(), folder)))
         self._run_sanitizer(request)
 
     @work(exclusive=True, group="sanitizer")
@@ -241,7 +247,7 @@ class SanitizerPane(Widget):
                         table.update_cell(key, "blocks", str(group.blocks or "-"))
                         table.update_cell(key, "threads", str(group.threads or "-"))
                 else:
-                    table.add_row(*_row(group), key=key)
+                    table.add_row(*_row(group, self._roots), key=key)
         self._groups = wanted
 
     def selected_group(self) -> Optional[FindingGroup]:
@@ -254,7 +260,8 @@ class SanitizerPane(Widget):
 
     def _show_details(self) -> None:
         group = self.selected_group()
-        self.query_one("#sanitizer-details", Static).update(Text(details_text(group) if group else "no findings"))
+        text = details_text(group, self._roots) if group else "no findings"
+        self.query_one("#sanitizer-details", Static).update(Text(text))
 
     def watch_status(self, status: str) -> None:
         for label in self.query("#sanitizer-status").results(Static):
@@ -302,9 +309,9 @@ def _row_key(group: FindingGroup) -> str:
     return "|".join(map(str, group.key))
 
 
-def _row(group: FindingGroup) -> tuple[str, ...]:
+def _row(group: FindingGroup, roots: tuple[str, ...] = ()) -> tuple[str, ...]:
     f = group.first
     where = f.source_location
     place = f"{where[0].rsplit('/', 1)[-1]}:{where[1]}" if where else "-"
-    return (str(group.count), describe(f), place, launch_place(f), _short(f.kernel, 20),
+    return (str(group.count), describe(f), place, launch_place(f, roots), _short(f.kernel, 20),
             str(group.blocks or "-"), str(group.threads or "-"), f.tool)
