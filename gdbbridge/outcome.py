@@ -150,8 +150,8 @@ def _dim(text: str) -> tuple[int, int, int]:
 def next_step(exit_code: int | None, error: ProgramError | None, cuda: bool) -> str | None:
     """What to do after the program ended (``cuda``: it used the GPU), or None."""
     if error is not None and error.asynchronous:
-        return ("a kernel failed before this line (CUDA reports its errors later): L re-runs with "
-                "CUDA_LAUNCH_BLOCKING=1 to stop at its launch, m runs memcheck to find the bad access")
+        return ("a kernel failed before the call that reported it (CUDA reports a kernel's errors later): L re-runs "
+                "with CUDA_LAUNCH_BLOCKING=1 to report it at its launch, m runs memcheck to find the bad access")
     if error is not None:
         return "r runs it again"
     if cuda and exit_code == 0:

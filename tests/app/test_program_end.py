@@ -11,7 +11,7 @@ from cudatui.tui.app import DebuggerApp
 from cudatui.tui.panes.output import OutputPane
 from cudatui.tui.panes.source import SourcePane
 from tests.support.app import phase
-from tests.support.paths import FIXTURES
+from tests.support.paths import C_SOURCES, FIXTURES
 from tests.support.programs import STEPS, compile_c, marked_line, needs_gdb
 from tests.support.wait import wait_for
 
@@ -55,7 +55,8 @@ async def test_an_asynchronous_cuda_error_offers_launch_blocking_and_memcheck(tm
         note = line_shown(app, "note").split("\n")
         assert note[0] == (f"exited with code 1: RuntimeError: CUDA error: an illegal memory access was encountered "
                            f"at async_error.py:{raise_line}")
-        assert note[1].startswith("a kernel failed before this line") and "L re-runs with CUDA_LAUNCH_BLOCKING=1" in note[1]
+        assert note[1].startswith("a kernel failed before the call that reported it")
+        assert "L re-runs with CUDA_LAUNCH_BLOCKING=1" in note[1]
         assert "m runs memcheck" in note[1]
         await pilot.press("m")  # the next step: memcheck in the Sanitize pane (no compute-sanitizer here: it says so)
         status = app.query_one("#sanitizer-status", Static)
@@ -82,4 +83,18 @@ async def test_a_python_program_runs_with_cupys_source_and_debug_variables(tmp_p
                        why="the program's output")
         text = app.query_one(OutputPane).text
         assert "CUPY_CACHE_SAVE_CUDA_SOURCE=1" in text and "CUPY_CUDA_COMPILE_WITH_DEBUG=0" in text
+        await app.action_quit()
+
+
+async def test_a_compiled_programs_cuda_error_message_is_its_end(tmp_path) -> None:
+    """A native program that prints a CUDA runtime error and exits 1 (as the lessons' C hosts do)."""
+    program = compile_c(C_SOURCES / "end" / "cuda_error.c", tmp_path / "cuda_error")
+    app = DebuggerApp(LaunchConfig(debugger=("gdb",), target=(str(program),), cwd=str(tmp_path)))
+    async with app.run_test(size=(160, 48)) as pilot:
+        await wait_for(pilot, lambda: phase(app) == "exited" and "CUDA error" in line_shown(app, "missing"),
+                       why="the exit line")
+        lines = line_shown(app, "missing").split("\n")
+        assert lines[0] == ("the program exited with code 1: CUDA error: an illegal memory access was encountered "
+                            "(cudaMemcpy at main.c:12)")
+        assert lines[1].startswith("a kernel failed before the call that reported it")
         await app.action_quit()
