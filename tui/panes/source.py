@@ -295,8 +295,11 @@ class SourcePane(StatePane):
     def show_host(self, generation: int, stack: HostStack) -> None:
         """The host stack of the stop of ``generation``: its Python line joins the no-source lines."""
         state = self.state
-        if state is not None and state.generation >= generation:
-            self._host = (state.stop, stack)
+        if state is None or state.generation < generation:
+            return
+        self._host = (state.stop, stack)
+        frame = state.frame
+        if not state.stop.exited and (frame is None or not (frame.fullname or frame.file)):
             self.render_state(state, None)
 
     def _show_end(self, state: StopState) -> None:
