@@ -13,6 +13,7 @@ from typing import Any, Mapping, Sequence
 
 from cudatui.gdbbridge.convert import to_exit_code, to_int
 from cudatui.gdbbridge.names import short_name
+from cudatui.gdbbridge.outcome import StopNotes
 from cudatui.gdbbridge.cuda.models import CudaException, CudaFocus, Device, Kernel, Lane, Warp
 
 
@@ -27,6 +28,8 @@ class Frame:
     fullname: str | None = None
     line: int | None = None
     args: tuple[tuple[str, str], ...] = ()
+    library: str | None = None
+    """The shared library of a frame without line information (gdb's ``from``), if gdb names it."""
 
     @classmethod
     def from_mi(cls, d: Mapping[str, Any], level: int = 0) -> "Frame":
@@ -43,6 +46,7 @@ class Frame:
             fullname=d.get("fullname"),
             line=to_int(d.get("line")),
             args=args,
+            library=d.get("from"),
         )
 
     @property
@@ -269,6 +273,8 @@ class StopState:
     lanes: tuple[Lane, ...] = ()
     breakpoints: tuple[Breakpoint, ...] = ()
     errors: tuple[QueryFailure, ...] = field(default=())
+    notes: StopNotes = field(default_factory=StopNotes)
+    """What the program's output says about this stop: the error it ended with, the device assert."""
 
     @property
     def frame(self) -> Frame | None:

@@ -182,6 +182,7 @@ class DebuggerApp(App[int]):
                 self.query_one(LocalsPane).show_watches(generation, watches)
             case HostStackChanged(generation, stack, note):
                 self.query_one(StackPane).show_host(generation, stack, note)
+                self.query_one(SourcePane).show_host(generation, stack)
                 if note:
                     self.notify_user(note, "warning")
             case PhaseChanged(status):

@@ -43,6 +43,7 @@ from cudatui.gdbbridge.jobs.ranks import RankJob, exit_status
 from cudatui.gdbbridge.debugger.status import NOT_STOPPED, Phase, Status, focused_kernel, stop_detail
 from cudatui.gdbbridge.cuda.models import CudaFocus
 from cudatui.gdbbridge.models import Breakpoint, StopEvent, StopState, Variable
+from cudatui.gdbbridge.outcome import OutputTail, StopNotes, device_assert, notes_at_exit
 from cudatui.gdbbridge.session import events as ev
 from cudatui.gdbbridge.session.fanout import Fanout
 from cudatui.gdbbridge.session.errors import DebuggerGone, MIError
@@ -88,6 +89,10 @@ class DebuggerCore:
         self._events: Fanout[DebuggerEvent] = Fanout("debugger listener")
         self._program_output = TerminalFilter()
         """The debuggee's output as a stream (a new one per session)."""
+        self.output_tail = OutputTail()
+        """The end of the debuggee's output (a new one per session), read for each stop's notes."""
+        self.uses_cuda = False
+        """Whether the program loaded the CUDA driver (or stopped in a kernel)."""
         self._lock = asyncio.Lock()
         self._pending_stop: StopEvent | None = None
         """The last ``*stopped`` not refreshed yet (None once a ``*running`` followed it)."""
@@ -155,9 +160,9 @@ class DebuggerCore:
         elif isinstance(event, ev.ProgramOutput):
             text = self._program_output.feed(event.text)
             if text:
-                self._emit(ProgramText(text))
+                self._program_said(text)
         elif isinstance(event, ev.NonMI):
-            self._emit(ProgramText(event.line + "\n"))
+            self._program_said(event.line + "\n")
         elif isinstance(event, ev.RecordingStopped):
             self._notice(event.message, "error")
         elif isinstance(event, ev.LineDropped):
@@ -168,6 +173,8 @@ class DebuggerCore:
 
     def _on_notify(self, event: ev.Notify) -> None:
         payload = event.payload
+        if event.name == "library-loaded" and "libcuda.so" in str(payload.get("id") or ""):
+            self.uses_cuda = True
         if event.name == "library-loaded" and self.phase is Phase.STARTING:
             name = os.path.basename(str(payload.get("target-name") or payload.get("id") or ""))
             base = self._status.detail.split(" · ", 1)[0]
@@ -235,7 +242,8 @@ class DebuggerCore:
             return None
         finally:
             self._refreshing = False
-        self.state = state = clean(state)
+        self.uses_cuda = self.uses_cuda or state.focus is not None
+        self.state = state = clean(replace(state, notes=self._notes(state)))
         if self.session is not None and not self.config.replayed:
             stop_state.record(self.session.record, state)
         self._emit(StateChanged(state))
@@ -258,6 +266,29 @@ class DebuggerCore:
         self._set_status(Phase.STOPPED, detail, focus=focus, kernel=focused_kernel(state))
 
     # -- helpers ---------------------------------------------------------------------------
+
+    def _program_said(self, text: str) -> None:
+        """Show the program's ``text``; output that arrives after the stop it explains (the pty
+        is read apart from gdb's records) updates that stop's notes."""
+        self._emit(ProgramText(text))
+        self.output_tail.feed(text)
+        state = self.state
+        if state is None or self.builder is None or self._refreshing or self.phase not in (Phase.STOPPED, Phase.EXITED):
+            return
+        notes = self._notes(state)
+        if notes != state.notes:
+            self.state = clean(self.builder.bump(state, notes=notes))
+            self._emit(StateChanged(self.state))
+
+    def _notes(self, state: StopState) -> StopNotes:
+        """What the program's output says about ``state`` (see :mod:`cudatui.gdbbridge.outcome`)."""
+        stop, tail = state.stop, self.output_tail.text
+        if stop.exited:
+            return notes_at_exit(tail, stop.exit_code, self.uses_cuda)
+        focus = state.focus or stop.focus
+        if stop.exception is None or focus is None:
+            return StopNotes()
+        return StopNotes(device_assert=device_assert(tail, focus.block, focus.thread))
 
     def _publish_breakpoints(self) -> None:
         """Show changed breakpoints now, unless a refresh in flight will show them."""

@@ -24,6 +24,7 @@ from dataclasses import replace
 from typing import Any, Awaitable, Callable, TypeVar
 
 from cudatui.gdbbridge.cuda import warp_watch
+from cudatui.gdbbridge.cuda.culprit import Culprit, faulting_line, find_culprit
 from cudatui.gdbbridge.cuda.disassembly import disassemble
 from cudatui.gdbbridge.cuda.evaluation import evaluate, read_shared
 from cudatui.gdbbridge.cuda.focus import FocusSyntaxError, switch_focus
@@ -32,7 +33,7 @@ from cudatui.gdbbridge.cuda.tables import info, parse_blocks, parse_threads
 from cudatui.gdbbridge.debugger.breakpoints import Breakpoints, BreakpointSpec
 from cudatui.gdbbridge.debugger.core import RUN, STEPS, DebuggerCore, Step
 from cudatui.gdbbridge.debugger.events import ConsoleOutput, Notice, StartupFailed
-from cudatui.gdbbridge.debugger.host import LAUNCH_BLOCKING, is_native
+from cudatui.gdbbridge.debugger.host import LAUNCH_BLOCKING, is_native, jit_env
 from cudatui.gdbbridge.debugger.state import StateBuilder
 from cudatui.gdbbridge.debugger.targets import attached, join_rank, restart_refused
 from cudatui.gdbbridge.debugger.status import Phase
@@ -42,6 +43,7 @@ from cudatui.gdbbridge.record.recorder import PRIVATE, SHARED
 from cudatui.gdbbridge.session.errors import DebuggerGone, DebuggerNotFound, MIError
 from cudatui.gdbbridge.session.gdb import GdbSession
 from cudatui.gdbbridge.text import TerminalFilter, clean
+from cudatui.gdbbridge.outcome import OutputTail
 
 __all__ = ["Debugger", "Step"]
 
@@ -84,7 +86,8 @@ class Debugger(DebuggerCore):
         self._cut = None
         what = f"attaching to process {cfg.attach}" if cfg.attach is not None else f"starting {cfg.debugger_name}"
         self._set_status(Phase.STARTING, what, since=self.clock())
-        env = {**os.environ, **dict(cfg.env)} if cfg.env else None
+        extra = {**jit_env(cfg), **dict(cfg.env)}
+        env = {**os.environ, **extra} if extra else None
         self.session = GdbSession(cfg.debugger, cfg.program_argv, cwd=cfg.cwd, env=env, record=cfg.record,
                                   record_mode=SHARED if cfg.share_group else PRIVATE, attach=cfg.attach)
         previous = self.builder
@@ -93,7 +96,7 @@ class Debugger(DebuggerCore):
         if previous is not None:  # the panes drop states older than the one they show
             self.builder.generation = previous.generation
         self._pending_stop = None
-        self._program_output = TerminalFilter()
+        self._program_output, self.output_tail = TerminalFilter(), OutputTail()
         self._unsubscribe = [self.session.subscribe(self._on_event), self.session.subscribe_raw(self._emit)]
         try:
             await self.session.start()
@@ -405,6 +408,20 @@ class Debugger(DebuggerCore):
         async with self._lock:
             values = await warp_watch.evaluate_in_lanes(self._stopped(), expression)
             return clean(tuple((v.lane, v.text) for v in values))
+
+    async def find_culprit(self) -> Culprit:
+        """At a warp-wide exception: the lane whose values on the faulting line are out of range
+        (:mod:`cudatui.gdbbridge.cuda.culprit`); the focus moves to it."""
+        async with self._lock:
+            session, state = self._stopped(), self.state
+            assert state is not None
+            code, before = faulting_line(state, self.config.source_dirs, self.config.replayed)
+            culprit = await find_culprit(session, state, code, before)
+            focused = state.focus.lane if state.focus else None
+            if culprit.lane is not None and culprit.lane != focused:
+                result = await switch_focus(session, f"lane {culprit.lane}")
+                await self._refresh(state.stop, focus=result.focus)
+            return clean(culprit)
 
     async def blocks(self) -> tuple[BlockRange, ...]:
         """The coalesced block ranges of every running kernel."""

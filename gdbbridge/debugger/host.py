@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 from typing import Mapping
 
+from cudatui.gdbbridge.advice import JIT_ENV
 from cudatui.gdbbridge.debugger.config import LaunchConfig
 from cudatui.gdbbridge.host.encoding import COMMAND, decode, record
 from cudatui.gdbbridge.host.reader import host_stack
@@ -35,6 +36,14 @@ def is_native(config: LaunchConfig) -> bool:
     gdb knows the program's own code (and its CUDA kernels), so a breakpoint it leaves pending
     is most likely a mistyped location (or in a shared library, known once it loads)."""
     return bool(config.target) and not config.replayed and not config.core and not is_python(config)
+
+
+def jit_env(config: LaunchConfig) -> dict[str, str]:
+    """What :data:`JIT_ENV` adds to a live Python program's environment (the user's values win)."""
+    if config.replayed or not is_python(config):
+        return {}
+    given = {**os.environ, **dict(config.env)}
+    return {name: value for name, value in JIT_ENV.items() if name not in given}
 
 
 def debuggee_env(config: LaunchConfig, launch_blocking: bool) -> Mapping[str, str]:

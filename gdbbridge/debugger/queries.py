@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from cudatui.gdbbridge.cuda.culprit import Culprit
 from cudatui.gdbbridge.cuda.models import BlockRange, Instruction, ThreadRange
 
 
@@ -27,6 +28,10 @@ class DebuggerQueries(Protocol):
 
     async def evaluate_in_lanes(self, expression: str) -> tuple[tuple[int, str], ...]:
         """``expression`` in each active lane of the focused warp; the focus is restored."""
+
+    async def find_culprit(self) -> Culprit:
+        """At a warp-wide exception: the lane whose values on the faulting line are out of range
+        (the focus moves there), and the expressions whose values differ between lanes."""
 
     async def blocks(self) -> tuple[BlockRange, ...]:
         """The coalesced block ranges of every running kernel."""

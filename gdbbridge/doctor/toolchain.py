@@ -13,6 +13,7 @@ import importlib.util
 import re
 from pathlib import Path
 
+from cudatui.gdbbridge.advice import BUILD_ADVICE, JIT_ENV
 from cudatui.gdbbridge.doctor.probe import Check, DoctorConfig, run_tool
 from cudatui.gdbbridge.doctor.checks import NvmlInfo, TorchInfo, child_json, find_tool, sm
 from cudatui.gdbbridge.i18n import N_, tr
@@ -190,7 +191,17 @@ def env_checks(config: DoctorConfig, nvml: NvmlInfo) -> list[Check]:
         else:
             checks.append(Check("CUDA_VISIBLE_DEVICES", "info", f"{visible!r}: CUDA programs see "
                                 "only these GPUs, renumbered from 0"))
+    checks.append(own_kernels_check(config))
     return checks
+
+
+def own_kernels_check(config: DoctorConfig) -> Check:
+    """How the user's own kernels get source lines and locals; the CuPy variables cudatui sets."""
+    given = [f"{name}={config.env[name]!r}" for name in JIT_ENV if name in config.env]
+    detail = ("CuPy kernels: " + (", ".join(given) + " (yours, kept)" if given else
+                                  "cudatui runs Python programs with CUPY_CUDA_COMPILE_WITH_DEBUG=1 and "
+                                  "CUPY_CACHE_SAVE_CUDA_SOURCE=1"))
+    return Check("own kernels' source", "info", detail, BUILD_ADVICE)
 
 
 def check_debug_build(config: DoctorConfig, nvml: NvmlInfo) -> Check:

@@ -5,11 +5,17 @@ CUDA_LAUNCH_BLOCKING=1 and the line becomes the launch, without the note."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
 from textual.widgets import DataTable, Static
 
 from cudatui.gdbbridge import LaunchConfig
 from cudatui.tui.app import DebuggerApp
+from cudatui.tui.panes.exception import ExceptionBanner
+from cudatui.tui.panes.source import SourcePane
 from cudatui.tui.panes.stack import StackPane
+from cudatui.tui.panes.warps import WarpsPane
 from tests.support.app import phase, rows
 from tests.support.paths import RECORDED, ROOT
 from tests.support.wait import wait_for
@@ -55,6 +61,7 @@ async def test_pytorch_index_assert_sync_line_then_launch_line() -> None:
         user = next(row for row in host_rows(app) if row[0] == "•")
         assert user[2:] == ["<module>", "torch_index.py:6  y = x[idx]"]
         assert note(app) == ""
+        await wait_for(pilot, lambda: "python: torch_index.py:6  y = x[idx]" in missing(app), why="the launch line")
         await app.action_quit()
 
 
@@ -68,4 +75,82 @@ async def test_triton_fault_stops_at_its_python_source_line() -> None:
         user = next(row for row in host_rows(app) if row[0] == "•")
         assert user[3] == "triton_fault.py:18  torch.cuda.synchronize()"
         assert "(synchronize())" in note(app)
+        source = app.query_one(SourcePane)  # Triton's line info names the kernel's Python file
+        assert source.shown is not None and source.shown.local == PROGRAMS / "triton_fault.py"
+        assert source.view.current == 12 and "tl.store(" in source.view.lines[11].plain
+        await app.action_quit()
+
+
+def missing(app: DebuggerApp) -> str:
+    widget = app.query_one(SourcePane).query_one("#source-missing", Static)
+    return str(widget.render()) if widget.display else ""
+
+
+async def test_pytorch_kernel_without_source_says_why_with_the_assert_sass_and_python_line() -> None:
+    """PyTorch's index kernel has no line information: the source pane says so in its first line
+    (whose kernel, which library), then the assert message the program printed for the focused
+    thread, the errorpc SASS marks, the script's line from the host stack and the build advice;
+    the banner says the same first line."""
+    app = replay("torch_index")
+    async with app.run_test(size=(160, 48)) as pilot:
+        await wait_for(pilot, lambda: phase(app) == "stopped" and "python:" in missing(app), why="the no-source lines")
+        lines = missing(app).split("\n")
+        assert lines[0] == ("no source for at::native::index_elementwise_kernel<128, 4, …>: PyTorch's kernel "
+                            "(libtorch_cuda.so) has no line information")
+        assert lines[1] == ('the program printed: Assertion `-sizes[i] <= index && index < sizes[i] && "index out of '
+                            'bounds"` failed at IndexKernel.cu:111 (block (0,0,0) thread (2,0,0))')
+        # an assert has no errorpc (cuda-gdb lists none at this stop): SASS marks the stop's pc
+        assert lines[2] == "SASS pane: the instruction it stopped at, pc 0x7ffd037a44f0 (no errorpc at this stop)"
+        assert lines[3] == 'python: torch_index.py:7  print("sum", y.sum().item()) (the Stack pane has the whole stack)'
+        assert 'extra_cuda_cflags=["-G", "-g"]' in lines[4] and "nvcc -G -lineinfo" in lines[4]
+        assert "CUPY_CUDA_COMPILE_WITH_DEBUG=1" in lines[4]
+        banner = str(app.query_one(ExceptionBanner).render())
+        assert lines[0] in banner and "IndexKernel.cu:111" in banner
+        await app.action_quit()
+
+
+def recorded(name: str) -> Path:
+    """A recording of scripts/gpu_own2.sh; the test is skipped until the GPU box made it."""
+    path = OWN / f"ui_{name}.jsonl"
+    if not path.is_file():
+        pytest.skip(f"{path.name} not recorded yet: run `bash scripts/gpu_own2.sh` on the GPU box")
+    return path
+
+
+@pytest.mark.parametrize("program", ["ext_oob", "cupy_oob"])
+async def test_the_culprit_lane_of_a_warp_wide_fault_is_found_and_focused(program: str, tmp_path, monkeypatch) -> None:
+    """cuda-gdb focuses lane 0 of the faulted warp; C evaluates the faulting line in every lane
+    and moves the focus to lane 24, whose idx[i] is 2^34 (the H200 case); the values become the
+    warp watch. CuPy's source is found in its kernel cache (a copy kept beside the recording)."""
+    path = recorded(program)
+    kept = OWN / f"{program}.source"  # the file the source pane showed on the GPU box
+    monkeypatch.setenv("CUPY_CACHE_DIR", str(kept))  # CuPy's cache: <sha1>.cubin.cu
+    extensions = tmp_path / "torch_extensions"  # TORCH_EXTENSIONS_DIR/<name>/cuda.cu
+    if (kept / "cuda.cu").is_file():
+        (extensions / "ext_oob").mkdir(parents=True)
+        (extensions / "ext_oob" / "cuda.cu").write_bytes((kept / "cuda.cu").read_bytes())
+    monkeypatch.setenv("TORCH_EXTENSIONS_DIR", str(extensions))
+    app = DebuggerApp(LaunchConfig.replay(path, source_dirs=(str(PROGRAMS),)))
+    async with app.run_test(size=(160, 48)) as pilot:
+        await wait_for(pilot, lambda: phase(app) == "stopped" and host_rows(app), why="the fault's host stack")
+        source = app.query_one(SourcePane)
+        assert source.shown is not None and source.shown.local is not None, missing(app)
+        warps = app.query_one(WarpsPane)
+        warps.action_culprit()
+        line = warps.query_one("#culprit-line", Static)
+        await wait_for(pilot, lambda: str(line.render()).startswith("culprit: lane"), why="the culprit lane")
+        found = str(line.render())  # j itself where -G keeps it (CuPy?), else what it was assigned: idx[i]
+        assert found.startswith(("culprit: lane 24: j = 17179869184", "culprit: lane 24: idx[i] = 17179869184"))
+        assert "is outside 0..63" in found
+        await wait_for(pilot, lambda: app.last_state.focus.lane == 24, why="the focus on lane 24")
+        assert warps.watch_expression in ("j", "idx[i]")
+        await app.action_quit()
+
+
+async def test_a_quiet_out_of_bounds_write_exits_0_and_offers_memcheck() -> None:
+    app = DebuggerApp(LaunchConfig.replay(recorded("triton_quiet_oob"), source_dirs=(str(PROGRAMS),)))
+    async with app.run_test(size=(160, 48)) as pilot:
+        await wait_for(pilot, lambda: phase(app) == "exited" and missing(app), why="the exit line")
+        assert missing(app).startswith("the program exited with code 0; no kernel faulted under the debugger")
+        assert "m runs memcheck" in missing(app)
         await app.action_quit()

@@ -17,7 +17,8 @@ from cudatui.gdbbridge.record.transcript import load
 from cudatui.kernels.lessons import KERNELS_DIR
 from cudatui.tui.cli import main
 from cudatui.tui.demo_plan import RECORDINGS_DIR, read_meta, read_recording
-from cudatui.tui.panes.source import SourcePane, resolve_source
+from cudatui.gdbbridge import find_source
+from cudatui.tui.panes.source import SourcePane
 from cudatui.tui.replay_app import ModeStatusBar, ReplayApp
 from cudatui.tui.replay_plan import ReplayError, ReplayPlan, plan_replay
 from tests.support.app import messages, phase, status
@@ -84,7 +85,7 @@ def test_sources_are_found_by_name_in_source_dirs_next_to_the_file_in_the_cwd_th
 
     def found(recording: Path, *given: Path) -> Path | None:
         dirs = plan_replay(str(recording), extra_dirs=tuple(map(str, given))).config.source_dirs
-        return resolve_source(recorded, dirs, recorded=True)
+        return find_source(recorded, dirs, recorded=True)
 
     beside, alone = layout["beside"] / "divergence.jsonl.gz", layout["alone"] / "divergence.jsonl.gz"
     assert found(beside, layout["given"]) == layout["given"] / "divergence.cu"

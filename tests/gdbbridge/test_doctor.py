@@ -254,6 +254,14 @@ def test_environment_variables() -> None:
     assert beyond.status == "warn" and "[3]" in beyond.detail
 
 
+def test_the_build_advice_for_the_users_own_kernels() -> None:
+    own = env_checks(DoctorConfig(env={}), H200)[-1]
+    assert own.name == "own kernels' source" and "CUPY_CUDA_COMPILE_WITH_DEBUG=1" in own.detail
+    assert "nvcc -G -lineinfo" in own.fix and 'extra_cuda_cflags=["-G", "-g"]' in own.fix
+    kept = env_checks(DoctorConfig(env={"CUPY_CUDA_COMPILE_WITH_DEBUG": "0"}), H200)[-1]
+    assert kept.detail == "CuPy kernels: CUPY_CUDA_COMPILE_WITH_DEBUG='0' (yours, kept)"
+
+
 @pytest.mark.skipif(shutil.which("nvcc") is None, reason="needs nvcc")
 def test_nvcc_version_and_target_list() -> None:
     kepler = NvmlInfo("1", (13, 0), (Gpu(0, "Tesla K80", (3, 7)),))

@@ -12,6 +12,7 @@ from textual.widgets import DataTable, Log, Static
 
 from cudatui.gdbbridge.sanitizer.run import SanitizerRequest
 from cudatui.gdbbridge.sanitizer.report import read_report
+from cudatui.gdbbridge.sanitizer.findings import debug_breakpoint_for
 from cudatui.tui.messages import DebugFinding, OpenSource, PostMortem
 from cudatui.tui.panes.sanitizer import SanitizerPane
 from cudatui.tui.sanitize_app import SanitizeApp
@@ -51,16 +52,19 @@ async def test_report_rows_details_and_messages():
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         assert table_rows(app) == [
-            ["9", "bad read 4B global", "bugs.cu:5", "add_kernel", "(156,0,0)", "(96,0,0)..(104,0,0)", "memcheck"],
-            ["1", "race (2160 hazards)", "bugs.cu:13", "reduce_racy", "-", "-", "racecheck"],
-            ["1", "device assert", "bugs.cu:27", "void checked_index(…", "(0,0,0)", "(77,0,0)", "memcheck"],
-            ["1", "API cudaErrorAssert", "bugs.cu:51", "-", "-", "-", "memcheck"],
+            ["9", "bad read 4B global", "bugs.cu:5", "bugs.cu:45", "add_kernel", "(156,0,0)", "(96,0,0)..(104,0,0)",
+             "memcheck"],
+            ["1", "race (2160 hazards)", "bugs.cu:13", "-", "reduce_racy", "-", "-", "racecheck"],
+            ["1", "device assert", "bugs.cu:27", "bugs.cu:48", "void checked_index(…", "(0,0,0)", "(77,0,0)",
+             "memcheck"],
+            ["1", "API cudaErrorAssert", "bugs.cu:51", "bugs.cu:51", "-", "-", "-", "memcheck"],
         ]
         status = str(app.query_one("#sanitizer-status", Static).visual)
         assert "12 findings in 4 groups" in status and "ERROR SUMMARY 2" in status
         text = details(app)
         assert "distance: 135,553 bytes after allocation 0x7f4692e05000" in text
         assert "python: <module> in bugs.py:4" in text and "#0 launch in bugs.cu:45 (libbugs.so)" in text
+        assert "launched from: launch in bugs.cu:45 (libbugs.so)" in text
 
         await pilot.press("down", "down")
         assert "assertion: j >= 0 && j < n" in details(app)
@@ -70,6 +74,24 @@ async def test_report_rows_details_and_messages():
         assert app.messages[0] == ("open", "bugs.cu", 27)
         assert app.messages[1][0] == "debug" and app.messages[1][1].first.line == 27
         assert app.messages[2][0] == "post-mortem"
+
+
+async def test_torch_kernel_is_launched_from_the_script_line_and_d_stops_on_the_culprit_thread():
+    """PyTorch's index assert (memcheck on the H200): the launch-time backtrace holds 23 library
+    frames before `<module> in a.py:5`; that is the launch column, the details keep all of them."""
+    app = RecordingApp(report=read_report(str(FIXTURES / "memcheck_torch.txt")))
+    async with app.run_test(size=(160, 48)) as pilot:
+        await pilot.pause()
+        assert table_rows(app)[0][:5] == ["1", "device assert", "IndexKernel.cu:111", "a.py:5", "operator()"]
+        text = details(app)
+        assert "launched from: <module> in a.py:5" in text
+        assert "#23 <module> in a.py:5" in text and "#1 cudaLaunchKernel (libcudart.so.13)" in text
+        await pilot.press("d")
+        await pilot.pause()
+        kind, group = app.messages[0]
+        assert kind == "debug"
+        assert debug_breakpoint_for(group) == ("/pytorch/aten/src/ATen/native/cuda/IndexKernel.cu:111",
+                                               "blockIdx.x == 0 && threadIdx.x == 0")
 
 
 async def test_log_toggle_and_group_without_source_line():
@@ -94,7 +116,7 @@ async def test_live_run_streams_log_and_fills_table(fake_sanitizer):
                 break
         replay_lines = len((FIXTURES / "initcheck.txt").read_text().splitlines())
         assert app.result is not None and app.result.line_count == 20 * replay_lines
-        assert table_rows(app) == [["640", "uninit read 4B", "r.cu:2", "u(int *, int *)", "(0,0,0)",
+        assert table_rows(app) == [["640", "uninit read 4B", "r.cu:2", "r.cu:4", "u(int *, int *)", "(0,0,0)",
                                     "(0,0,0)..(31,0,0)", "initcheck"]]
         log = app.query_one(Log)
         assert log.line_count == 2000  # bounded to the last 2000 lines

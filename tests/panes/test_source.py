@@ -9,7 +9,8 @@ from pathlib import Path
 from cudatui.gdbbridge.debugger.config import LaunchConfig
 from cudatui.tui.app import DebuggerApp
 from cudatui.tui.panes.breakpoints import BreakpointsPane
-from cudatui.tui.panes.source import SourcePane, SourceView, resolve_source
+from cudatui.gdbbridge import find_source
+from cudatui.tui.panes.source import SourcePane, SourceView
 from tests.support.app import gdb_config, phase, rows, status, stopped_at
 from tests.support.paths import TOURS, TRANSCRIPTS
 from tests.support.programs import BREAK_LINE, STEPS, marked_line, needs_gdb
@@ -27,10 +28,10 @@ def test_a_recorded_path_prefers_the_search_directories_a_live_path_itself(tmp_p
     (here / "k.cu").write_text("// this checkout\n")
     (elsewhere / "k.cu").write_text("// the recording machine's copy\n")
     recorded_path = str(elsewhere / "k.cu")
-    assert resolve_source(recorded_path, (str(here),), recorded=True) == here / "k.cu"
-    assert resolve_source(recorded_path, (str(here),)) == elsewhere / "k.cu"
-    assert resolve_source(str(tmp_path / "gone" / "k.cu"), (str(here),)) == here / "k.cu"
-    assert resolve_source(str(tmp_path / "gone" / "k.cu"), (str(tmp_path),), recorded=True) is None
+    assert find_source(recorded_path, (str(here),), recorded=True) == here / "k.cu"
+    assert find_source(recorded_path, (str(here),)) == elsewhere / "k.cu"
+    assert find_source(str(tmp_path / "gone" / "k.cu"), (str(here),)) == here / "k.cu"
+    assert find_source(str(tmp_path / "gone" / "k.cu"), (str(tmp_path),), recorded=True) is None
     assert replay_config(TOURS / "tile.jsonl").replayed and not LaunchConfig(("gdb",), ("a.out",)).replayed
 
 

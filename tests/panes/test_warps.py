@@ -114,3 +114,24 @@ async def test_each_stop_puts_cursor_and_view_on_the_focused_warp():
         await pilot.pause()
         await pilot.pause()
         assert table.cursor_row == 0 and table.scroll_y == 0
+
+
+async def test_culprit_key_at_a_warp_wide_fault_answers_in_one_line():
+    """oob.jsonl (all 32 lanes faulted) lacks the lane walk: C still answers with one line (what
+    the walk could not do), and the line is offered at the fault before."""
+    pane = WarpsPane()
+
+    async def oob(app: PaneApp, replay: Replay) -> None:
+        state = await replay.state(await replay.resume())
+        app.show(await replay.with_console_lanes(state))
+
+    app = PaneApp(pane, "oob.jsonl", oob)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: app.ready)
+        line = pane.query_one("#culprit-line")
+        assert str(line.render()) == "C: find the culprit lane"
+        pane.focus()
+        await pilot.press("C")
+        await wait_for(pilot, lambda: str(line.render()).startswith("culprit: ") and "evaluating" not in str(line.render()),
+                       why="the culprit's answer")
+        assert "\n" not in str(line.render())

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from cudatui.gdbbridge import EXCEPTION_MEANINGS, CudaException, Frame, StopState, fmt_dim3, tr
+from cudatui.gdbbridge import EXCEPTION_MEANINGS, CudaException, Frame, StopState, fmt_dim3, no_source_reason, tr
 
 from .base import StatePane
 
@@ -59,6 +59,9 @@ def banner_text(exception: CudaException, state: StopState) -> Text:
         where.append(frame.where)
     if where:
         text.append("\n" + " · ".join(where))
+    if frame is None or not frame.file:
+        found = state.notes.device_assert
+        text.append("\n" + no_source_reason(state.frame) + (f" · {found}" if found else ""), style="bold")
     if exception.recoverable:
         text.append("\n" + tr("recoverable: "), style="bold green")
         text.append(tr("`continue` resumes the program after this assert."))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 from pathlib import Path
 from typing import Optional
 
@@ -18,11 +19,11 @@ from textual.widgets import ContentSwitcher, DataTable, Log, Static
 
 from cudatui.gdbbridge import (
     API_ERROR, ASSERT, HAZARD, INVALID_ACCESS, LEAK, RACE, UNINITIALIZED_READ, Finding, FindingGroup, ReportError,
-    SanitizerError, SanitizerReport, SanitizerRequest, SanitizerRun, clean, read_report,
+    SanitizerError, SanitizerReport, SanitizerRequest, SanitizerRun, clean, launch_place, launched_from, read_report,
 )
 from cudatui.tui.messages import DebugFinding, Finished, OpenSource, PostMortem
 
-_COLUMNS = (("count", "Count"), ("what", "What"), ("where", "Where"), ("kernel", "Kernel"),
+_COLUMNS = (("count", "Count"), ("what", "What"), ("where", "Where"), ("launch", "Launched from"), ("kernel", "Kernel"),
             ("blocks", "Blocks"), ("threads", "Threads"), ("tool", "Tool"))
 
 
@@ -52,8 +53,9 @@ def describe(finding: Finding) -> str:
     return labels.get(finding.kind, _short(finding.message, 24))
 
 
-def details_text(group: FindingGroup) -> str:
-    """The details view of a group: message, device location, coordinates, backtraces."""
+def details_text(group: FindingGroup, roots: tuple[str, ...] = ()) -> str:
+    """The details view of a group: message, device location, coordinates, backtraces (``roots``:
+    the program's folders, which tell its Python files from the libraries')."""
     f = group.first
     lines = [f"{f.message}  (x{group.count}, {f.tool})"]
     where = f.source_location
@@ -75,7 +77,10 @@ def details_text(group: FindingGroup) -> str:
         thread = f" thread {access.thread}" if access.thread else ""
         count = f" [{access.hazards} hazards]" if access.hazards else ""
         lines.append(f"access: {access.access}{thread} at {access.function} line {access.line}{count}")
-    if f.python_frame:
+    launch = launched_from(f, roots)
+    if launch is not None:
+        lines.append(f"launched from: {_short(str(launch), 160)}")
+    if f.python_frame and f.python_frame != launch:
         lines.append(f"python: {f.python_frame}")
     if f.script_frame and f.script_frame != f.python_frame:
         lines.append(f"script: {f.script_frame}")
@@ -145,6 +150,8 @@ class SanitizerPane(Widget):
         self._groups: dict[str, FindingGroup] = {}
         self._run: Optional[SanitizerRun] = None
         self._ticker: Optional[Timer] = None
+        self._roots: tuple[str, ...] = ()
+        """The run's program folders (none for a saved report): where its own Python files are."""
 
     @property
     def groups(self) -> tuple[FindingGroup, ...]:
@@ -200,6 +207,8 @@ class SanitizerPane(Widget):
 
     def start(self, request: SanitizerRequest) -> None:
         """Run compute-sanitizer in a worker; the pane follows it live."""
+        folder = os.path.dirname(os.path.abspath(os.path.join(request.cwd or os.getcwd(), request.program)))
+        self._roots = tuple(dict.fromkeys((request.cwd or os.getcwd(), folder)))
         self._run_sanitizer(request)
 
     @work(exclusive=True, group="sanitizer")
@@ -257,7 +266,7 @@ class SanitizerPane(Widget):
                         table.update_cell(key, "blocks", str(group.blocks or "-"))
                         table.update_cell(key, "threads", str(group.threads or "-"))
                 else:
-                    table.add_row(*_row(group), key=key)
+                    table.add_row(*_row(group, self._roots), key=key)
         self._groups = wanted
 
     def selected_group(self) -> Optional[FindingGroup]:
@@ -270,7 +279,8 @@ class SanitizerPane(Widget):
 
     def _show_details(self) -> None:
         group = self.selected_group()
-        self.query_one("#sanitizer-details", Static).update(Text(details_text(group) if group else "no findings"))
+        text = details_text(group, self._roots) if group else "no findings"
+        self.query_one("#sanitizer-details", Static).update(Text(text))
 
     def watch_status(self, status: str) -> None:
         for label in self.query("#sanitizer-status").results(Static):
@@ -318,9 +328,9 @@ def _row_key(group: FindingGroup) -> str:
     return "|".join(map(str, group.key))
 
 
-def _row(group: FindingGroup) -> tuple[str, ...]:
+def _row(group: FindingGroup, roots: tuple[str, ...] = ()) -> tuple[str, ...]:
     f = group.first
     where = f.source_location
     place = f"{where[0].rsplit('/', 1)[-1]}:{where[1]}" if where else "-"
-    return (str(group.count), describe(f), place, _short(f.kernel, 20),
+    return (str(group.count), describe(f), place, launch_place(f, roots), _short(f.kernel, 20),
             str(group.blocks or "-"), str(group.threads or "-"), f.tool)

@@ -23,10 +23,9 @@ from textual.binding import Binding
 from textual.reactive import reactive
 from textual.widgets import DataTable, Input
 
-from cudatui.gdbbridge import DebuggerQueries, MIError, SharedDecl, StopState, read_source, shared_arrays
+from cudatui.gdbbridge import DebuggerQueries, MIError, SharedDecl, StopState, find_source, read_source, shared_arrays
 from cudatui.tui.inline_input import InlineInput
 
-from .source import resolve_source
 
 from .base import InfoLine, PaneTable, QueryPane, sync_rows
 
@@ -211,7 +210,7 @@ class SharedMemoryPane(QueryPane):
         path = frame.fullname or frame.file or ""
         key = (path, frame.func)
         if key not in self._declared:
-            local = resolve_source(path, self.source_dirs, recorded=self.recorded)
+            local = find_source(path, self.source_dirs, recorded=self.recorded)
             try:
                 text = read_source(local) if local else ""
             except OSError:

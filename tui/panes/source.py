@@ -18,7 +18,9 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from cudatui.gdbbridge import Breakpoint, StopState, read_source
+from cudatui.gdbbridge import (
+    Breakpoint, HostStack, StopState, find_source, missing_reason, no_source_lines, read_source,
+)
 from cudatui.tui.messages import BreakpointToggled, GutterClicked
 
 from .base import InfoLine, StatePane
@@ -29,16 +31,6 @@ LEXERS = {".cu": "cuda", ".cuh": "cuda", ".c": "c", ".h": "c", ".cc": "cpp", ".c
 
 MAX_HIGHLIGHT = 2 * 1024 * 1024
 """Files larger than this are shown without syntax colours."""
-
-
-def resolve_source(path: str, search_dirs: tuple[str, ...] = (), *, recorded: bool = False) -> Path | None:
-    """The local file for a path gdb reported: itself if it exists, else a file of the same base
-    name in one of ``search_dirs``. A ``recorded`` path comes from the machine a recording was made
-    on, so a file of that name in ``search_dirs`` wins over one that happens to sit at that path here."""
-    candidate = Path(path)
-    in_dirs = (Path(directory) / candidate.name for directory in search_dirs)
-    order = (*in_dirs, candidate) if recorded else (candidate, *in_dirs)
-    return next((found for found in order if found.is_file()), None)
 
 
 def display_path(path: Path) -> str:
@@ -249,12 +241,16 @@ class SourcePane(StatePane):
     | up/down, pageup/pagedown | Move the cursor |
     | b / F9 (app) | Toggle a breakpoint on the cursor line |
     | click the gutter | Toggle a breakpoint on that line |
+    | m | Run memcheck on the program (the next step a note may offer) |
     """
+
+    BINDINGS = [Binding("m", "app.sanitize", "memcheck", show=False)]
 
     DEFAULT_CSS = """
     SourcePane { height: 1fr; layout: vertical; }
     SourcePane > #source-title { height: 1; background: $boost; padding: 0 1; text-style: bold; }
     SourcePane > #source-missing { height: auto; padding: 1 2; color: $text-warning; display: none; }
+    SourcePane > #source-note { height: auto; padding: 0 1; color: $text-warning; background: $warning 10%; display: none; }
     """
 
     shown: reactive[Shown | None] = reactive(None)
@@ -265,10 +261,13 @@ class SourcePane(StatePane):
         self.search_dirs = search_dirs
         self.recorded = recorded
         self._cache: dict[Path, list[Text]] = {}
+        self._host: tuple[object, HostStack] | None = None
+        """The host stack of a stop (its StopEvent) for the no-source lines."""
 
     def compose(self) -> ComposeResult:
         yield InfoLine("no source yet", id="source-title")
         yield InfoLine("", id="source-missing")
+        yield InfoLine("", id="source-note")
         yield SourceView(id="source-view")
 
     @property
@@ -283,23 +282,53 @@ class SourcePane(StatePane):
 
     def render_state(self, state: StopState, previous: StopState | None) -> None:
         frame = state.frame
+        self._note("")
         if state.stop.exited:
-            code = state.stop.exit_code if state.stop.exit_code is not None else "?"
-            self._show_missing(f"the program exited with code {code}; r runs it again")
+            self._show_end(state)
             return
         if frame is None or not (frame.fullname or frame.file):
-            where = frame.where if frame else state.stop.reason
-            self._show_missing(f"no source for {where}: it has no line information (a library's kernel, such "
-                               "as PyTorch's, or code built without -g -G / -lineinfo); SASS shows its instructions")
+            host = self._host[1].user_frame if self._host and self._host[0] is state.stop else None
+            self._show_missing("\n".join(no_source_lines(state, host)))
             return
         self.open(frame.fullname or frame.file or "", frame.line, current=True)
 
+    def show_host(self, generation: int, stack: HostStack) -> None:
+        """The host stack of the stop of ``generation``: its Python line joins the no-source lines."""
+        state = self.state
+        if state is None or state.generation < generation:
+            return
+        self._host = (state.stop, stack)
+        frame = state.frame
+        if not state.stop.exited and (frame is None or not (frame.fullname or frame.file)):
+            self.render_state(state, None)
+
+    def _show_end(self, state: StopState) -> None:
+        """The program's end: the exception it died of at its frame (shown), or its exit code, and the next step."""
+        code = state.stop.exit_code if state.stop.exit_code is not None else "?"
+        error, step = state.notes.error, state.notes.next_step or "r runs it again"
+        frame = error.frame if error is not None else None
+        if error is None:
+            self._show_missing(f"the program exited with code {code}; {step}")
+        elif frame is None or find_source(frame.file, self.search_dirs, recorded=self.recorded) is None:
+            where = f" at {frame.where}" if frame is not None else ""
+            self._show_missing(f"the program exited with code {code}: {error.summary}{where}\n{step}")
+        else:
+            self.open(frame.file, frame.line, current=True)
+            self._note(f"exited with code {code}: {error.summary} at {os.path.basename(frame.file)}:{frame.line}"
+                       f"\n{step}")
+
+    def _note(self, text: str) -> None:
+        note = self.query_one("#source-note", InfoLine)
+        note.show(text)
+        if note.display != bool(text):
+            note.display = bool(text)
+
     def open(self, path: str, line: int | None, *, current: bool = False) -> None:
         """Show ``path`` (as gdb names it) at ``line``; ``current`` marks it as the stop line."""
-        local = resolve_source(path, self.search_dirs, recorded=self.recorded)
+        local = find_source(path, self.search_dirs, recorded=self.recorded)
         self.shown = Shown(path, local)
         if local is None:
-            self._show_missing(f"source not available: {path} (not found here, nor in {', '.join(self.search_dirs) or 'any search directory'})")
+            self._show_missing(missing_reason(path, self.search_dirs))
             return
         if local not in self._cache:
             try:
@@ -323,7 +352,7 @@ class SourcePane(StatePane):
         return bool(name) and os.path.basename(name or "") == os.path.basename(path)
 
     def _show_missing(self, message: str) -> None:
-        self.query_one("#source-title", InfoLine).show(message.split(":", 1)[0] if ":" in message else "no source")
+        self.query_one("#source-title", InfoLine).show(message.split("\n")[0].split(": ", 1)[0])
         missing = self.query_one("#source-missing", InfoLine)
         missing.show(message)
         missing.display = True

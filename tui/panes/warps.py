@@ -116,12 +116,14 @@ class WarpsPane(QueryPane):
     | up / down | Choose a warp (each stop puts the cursor and the view on the focused warp). |
     | enter | Focus the lane under the cursor (``warp W lane L``). |
     | w | Set the warp-watch expression (empty clears it). |
+    | C | Culprit lane: evaluate the faulting line in every lane, focus the one out of range |
     """
 
     BINDINGS = [
         Binding("left", "lane(-1)", "Lane -", priority=True, show=False),
         Binding("right", "lane(1)", "Lane +", priority=True, show=False),
         Binding("w", "edit_watch", "Warp watch"),
+        Binding("C", "culprit", "Culprit lane"),
     ]
 
     COLUMNS = ("warp", "lanes", "block", "thread", "pc")
@@ -178,6 +180,7 @@ class WarpsPane(QueryPane):
         table.add_column("pc", key="pc")
         yield table
         yield InfoLine("", id="warps-lines")
+        yield InfoLine("", id="culprit-line", classes="warps-line")
         yield InfoLine("", id="watch-title", classes="warps-line")
         watch: PaneTable[str] = PaneTable(id="watch-table", cursor_type="none", show_cursor=False)
         for lane in range(LANES):
@@ -213,6 +216,31 @@ class WarpsPane(QueryPane):
     def action_edit_watch(self) -> None:
         self.query_one("#watch-input", InlineInput).open(self.watch_expression)
 
+    def action_culprit(self) -> None:
+        self._show_culprit("culprit: evaluating the faulting line in every lane…")
+        self._find_culprit()
+
+    @work(group="culprit", exclusive=True)
+    async def _find_culprit(self) -> None:
+        try:
+            found = await self.queries.find_culprit()
+        except (MIError, WarpWatchError) as exc:
+            text = Text(f"culprit: {exc}", style="red")
+        else:
+            differ = " · differ: " + "; ".join(found.differing) if found.differing else ""
+            head = f"culprit: lane {found.lane}: {found.reason}" if found.lane is not None else f"culprit: {found.reason}"
+            text = Text(head + differ, style="bold" if found.lane is not None else "")
+            if found.expression:
+                self.watch_expression = found.expression
+        if self.answerable:
+            self._show_culprit(text)
+
+    def _show_culprit(self, text: str | Text) -> None:
+        line = self.query_one("#culprit-line", InfoLine)
+        line.show(text)
+        if line.display != bool(text):
+            line.display = bool(text)
+
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
         self.watch_expression = event.value.strip()
@@ -238,6 +266,8 @@ class WarpsPane(QueryPane):
         self._fill_table()
         self._fill_lines()
         self._refresh_watch()
+        if previous is None or state.stop is not previous.stop:  # what C found holds for its stop only
+            self._show_culprit("C: find the culprit lane" if state.stop.exception else "")
         if self.queries is not None and warps:
             self._load_lines(state.generation)
 
