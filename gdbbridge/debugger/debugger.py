@@ -23,6 +23,7 @@ from dataclasses import replace
 from typing import Any
 
 from cudatui.gdbbridge.cuda import warp_watch
+from cudatui.gdbbridge.cuda.breakpoint_threads import threads_at_breakpoint
 from cudatui.gdbbridge.cuda.disassembly import disassemble
 from cudatui.gdbbridge.cuda.evaluation import evaluate, read_shared
 from cudatui.gdbbridge.cuda.focus import FocusSyntaxError, switch_focus
@@ -36,6 +37,7 @@ from cudatui.gdbbridge.debugger.state import StateBuilder
 from cudatui.gdbbridge.debugger.status import Phase
 from cudatui.gdbbridge.session.errors import DebuggerGone, DebuggerNotFound, MIError
 from cudatui.gdbbridge.session.gdb import GdbSession
+from cudatui.gdbbridge.source_files import source_files
 from cudatui.gdbbridge.text import TerminalFilter, clean
 
 __all__ = ["Debugger", "Step"]
@@ -273,6 +275,7 @@ class Debugger(DebuggerCore):
                 return
             self._emit(ConsoleOutput(f"(gdb) {command}\n", "command"))
             before = session.last_stop
+            self._selected_by_console = None
             self._console_said = said = []
             try:
                 text = await session.console(command)
@@ -286,7 +289,10 @@ class Debugger(DebuggerCore):
             if text:
                 self._emit(ConsoleOutput(text, "console"))
             if self.phase is Phase.STOPPED and session.last_stop is before and self.state is not None:
-                await self._refresh(self.state.stop, requery_focus=self.state.in_kernel)
+                # gdb keeps the frame it has selected (`up 2`, `frame 1` change it: =thread-selected)
+                level = self._selected_by_console
+                await self._refresh(self.state.stop, requery_focus=self.state.in_kernel, select=False,
+                                    selected_frame=self.state.selected_frame if level is None else level)
 
     async def add_watch(self, expression: str) -> None:
         """Watch ``expression``: evaluated at every stop (WatchesChanged)."""
@@ -334,3 +340,14 @@ class Debugger(DebuggerCore):
         async with self._lock:
             return clean(parse_threads(await info(self._stopped(), "threads")))
 
+    async def threads_at_breakpoint(self, number: int) -> tuple[ThreadRange, ...]:
+        """The thread ranges sitting at breakpoint ``number`` (``info cuda threads breakpoint N``)."""
+        async with self._lock:
+            return clean(await threads_at_breakpoint(self._stopped(), number))
+
+    async def source_files(self) -> tuple[str, ...]:
+        """The program's source files as gdb names them (the libraries loaded so far included)."""
+        async with self._lock:
+            if self.session is None or not self.session.alive:
+                raise MIError("the debugger is not running", "")
+            return clean(await source_files(self.session))

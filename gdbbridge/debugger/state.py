@@ -57,10 +57,12 @@ class StateBuilder:
         self._register_names: dict[bool, dict[int, str]] = {}
 
     async def refresh(
-        self, stop: StopEvent, *, selected_frame: int = 0, focus: CudaFocus | None = None, requery_focus: bool = False
+        self, stop: StopEvent, *, selected_frame: int = 0, focus: CudaFocus | None = None, requery_focus: bool = False,
+        select: bool = True,
     ) -> StopState:
         """Run the batch for ``stop``. ``focus`` overrides the stop's (after a focus switch);
-        ``requery_focus`` derives it from the tables (after a console command)."""
+        ``requery_focus`` derives it from the tables (after a console command); ``select`` off: gdb
+        has frame ``selected_frame`` selected already (a console ``up``)."""
         self.generation += 1
         generation = self.generation
         if stop.exited:
@@ -68,7 +70,7 @@ class StateBuilder:
         errors: list[QueryFailure] = []
         focus = focus or stop.focus
         in_kernel = focus is not None or requery_focus
-        if selected_frame:
+        if selected_frame and select:
             await self._try(self.session.command("-stack-select-frame", selected_frame), errors, "select frame")
         frames_p = self._try(self.session.command("-stack-list-frames"), errors, "stack")
         vars_p = self._try(self.session.command("-stack-list-variables", Flag("--simple-values")), errors, "locals")
