@@ -31,7 +31,8 @@ from cudatui.gdbbridge import (
 from cudatui.tui.debugger_link import Call, DebuggerLink
 from cudatui.tui.explain_screen import ExplainScreen
 from cudatui.tui.goto_focus import GotoFocusScreen
-from cudatui.tui.help import HelpScreen
+from cudatui.tui.frames import frame_step
+from cudatui.tui.help import HelpScreen, key_commands, key_sections
 from cudatui.tui.messages import (
     BreakpointToggled, Command, Condition, DebugFinding, Delete, Enable, Finished, FocusRequested, FrameSelected,
     OpenSource, PostMortem, WatchAdded, WatchRemoved,
@@ -98,6 +99,8 @@ class DebuggerApp(App[int]):
         Binding("b,f9", "toggle_breakpoint", "Break"),
         Binding("g", "goto_focus", "Focus"),
         Binding("colon", "console", "Console", key_display=":"),
+        Binding("less_than_sign", "frame(1)", "Up frame", key_display="<"),
+        Binding("greater_than_sign", "frame(-1)", "Down frame", key_display=">"),
         Binding("question_mark", "help", "Help", key_display="?"),
         Binding("q", "quit", "Quit"),
         Binding("E", "explain", "Explain error", show=False),
@@ -140,6 +143,7 @@ class DebuggerApp(App[int]):
     def on_mount(self) -> None:
         shared = self.query_one(SharedMemoryPane)
         shared.source_dirs, shared.recorded = self.config.source_dirs, self.config.replayed
+        self.query_one(SourcePane).queries = self.debugger
         self._apply_layout()
         self.spawn(self.debugger.start, "start")
 
@@ -254,10 +258,10 @@ class DebuggerApp(App[int]):
         self.call_after_refresh(pane.focus_input)  # type: ignore[attr-defined]
 
     def action_help(self) -> None:
-        sections = [("Debugger", self.BINDINGS)] + [
-            (spec.title, getattr(spec.cls, "BINDINGS", [])) for spec in SIDE_PANES
-        ]
-        self.push_screen(HelpScreen(sections))
+        self.push_screen(HelpScreen(key_sections(self)))
+
+    def action_frame(self, step: int) -> None:
+        frame_step(self, step)
 
     def action_cycle_pane(self, step: int) -> None:
         panes = [self.query_one(SourcePane), *(self.query_one(f"#{s.id}") for s in SIDE_PANES)]
@@ -308,11 +312,8 @@ class DebuggerApp(App[int]):
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
-        for binding in self.BINDINGS:
-            if isinstance(binding, Binding) and binding.description and binding.action != "quit":
-                yield SystemCommand(binding.description, f"key: {binding.key}", partial(self.run_action, binding.action))
+        yield from key_commands(self)
         yield SystemCommand("Sanitize", "run compute-sanitizer memcheck on the program", self.action_sanitize)
-        yield SystemCommand("Explain error", "explain the CUDA error shown", self.action_explain)
         yield SystemCommand("MI log", "toggle the console between gdb output and MI records", self._toggle_mi)
 
     # -- intents from the panes ------------------------------------------------------------

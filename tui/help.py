@@ -1,21 +1,33 @@
-"""The ``?`` help screen: every key of the app and of each pane, from their own BINDINGS."""
+"""The ``?`` help screen and the command palette's key commands: every key of the app, of each
+pane and widget on screen and of the dialogs, from their own BINDINGS (nothing is listed by hand)."""
 
 from __future__ import annotations
 
-from typing import Sequence
+import re
+from functools import partial
+from typing import TYPE_CHECKING, Iterable, Sequence
 
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
+from textual.app import SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Static
+from textual.widget import Widget
+from textual.widgets import Input, Static
+
+from cudatui.tui.explain_view import ExplainPanel
+from cudatui.tui.file_finder import FileFinder
+from cudatui.tui.goto_focus import GotoFocusScreen
+
+if TYPE_CHECKING:
+    from textual.app import App
 
 
 def key_label(binding: Binding) -> str:
-    """``n / f10`` from ``Binding("n,f10", ...)``."""
-    return " / ".join(k.strip() for k in binding.key.split(","))
+    """``n / f10`` from ``Binding("n,f10", ...)`` (its ``key_display`` when it has one)."""
+    return binding.key_display or " / ".join(k.strip() for k in binding.key.split(","))
 
 
 def bindings_table(title: str, bindings: Sequence[BindingType]) -> Table:
@@ -58,3 +70,59 @@ class HelpScreen(ModalScreen[None]):
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+
+def own_bindings(cls: type) -> list[Binding]:
+    """The bindings ``cls`` declares itself (not those it inherits from Textual's widgets)."""
+    return [b for b in cls.__dict__.get("BINDINGS", []) if isinstance(b, Binding)]
+
+
+def title_of(widget: Widget) -> str:
+    """A pane's title (its border title), else its class name in words ("Source view")."""
+    if widget.border_title:
+        return str(widget.border_title)
+    words = re.findall(r"[A-Z][a-z]*", type(widget).__name__)
+    return " ".join([words[0], *(w.lower() for w in words[1:])]) if words else type(widget).__name__
+
+
+def keyed_widgets(app: "App[object]") -> list[tuple[str, Widget, list[Binding]]]:
+    """Each cudatui widget class of the main screen that binds keys, once, in screen order:
+    (title, its first widget, its own bindings)."""
+    seen: set[type] = set()
+    found = []
+    for widget in app.screen_stack[0].walk_children(with_self=False):
+        cls = type(widget)
+        if cls in seen or not cls.__module__.startswith("cudatui."):
+            continue
+        seen.add(cls)
+        bindings = own_bindings(cls)
+        if bindings:
+            found.append((title_of(widget), widget, bindings))
+    return found
+
+
+def key_sections(app: "App[object]") -> list[tuple[str, Sequence[BindingType]]]:
+    """The help screen's sections: the app's keys, each widget's, each dialog's."""
+    dialogs = (FileFinder, GotoFocusScreen, ExplainPanel, HelpScreen)
+    sections: list[tuple[str, Sequence[BindingType]]] = [("Debugger", app.BINDINGS)]
+    sections += [(title, bindings) for title, _, bindings in keyed_widgets(app)]
+    sections += [(f"Dialog: {title_of_class(cls)}", own_bindings(cls)) for cls in dialogs]
+    return sections
+
+
+def title_of_class(cls: type) -> str:
+    words = re.findall(r"[A-Z][a-z]*", cls.__name__.removesuffix("Screen"))
+    return " ".join([words[0], *(w.lower() for w in words[1:])]) if words else cls.__name__
+
+
+def key_commands(app: "App[object]") -> Iterable["SystemCommand"]:
+    """A palette command for every key of the app and of each pane (not the inputs' own keys)."""
+    for binding in app.BINDINGS:
+        if isinstance(binding, Binding) and binding.description and binding.action != "quit":
+            yield SystemCommand(binding.description, f"key: {key_label(binding)}", partial(app.run_action, binding.action))
+    for title, widget, bindings in keyed_widgets(app):
+        if isinstance(widget, Input):
+            continue
+        for binding in bindings:
+            yield SystemCommand(f"{title}: {binding.description}", f"key: {key_label(binding)}",
+                                partial(app.run_action, binding.action, widget))
