@@ -31,7 +31,6 @@ from cudatui.gdbbridge import (
 from cudatui.tui.debugger_link import Call, DebuggerLink
 from cudatui.tui.explain_screen import ExplainScreen
 from cudatui.tui.goto_focus import GotoFocusScreen
-from cudatui.tui.frames import frame_step
 from cudatui.tui.help import HelpScreen, key_commands, key_sections
 from cudatui.tui.messages import (
     BreakpointToggled, Command, Condition, DebugFinding, Delete, Enable, Finished, FocusRequested, FrameSelected,
@@ -261,7 +260,7 @@ class DebuggerApp(App[int]):
         self.push_screen(HelpScreen(key_sections(self)))
 
     def action_frame(self, step: int) -> None:
-        frame_step(self, step)
+        self.spawn(partial(self.debugger.move_frame, step), "frame")
 
     def action_cycle_pane(self, step: int) -> None:
         panes = [self.query_one(SourcePane), *(self.query_one(f"#{s.id}") for s in SIDE_PANES)]

@@ -100,7 +100,7 @@ class SourceView(ScrollView, can_focus=True):
 
     def highlight(self, search: Search | None) -> None:
         """Highlight the matches of ``search`` (None: none), its current match in its own colour."""
-        lines = {*self._spans, *(m.line for m in (self.search.current, search.current if search else None) if m)}
+        lines = set(self._spans)
         self.search = search
         self._spans = search.by_line() if search else {}
         for number in lines | set(self._spans):

@@ -195,10 +195,10 @@ class DebuggerCore:
 
     async def _refresh(
         self, stop: StopEvent, *, selected_frame: int = 0, focus: CudaFocus | None = None, requery_focus: bool = False,
-        select: bool = True,
+        select: bool | None = None,
     ) -> StopState | None:
-        """Build, publish and announce the state of ``stop`` (the lock is held); ``select`` off: gdb
-        has frame ``selected_frame`` selected already."""
+        """Build, publish and announce the state of ``stop`` (the lock is held); ``select`` as
+        :meth:`StateBuilder.refresh` takes it."""
         assert self.builder is not None
         if self._pending_stop is stop:
             self._pending_stop = None

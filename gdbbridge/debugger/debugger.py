@@ -36,6 +36,7 @@ from cudatui.gdbbridge.debugger.host import LAUNCH_BLOCKING, is_native
 from cudatui.gdbbridge.debugger.state import StateBuilder
 from cudatui.gdbbridge.debugger.status import Phase
 from cudatui.gdbbridge.session.errors import DebuggerGone, DebuggerNotFound, MIError
+from cudatui.gdbbridge.names import short_name
 from cudatui.gdbbridge.session.gdb import GdbSession
 from cudatui.gdbbridge.source_files import source_files
 from cudatui.gdbbridge.text import TerminalFilter, clean
@@ -251,7 +252,23 @@ class Debugger(DebuggerCore):
         """Show stack frame ``level`` (its locals, registers, source)."""
         async with self._lock:
             if self.state is not None and self.phase is Phase.STOPPED:
-                await self._refresh(self.state.stop, selected_frame=level, focus=self.state.focus)
+                await self._refresh(self.state.stop, selected_frame=level, focus=self.state.focus, select=True)
+
+    async def move_frame(self, step: int) -> None:
+        """Select the frame ``step`` levels up (positive: the callers, as gdb's ``up``) or down from
+        the one shown; at either end a Notice says so. Moves asked for at once add up."""
+        async with self._lock:
+            state = self.state
+            if state is None or self.phase is not Phase.STOPPED or not state.frames:
+                self._notice("no stack: the program is not stopped", "warning")
+                return
+            level = state.selected_frame + step
+            if not 0 <= level < len(state.frames):
+                edge = state.frames[-1 if step > 0 else 0]
+                where = "outermost (initial)" if step > 0 else "innermost (bottom)"
+                self._notice(f"already at the {where} frame: #{edge.level} {short_name(edge.func)}", "warning")
+                return
+            await self._refresh(state.stop, selected_frame=level, focus=state.focus, select=True)
 
     async def switch_focus(self, request: str) -> None:
         """Move the CUDA focus (``block (1,0,0) thread (5,0,0)``, ``warp 2 lane 3``, ``sm 4``)."""

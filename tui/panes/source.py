@@ -134,6 +134,12 @@ class SourcePane(StatePane):
 
     def render_state(self, state: StopState, previous: StopState | None) -> None:
         frame = state.frame
+        if (previous is not None and state.stop is previous.stop and frame == previous.frame
+                and self.shown is not None and self.shown.local is not None and self.view.display):
+            # the same stop and frame (breakpoints changed): the file opened stays, with its new marks
+            view = self.view
+            view.show(view.lines, view.current, view.cursor, self._marks(state.breakpoints))
+            return
         if state.stop.exited:
             code = state.stop.exit_code if state.stop.exit_code is not None else "?"
             self._show_missing(f"the program exited with code {code}; r runs it again")
