@@ -15,7 +15,7 @@ from functools import partial
 from typing import Any, Iterable
 
 from textual import on
-from textual.app import App, ComposeResult, SystemCommand
+from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.containers import Container, Vertical
 from textual.screen import Screen
@@ -36,6 +36,7 @@ from cudatui.tui.messages import (
     BreakpointToggled, Command, Condition, DebugFinding, Delete, Enable, Finished, FocusRequested, FrameSelected,
     OpenSource, PostMortem, WatchAdded, WatchRemoved,
 )
+from cudatui.tui.navigation import NavigatingApp
 from cudatui.tui.panes.base import QueryPane, StatePane
 from cudatui.tui.panes.breakpoints import BreakpointsPane
 from cudatui.tui.panes.console import ConsolePane
@@ -84,7 +85,7 @@ SIDE_PANES: tuple[PaneSpec, ...] = (
 """The panes next to the source, in tab and grid order; add a pane here to plug it in."""
 
 
-class DebuggerApp(App[int]):
+class DebuggerApp(NavigatingApp):
     """cudatui: a full-screen debugger for CUDA kernels (and plain C with GNU gdb)."""
 
     CSS_PATH = "cudatui.tcss"
@@ -98,8 +99,6 @@ class DebuggerApp(App[int]):
         Binding("b,f9", "toggle_breakpoint", "Break"),
         Binding("g", "goto_focus", "Focus"),
         Binding("colon", "console", "Console", key_display=":"),
-        Binding("less_than_sign", "frame(1)", "Up frame", key_display="<"),
-        Binding("greater_than_sign", "frame(-1)", "Down frame", key_display=">"),
         Binding("question_mark", "help", "Help", key_display="?"),
         Binding("q", "quit", "Quit"),
         Binding("E", "explain", "Explain error", show=False),
@@ -142,7 +141,6 @@ class DebuggerApp(App[int]):
     def on_mount(self) -> None:
         shared = self.query_one(SharedMemoryPane)
         shared.source_dirs, shared.recorded = self.config.source_dirs, self.config.replayed
-        self.query_one(SourcePane).queries = self.debugger
         self._apply_layout()
         self.spawn(self.debugger.start, "start")
 
@@ -258,9 +256,6 @@ class DebuggerApp(App[int]):
 
     def action_help(self) -> None:
         self.push_screen(HelpScreen(key_sections(self)))
-
-    def action_frame(self, step: int) -> None:
-        self.spawn(partial(self.debugger.move_frame, step), "frame")
 
     def action_cycle_pane(self, step: int) -> None:
         panes = [self.query_one(SourcePane), *(self.query_one(f"#{s.id}") for s in SIDE_PANES)]

@@ -77,6 +77,11 @@ def own_bindings(cls: type) -> list[Binding]:
     return [b for b in cls.__dict__.get("BINDINGS", []) if isinstance(b, Binding)]
 
 
+def app_classes(app: "App[object]") -> list[type]:
+    """The app's class and its cudatui base classes that bind keys (the navigation keys')."""
+    return [cls for cls in type(app).__mro__ if cls.__module__.startswith("cudatui.") and own_bindings(cls)]
+
+
 def title_of(widget: Widget) -> str:
     """A pane's title (its border title), else its class name in words ("Source view")."""
     if widget.border_title:
@@ -104,21 +109,22 @@ def keyed_widgets(app: "App[object]") -> list[tuple[str, Widget, list[Binding]]]
 def key_sections(app: "App[object]") -> list[tuple[str, Sequence[BindingType]]]:
     """The help screen's sections: the app's keys, each widget's, each dialog's."""
     dialogs = (FileFinder, GotoFocusScreen, ExplainPanel, HelpScreen)
-    sections: list[tuple[str, Sequence[BindingType]]] = [("Debugger", app.BINDINGS)]
+    sections: list[tuple[str, Sequence[BindingType]]] = [
+        ("Debugger" if i == 0 else title_of_class(cls), own_bindings(cls)) for i, cls in enumerate(app_classes(app))]
     sections += [(title, bindings) for title, _, bindings in keyed_widgets(app)]
     sections += [(f"Dialog: {title_of_class(cls)}", own_bindings(cls)) for cls in dialogs]
     return sections
 
 
 def title_of_class(cls: type) -> str:
-    words = re.findall(r"[A-Z][a-z]*", cls.__name__.removesuffix("Screen"))
+    words = re.findall(r"[A-Z][a-z]*", cls.__name__.removesuffix("Screen").removesuffix("App"))
     return " ".join([words[0], *(w.lower() for w in words[1:])]) if words else cls.__name__
 
 
 def key_commands(app: "App[object]") -> Iterable["SystemCommand"]:
     """A palette command for every key of the app and of each pane (not the inputs' own keys)."""
-    for binding in app.BINDINGS:
-        if isinstance(binding, Binding) and binding.description and binding.action != "quit":
+    for binding in (b for cls in app_classes(app) for b in own_bindings(cls)):
+        if binding.description and binding.action != "quit":
             yield SystemCommand(binding.description, f"key: {key_label(binding)}", partial(app.run_action, binding.action))
     for title, widget, bindings in keyed_widgets(app):
         if isinstance(widget, Input):

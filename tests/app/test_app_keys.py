@@ -14,6 +14,7 @@ from cudatui.tui.explain_view import ExplainPanel
 from cudatui.tui.file_finder import FileFinder
 from cudatui.tui.goto_focus import GotoFocusScreen
 from cudatui.tui.help import HelpScreen, key_label
+from cudatui.tui.navigation import NavigatingApp
 from cudatui.tui.panes.source import SourcePane
 from cudatui.tui.source_view import SourceView
 from tests.support.paths import TRANSCRIPTS
@@ -28,9 +29,13 @@ CONTRACT = {"r", "c", "f5", "n", "f10", "s", "f11", "f", "shift+f11", "b", "f9",
 """r run/restart, c/F5 continue, n/F10 next, s/F11 step, f/shift+F11 finish, b/F9 breakpoint,
 ctrl+c interrupt, g go to focus, : console, tab/shift+tab panes, ? help, q/ctrl+q quit."""
 
-APP_EXTRA = {"E", "L", "less_than_sign", "greater_than_sign"}
+APP_EXTRA = {"E", "L"}
 """Keys the app adds beyond the contract: E explains the CUDA error of the last stop or exit, L runs
-the program again with CUDA_LAUNCH_BLOCKING=1, < and > select the frame up (caller) and down."""
+the program again with CUDA_LAUNCH_BLOCKING=1."""
+
+NAVIGATION = {"less_than_sign", "greater_than_sign", "T"}
+"""The navigation keys every screen has (tui/navigation.py): < and > the frame up (the caller) and
+down, T the next thread at the breakpoint."""
 
 SAME_MEANING = {("FocusNavigator", "g"), ("SourcePane", "n")}
 """Pane keys that do what the debugger key does (the navigator's own go-to line), or do it unless
@@ -43,18 +48,19 @@ def keys(bindings) -> set[str]:
 
 def test_the_app_binds_the_whole_contract():
     assert keys(DebuggerApp.BINDINGS) == CONTRACT | APP_EXTRA
+    assert keys(NavigatingApp.BINDINGS) == NAVIGATION and issubclass(DebuggerApp, NavigatingApp)
 
 
 def test_no_pane_takes_a_debugger_key():
     panes = [spec.cls for spec in SIDE_PANES] + [SourcePane, SourceView]
     clashes = {(cls.__name__, key) for cls in panes for key in keys(getattr(cls, "BINDINGS", []))
-               if key in CONTRACT | APP_EXTRA} - SAME_MEANING
+               if key in CONTRACT | APP_EXTRA | NAVIGATION} - SAME_MEANING
     assert clashes == set()
 
 
 def every_binding(app: DebuggerApp) -> list[tuple[str, Binding]]:
     """(class name, binding) for every key the app, each cudatui widget on screen and the dialogs bind."""
-    found = [("DebuggerApp", b) for b in DebuggerApp.BINDINGS if isinstance(b, Binding)]
+    found = [(cls.__name__, b) for cls in (DebuggerApp, NavigatingApp) for b in cls.__dict__["BINDINGS"]]
     classes = {type(w) for w in app.screen_stack[0].walk_children() if type(w).__module__.startswith("cudatui.")}
     for cls in sorted(classes | set(DIALOGS), key=lambda c: c.__name__):
         found += [(cls.__name__, b) for b in cls.__dict__.get("BINDINGS", []) if isinstance(b, Binding)]
@@ -66,7 +72,8 @@ async def test_help_lists_every_binding_of_the_app_its_panes_and_dialogs():
     async with app.run_test(size=(120, 40)) as pilot:
         bindings = every_binding(app)
         owners = {name for name, _ in bindings}
-        assert {"SourcePane", "SourceView", "StackPane", "ConsolePane", "InlineInput", "FileFinder"} <= owners
+        assert {"NavigatingApp", "SourcePane", "SourceView", "StackPane", "ConsolePane", "InlineInput",
+                "FileFinder"} <= owners
         assert {spec.cls.__name__ for spec in SIDE_PANES if spec.cls.__dict__.get("BINDINGS")} <= owners
         await pilot.press("question_mark")
         await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen))

@@ -1,0 +1,120 @@
+"""The threads sitting at the breakpoint of a kernel stop, and the key that moves the CUDA focus
+to the next of them (``T``).
+
+cuda-gdb reports one hit when threads of several resident blocks reach a breakpoint together
+(measured on an H200: a condition true in three blocks, one stop, the other two never seen).
+At such a stop this line asks the Debugger for ``info cuda threads breakpoint N`` and says how
+many thread ranges sit there; ``T`` switches the focus to the first thread of the next range,
+round the list. A range is coalesced by cuda-gdb (threads at the same pc); for a breakpoint with
+a condition the range's first thread is where the focus goes, the condition is not evaluated
+per thread here.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+
+from cudatui.gdbbridge import DebuggerQueries, MIError, StopState, ThreadRange, clean, fmt_dim3
+from cudatui.tui.messages import FocusRequested
+
+from .base import InfoLine, QueryPane
+
+
+def range_text(r: ThreadRange) -> str:
+    """``block (1,0,0) thread (3,0,0)`` (one thread) or ``blocks (1,0,0)-(2,0,0) threads (0,0,0)-(255,0,0) (512)``."""
+    if r.count == 1 or (r.first_block, r.first_thread) == (r.last_block, r.last_thread):
+        return f"block {fmt_dim3(r.first_block)} thread {fmt_dim3(r.first_thread)}"
+    return (f"block {fmt_dim3(r.first_block)} thread {fmt_dim3(r.first_thread)} … block {fmt_dim3(r.last_block)} "
+            f"thread {fmt_dim3(r.last_thread)} ({r.count} threads)")
+
+
+def focus_request(r: ThreadRange, kernel: int | None) -> str:
+    """The focus switch to the range's first thread (naming its kernel when it is another)."""
+    where = f"block {fmt_dim3(r.first_block)} thread {fmt_dim3(r.first_thread)}"
+    return where if kernel is None or r.kernel == kernel else f"kernel {r.kernel} {where}"
+
+
+class BreakpointThreads(QueryPane):
+    """One line under the CUDA focus: the threads at the breakpoint of this stop (hidden elsewhere).
+
+    | Key | Action |
+    | :- | :- |
+    | T (app) | Move the focus to the first thread of the next range at the breakpoint |
+    """
+
+    DEFAULT_CSS = """
+    BreakpointThreads { height: 1; padding: 0 1; display: none; }
+    """
+
+    def __init__(self, queries: DebuggerQueries | None = None, *, id: str | None = None) -> None:
+        super().__init__(queries, id=id)
+        self.ranges: tuple[ThreadRange, ...] = ()
+        """The thread ranges at the breakpoint of the stop shown."""
+        self.index = 0
+        """The range the focus was moved to last (the current one at first)."""
+        self.number: int | None = None
+        """The breakpoint."""
+
+    def compose(self) -> ComposeResult:
+        yield InfoLine("", id="bp-threads-line")
+
+    def render_state(self, state: StopState, previous: StopState | None) -> None:
+        stop = state.stop
+        if previous is not None and stop is previous.stop:
+            self._show()  # a focus switch at the same stop: the same threads
+            return
+        self.ranges, self.index, self.number = (), 0, None
+        if stop.reason == "breakpoint-hit" and stop.breakpoint is not None and state.focus is not None:
+            self.number = stop.breakpoint
+            if self.queries is not None:
+                self._fetch(state.generation, stop.breakpoint)
+        self._show()
+
+    @work(group="bp-threads", exclusive=True)
+    async def _fetch(self, generation: int, number: int) -> None:
+        assert self.queries is not None
+        try:
+            ranges = await self.queries.threads_at_breakpoint(number)
+        except MIError as exc:
+            if self.answerable and self.state is not None and self.state.generation == generation:
+                self._show(clean(f"threads at breakpoint {number}: {exc.message}"))
+            return
+        if not self.answerable or self.state is None or self.state.stop.breakpoint != number:
+            return
+        self.ranges = ranges
+        self.index = next((i for i, r in enumerate(ranges) if r.current), 0)
+        self._show()
+
+    def _show(self, error: str = "") -> None:
+        line = self.query_one("#bp-threads-line", InfoLine)
+        if self.number is None:
+            self.display = False
+            return
+        self.display = True
+        if error:
+            line.show(Text(error, style="dim"))
+            return
+        if not self.ranges:
+            line.show(Text(f"breakpoint {self.number}: asking which threads sit at it…", style="dim"))
+            return
+        threads = sum(r.count for r in self.ranges)
+        bp = next((b for b in self.state.breakpoints if b.number == self.number), None) if self.state else None
+        condition = f" if {bp.condition}" if bp is not None and bp.condition else ""
+        text = Text(f"at breakpoint {self.number}{condition}: {len(self.ranges)} range{'s' * (len(self.ranges) != 1)}, "
+                    f"{threads} thread{'s' * (threads != 1)}", style="bold")
+        if len(self.ranges) > 1:
+            text.append(f" · T: next ({self.index + 1}/{len(self.ranges)})", style="")
+        line.show(text)
+        self.tooltip = "\n".join(("▶ " if i == self.index else "  ") + range_text(r) for i, r in enumerate(self.ranges))
+
+    def next(self) -> bool:
+        """Move the focus to the next range's first thread; False when there is none to go to."""
+        if len(self.ranges) < 2:
+            return False
+        self.index = (self.index + 1) % len(self.ranges)
+        focus = self.state.focus if self.state else None
+        self.post_message(FocusRequested(focus_request(self.ranges[self.index], focus.kernel if focus else None)))
+        self._show()
+        return True
