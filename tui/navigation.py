@@ -29,9 +29,9 @@ class NavigatingApp(App[int]):
     """
 
     BINDINGS = [
-        Binding("less_than_sign", "frame(1)", "Up frame", key_display="<"),
-        Binding("greater_than_sign", "frame(-1)", "Down frame", key_display=">"),
-        Binding("T", "next_at_breakpoint", "Next thread at the breakpoint"),
+        Binding("less_than_sign", "frame(1)", "Up frame", key_display="<", show=False),
+        Binding("greater_than_sign", "frame(-1)", "Down frame", key_display=">", show=False),
+        Binding("T", "next_at_breakpoint", "Next thread at the breakpoint", show=False),
     ]
 
     debugger: Debugger

@@ -10,7 +10,6 @@ from pathlib import Path
 from rich.syntax import Syntax
 from rich.text import Text
 from textual import on, work
-from textual.actions import SkipAction
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.reactive import reactive
@@ -84,14 +83,14 @@ class SourcePane(StatePane):
     """
 
     BINDINGS = [
-        Binding("slash", "search", "Search", key_display="/"),
-        Binding("n", "search_step(1)", "Next match", show=False),
-        Binding("N", "search_step(-1)", "Previous match", show=False),
+        Binding("slash", "search", "Search", key_display="/", show=False),
+        Binding("n", "search_step(1)", "Next match"),
+        Binding("N", "search_step(-1)", "Previous match"),
         Binding("escape", "end_search", "End search", show=False),
-        Binding("ctrl+g", "goto_line", "Go to line"),
-        Binding("o", "open_file", "Open file"),
-        Binding("u", "app.frame(1)", "Up frame"),
-        Binding("d", "app.frame(-1)", "Down frame"),
+        Binding("ctrl+g", "goto_line", "Go to line", show=False),
+        Binding("o", "open_file", "Open file", show=False),
+        Binding("u", "app.frame(1)", "Up frame", show=False),
+        Binding("d", "app.frame(-1)", "Down frame", show=False),
     ]
 
     DEFAULT_CSS = """
@@ -172,6 +171,7 @@ class SourcePane(StatePane):
             view.display = True
         if view.lines is not self._cache[local] and view.search is not None:
             view.highlight(None)
+            self.refresh_bindings()
         stop_line = line if current else (view.current if self._same_as_stop(path) else None)
         view.show(self._cache[local], stop_line, line, self._marks(self.state.breakpoints if self.state else ()))
         self._line = line
@@ -267,17 +267,24 @@ class SourcePane(StatePane):
     def _move_to(self, search: Search, note: str = "") -> None:
         view = self.view
         view.highlight(search)
+        self.refresh_bindings()
         if search.current is not None:
             view.cursor = search.current.line
             if not view._well_inside(view.cursor):
                 view.center(view.cursor)
         self._show_title(note)
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """n, N and escape are the search's only while one is shown (else n is the debugger's next)."""
+        if action in ("search_step", "end_search"):
+            return self.view.search is not None and self.view.display
+        return True
+
     def action_search_step(self, direction: int) -> None:
-        """The next (1) or previous (-1) match; without a search, the key is the debugger's."""
+        """The next (1) or previous (-1) match."""
         search = self.view.search
-        if search is None or not self.view.display:
-            raise SkipAction()
+        if search is None:
+            return
         search, wrapped = search.step(direction)
         note = ""
         if wrapped:
@@ -286,9 +293,8 @@ class SourcePane(StatePane):
         self._move_to(search, note)
 
     def action_end_search(self) -> None:
-        if self.view.search is None:
-            raise SkipAction()
         self.view.highlight(None)
+        self.refresh_bindings()
         self._show_title()
 
     def action_open_file(self) -> None:

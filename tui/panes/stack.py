@@ -57,8 +57,8 @@ class StackPane(StatePane):
     """
 
     BINDINGS = [
-        Binding("u", "app.frame(1)", "Up frame"),
-        Binding("d", "app.frame(-1)", "Down frame"),
+        Binding("u", "app.frame(1)", "Up frame", show=False),
+        Binding("d", "app.frame(-1)", "Down frame", show=False),
         Binding("i", "details", "Whole name"),
     ]
 
