@@ -59,7 +59,7 @@ class StackPane(StatePane):
     BINDINGS = [
         Binding("u", "app.frame(1)", "Up frame", show=False),
         Binding("d", "app.frame(-1)", "Down frame", show=False),
-        Binding("i", "details", "Whole name"),
+        Binding("i", "details", "Whole name", show=False),
     ]
 
     DEFAULT_CSS = """
