@@ -62,7 +62,11 @@ async def record(out: Path, work: Path) -> int:
         def generation() -> int:
             return app.last_state.generation if app.last_state else 0
 
-        ok = await until(lambda: app.debugger.status.phase == "stopped")
+        ok = await until(lambda: app.debugger.status.phase in ("stopped", "ready"))
+        if ok and app.debugger.status.phase == "ready":  # a -b left pending holds a native program: run anyway
+            say("held")
+            await pilot.press("r")
+            ok = await until(lambda: app.debugger.status.phase == "stopped")
         say("first stop" if ok else "first stop TIMED OUT")
         if not ok:
             await app.action_quit()
