@@ -54,9 +54,14 @@ class OutputLog(Log):
         """Lines mapped (the last may have grown since)."""
         self._wrap_width = 0
 
+    @property
+    def wrap_width(self) -> int:
+        """The columns a row shows: the log's width less its vertical scrollbar."""
+        return max(self.scrollable_content_region.width, 1)
+
     def rows(self) -> int:
         """The rows the lines take at the current width, mapping the lines added since."""
-        width = max(self.size.width, 1)
+        width = self.wrap_width
         lines = self._lines
         if width != self._wrap_width or self._mapped > len(lines):
             self._starts, self._mapped, self._wrap_width = [0], 0, width
@@ -79,7 +84,7 @@ class OutputLog(Log):
             self._mapped = len(self._lines) + 1  # the lines moved: map them all again
 
     def _resize_rows(self, scroll_end: bool) -> None:
-        size = Size(max(self.size.width, 1), self.rows())
+        size = Size(self.wrap_width, self.rows())
         if self.virtual_size != size:
             self.virtual_size = size
             if scroll_end:
@@ -120,7 +125,7 @@ class OutputLog(Log):
 
     def render_line(self, y: int) -> Strip:
         """Row ``y`` of the view: a piece of the line it belongs to, as wide as the log."""
-        width = self.size.width
+        width = self.wrap_width
         total = self.rows()
         row = int(self.scroll_offset.y) + y
         if row >= total or not self._lines:
