@@ -78,11 +78,11 @@ async def record(out: Path, work: Path) -> int:
         print(f"          line: {line_widget.render()}", flush=True)
         for r in threads.ranges:
             print(f"          range: kernel {r.kernel} {range_text(r)} at {r.file}:{r.line}", flush=True)
-        for _ in range(len(threads.ranges)):
+        for _ in range(min(len(threads.targets), 6)):
             before = generation()
             await pilot.press("T")
             moved = await until(lambda: generation() > before, 60)
-            say(f"T -> range {threads.index + 1}" if moved else "T: no new state")
+            say(f"T -> block {threads.index + 1}/{len(threads.targets)}" if moved else "T: no new state")
         while app.debugger.status.phase == "stopped" and stops < 10:
             before = generation()
             await pilot.press("c")

@@ -25,13 +25,13 @@ class NavigatingApp(App[int]):
     | Key | Action |
     | :- | :- |
     | < / > | Up (the caller) / down one frame |
-    | T | Move the CUDA focus to the next thread range sitting at the breakpoint of this stop |
+    | T | Move the CUDA focus to the next block sitting at the breakpoint of this stop |
     """
 
     BINDINGS = [
         Binding("less_than_sign", "frame(1)", "Up frame", key_display="<", show=False),
         Binding("greater_than_sign", "frame(-1)", "Down frame", key_display=">", show=False),
-        Binding("T", "next_at_breakpoint", "Next thread at the breakpoint", show=False),
+        Binding("T", "next_at_breakpoint", "Next block at the breakpoint", show=False),
     ]
 
     debugger: Debugger

@@ -49,3 +49,4 @@ def test_a_row_without_line_information() -> None:
 
 def test_the_command_takes_a_number_only() -> None:
     assert console_command(3) == "info cuda threads breakpoint 3"
+

@@ -131,7 +131,7 @@ class FocusNavigator(QueryPane):
     | enter | Switch the focus to the selected device, kernel, block range or thread range. |
     | space | Expand or collapse (block and thread ranges are fetched on first expand). |
     | g | Go to: ``block (x,y,z) thread (x,y,z)``, ``warp W lane L`` or ``sm N``. |
-    | T (app) | At a breakpoint: the focus to the next thread range sitting at it (the line under the title) |
+    | T (app) | At a breakpoint: the focus to the next block sitting at it (the line under the title) |
     """
 
     BINDINGS = [Binding("g", "goto", "Go to")]
