@@ -39,9 +39,11 @@ def until(what, why: str, timeout: float = 30.0) -> None:
 
 
 def open_console(tmux: TmuxServer) -> None:
-    """``:``, then spaces until one lands in the command line (its placeholder goes): typed
-    before the line has the focus, a key would be the app's."""
+    """``:``, until the console (its empty command line) is on screen, then spaces until one
+    lands in the command line (its placeholder goes): typed before the line has the focus, a key
+    would be the app's."""
     tmux("send-keys", "-t", "t", ":")
+    until(lambda: placeholder_shown(tmux), "the console on screen")
     deadline = time.monotonic() + 30
     while placeholder_shown(tmux):
         assert time.monotonic() < deadline, "the console line never took the focus"
