@@ -14,7 +14,7 @@ from functools import partial
 from typing import Any, Iterable
 
 from textual import on
-from textual.app import App, ComposeResult, SystemCommand
+from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.containers import Container, Vertical
 from textual.screen import Screen
@@ -30,11 +30,12 @@ from cudatui.gdbbridge import (
 from cudatui.tui.debugger_link import Call, DebuggerLink
 from cudatui.tui.explain_screen import ExplainScreen
 from cudatui.tui.goto_focus import GotoFocusScreen
-from cudatui.tui.help import HelpScreen, long_name
+from cudatui.tui.help import HelpScreen, key_commands, key_sections
 from cudatui.tui.messages import (
     BreakpointToggled, Command, Condition, DebugFinding, Delete, Enable, Finished, FocusRequested, FrameSelected,
     OpenSource, PostMortem, WatchAdded, WatchRemoved,
 )
+from cudatui.tui.navigation import NavigatingApp
 from cudatui.tui.panes.base import QueryPane, StatePane
 from cudatui.tui.panes.breakpoints import BreakpointsPane
 from cudatui.tui.panes.console import ConsolePane
@@ -83,7 +84,7 @@ SIDE_PANES: tuple[PaneSpec, ...] = (
 """The panes next to the source, in tab and grid order; add a pane here to plug it in."""
 
 
-class DebuggerApp(App[int]):
+class DebuggerApp(NavigatingApp):
     """cudatui: a full-screen debugger for CUDA kernels (and plain C with GNU gdb)."""
 
     CSS_PATH = "cudatui.tcss"
@@ -254,10 +255,7 @@ class DebuggerApp(App[int]):
         self.call_after_refresh(pane.focus_input)  # type: ignore[attr-defined]
 
     def action_help(self, first: tuple[tuple[str, Any], ...] = ()) -> None:
-        sections = [*first, ("Debugger", DebuggerApp.BINDINGS)] + [
-            (spec.title, getattr(spec.cls, "BINDINGS", [])) for spec in SIDE_PANES
-        ]
-        self.push_screen(HelpScreen(sections))
+        self.push_screen(HelpScreen([*first, *key_sections(self, [bindings for _, bindings in first])]))
 
     def action_cycle_pane(self, step: int) -> None:
         panes = [self.query_one(SourcePane), *(self.query_one(f"#{s.id}") for s in SIDE_PANES), *(g for g in self.query("#guide") if g.display)]
@@ -308,11 +306,8 @@ class DebuggerApp(App[int]):
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
-        for binding in DebuggerApp.BINDINGS:
-            if isinstance(binding, Binding) and binding.description and binding.action != "quit":
-                yield SystemCommand(long_name(binding), f"key: {binding.key}", partial(self.run_action, binding.action))
+        yield from key_commands(self)
         yield SystemCommand("Sanitize", "run compute-sanitizer memcheck on the program", self.action_sanitize)
-        yield SystemCommand("Explain error", "explain the CUDA error shown", self.action_explain)
         yield SystemCommand("MI log", "toggle the console between gdb output and MI records", self._toggle_mi)
 
     # -- intents from the panes ------------------------------------------------------------

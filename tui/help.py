@@ -1,21 +1,29 @@
-"""The ``?`` help screen (every key of the app and of each pane, from their own BINDINGS) and the
-command palette's names for them."""
+"""The ``?`` help screen and the command palette's key commands: every key of the app, of each
+pane and widget on screen and of the dialogs, from their own BINDINGS (nothing is listed by hand)."""
 
 from __future__ import annotations
 
+import re
 from functools import partial
-from typing import Any, Iterator, Sequence
+from typing import TYPE_CHECKING, Iterable, Sequence
 
 from rich.table import Table
 from rich.text import Text
-from textual.app import ComposeResult, SystemCommand
+from textual.app import ComposeResult
+from textual.app import SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Static
+from textual.widget import Widget
+from textual.widgets import Input, Static
 
 from cudatui.gdbbridge import N_, tr
+from cudatui.tui.explain_view import ExplainPanel
+from cudatui.tui.file_finder import FileFinder
+from cudatui.tui.goto_focus import GotoFocusScreen
 
+if TYPE_CHECKING:
+    from textual.app import App
 
 LONG_NAMES = {
     "restart": N_("Run (restart the program, or a replay from its start)"),
@@ -41,25 +49,26 @@ def long_name(binding: Binding) -> str:
     return LONG_NAMES.get(binding.action, binding.description)
 
 
-def pane_commands(app: Any, panes: Sequence[Any]) -> Iterator[SystemCommand]:
+def pane_commands(app: "App[object]", panes: Sequence[object]) -> Iterable[SystemCommand]:
     """A palette command for each key of each side pane (``Locals: Watch``): it shows the pane,
     focuses it and runs the key's action there. ``panes`` are the app's PaneSpecs."""
     for spec in panes:
-        for binding in getattr(spec.cls, "BINDINGS", []):
+        for binding in getattr(spec.cls, "BINDINGS", []):  # type: ignore[attr-defined]
             if isinstance(binding, Binding) and binding.description:
-                yield SystemCommand(f"{spec.title}: {binding.description}", f"key {key_label(binding)} in {spec.title}",
-                                    partial(_in_pane, app, spec.id, binding.action))
+                yield SystemCommand(f"{spec.title}: {binding.description}",  # type: ignore[attr-defined]
+                                    f"key {key_label(binding)} in {spec.title}",  # type: ignore[attr-defined]
+                                    partial(_in_pane, app, spec.id, binding.action))  # type: ignore[attr-defined]
 
 
-def _in_pane(app: Any, pane_id: str, action: str) -> None:
-    pane = app.show_pane(pane_id)
+def _in_pane(app: "App[object]", pane_id: str, action: str) -> None:
+    pane = app.show_pane(pane_id)  # type: ignore[attr-defined]
     pane.focus()
     app.call_after_refresh(app.run_action, action, pane)
 
 
 def key_label(binding: Binding) -> str:
-    """``n / f10`` from ``Binding("n,f10", ...)``."""
-    return " / ".join(k.strip() for k in binding.key.split(","))
+    """``n / f10`` from ``Binding("n,f10", ...)`` (its ``key_display`` when it has one)."""
+    return binding.key_display or " / ".join(k.strip() for k in binding.key.split(","))
 
 
 def bindings_table(title: str, bindings: Sequence[BindingType]) -> Table:
@@ -103,3 +112,68 @@ class HelpScreen(ModalScreen[None]):
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+
+def own_bindings(cls: type) -> list[Binding]:
+    """The bindings ``cls`` declares itself (not those it inherits from Textual's widgets)."""
+    return [b for b in cls.__dict__.get("BINDINGS", []) if isinstance(b, Binding)]
+
+
+def app_classes(app: "App[object]") -> list[type]:
+    """The app's class and its cudatui base classes that bind keys (the navigation keys')."""
+    return [cls for cls in type(app).__mro__ if cls.__module__.startswith("cudatui.") and own_bindings(cls)]
+
+
+def title_of(widget: Widget) -> str:
+    """A pane's title (its border title), else its class name in words ("Source view")."""
+    if widget.border_title:
+        return str(widget.border_title)
+    words = re.findall(r"[A-Z][a-z]*", type(widget).__name__)
+    return " ".join([words[0], *(w.lower() for w in words[1:])]) if words else type(widget).__name__
+
+
+def keyed_widgets(app: "App[object]") -> list[tuple[str, Widget, list[Binding]]]:
+    """Each cudatui widget class of the main screen that binds keys, once, in screen order:
+    (title, its first widget, its own bindings)."""
+    seen: set[type] = set()
+    found = []
+    for widget in app.screen_stack[0].walk_children(with_self=False):
+        cls = type(widget)
+        if cls in seen or not cls.__module__.startswith("cudatui."):
+            continue
+        seen.add(cls)
+        bindings = own_bindings(cls)
+        if bindings:
+            found.append((title_of(widget), widget, bindings))
+    return found
+
+
+def key_sections(app: "App[object]", shown: Sequence[Sequence[BindingType]] = ()) -> list[tuple[str, Sequence[BindingType]]]:
+    """The help screen's sections: the app's keys, each widget's, each dialog's (but a class whose
+    bindings are ``shown`` already, in a section of the caller's)."""
+    dialogs = (FileFinder, GotoFocusScreen, ExplainPanel, HelpScreen)
+    classes = [cls for cls in app_classes(app) if not any(cls.__dict__.get("BINDINGS") is b for b in shown)]
+    sections: list[tuple[str, Sequence[BindingType]]] = [
+        ("Debugger" if cls.__name__ == "DebuggerApp" else title_of_class(cls), cls.__dict__["BINDINGS"])
+        for cls in classes]
+    sections += [(title, bindings) for title, _, bindings in keyed_widgets(app)]
+    sections += [(f"Dialog: {title_of_class(cls)}", own_bindings(cls)) for cls in dialogs]
+    return sections
+
+
+def title_of_class(cls: type) -> str:
+    words = re.findall(r"[A-Z][a-z]*", cls.__name__.removesuffix("Screen").removesuffix("App"))
+    return " ".join([words[0], *(w.lower() for w in words[1:])]) if words else cls.__name__
+
+
+def key_commands(app: "App[object]") -> Iterable["SystemCommand"]:
+    """A palette command for every key of the app and of each pane (not the inputs' own keys)."""
+    for binding in (b for cls in app_classes(app) for b in own_bindings(cls)):
+        if binding.description and binding.action != "quit":
+            yield SystemCommand(long_name(binding), f"key: {key_label(binding)}", partial(app.run_action, binding.action))
+    for title, widget, bindings in keyed_widgets(app):
+        if isinstance(widget, Input):
+            continue
+        for binding in bindings:
+            yield SystemCommand(f"{title}: {binding.description}", f"key: {key_label(binding)}",
+                                partial(app.run_action, binding.action, widget))

@@ -16,10 +16,12 @@ class InlineInput(Input):
     """A one-line input with a history of what was submitted, left with escape.
 
     A pane opens it with :meth:`open` (from its key: ``:``, ``w``, ``e`` ...) and handles its
-    ``Input.Submitted``. Enter submits and empties the line; escape empties it and leaves. Leaving
-    gives the focus back to the widget that had it when the input was opened (else to the pane's
-    first focusable widget). A *transient* input is shown only while it is open: a submit closes
-    it too; the others (the console's command line, the locals' watch line) stay on screen.
+    ``Input.Submitted``. Enter submits, empties the line and leaves it, unless the input is a
+    ``command_line`` (the console's, where one types command after command: it keeps the focus);
+    escape empties it and leaves. Leaving gives the focus back to the widget that had it when the
+    input was opened (else to the pane's first focusable widget), so the next key is the pane's or
+    the debugger's again. A *transient* input is shown only while it is open; the others (the
+    console's command line, the locals' watch line) stay on screen.
 
     | Key | Action |
     | :- | :- |
@@ -35,10 +37,12 @@ class InlineInput(Input):
     ]
 
     def __init__(self, value: str | None = None, *, placeholder: str = "", transient: bool = False,
-                 compact: bool = False, limit: int = 500, id: str | None = None) -> None:
+                 command_line: bool = False, compact: bool = False, limit: int = 500, id: str | None = None) -> None:
         super().__init__(value, placeholder=placeholder, compact=compact, id=id)
         self.transient = transient
-        """Shown only while open (a submit closes it)."""
+        """Shown only while open."""
+        self.command_line = command_line
+        """A submit keeps the focus (the console's command line); else it leaves the input."""
         self.history: list[str] = []
         """What was submitted, oldest first (at most ``limit``; never the same line twice in a row)."""
         self._limit = limit
@@ -77,13 +81,14 @@ class InlineInput(Input):
         self._index = len(self.history)
 
     async def action_submit(self) -> None:
-        """Post ``Input.Submitted``, remember the line and empty it (a transient input closes)."""
+        """Post ``Input.Submitted``, remember the line and empty it; leave it unless it is a command line."""
         await super().action_submit()
         self.remember(self.value.strip())
-        if self.transient:
-            self.close()
-        else:
+        if self.command_line:
             self.value = ""
+            self._index = len(self.history)
+        else:
+            self.close()
 
     def action_leave(self) -> None:
         self.close()

@@ -28,6 +28,7 @@ from typing import Any, Awaitable, Callable, Coroutine
 
 from cudatui.gdbbridge.debugger.breakpoints import Breakpoints, BreakpointSpec
 from cudatui.gdbbridge.debugger.config import LaunchConfig
+from cudatui.gdbbridge.convert import to_int
 from cudatui.gdbbridge.cuda.evaluation import evaluation
 from cudatui.gdbbridge.debugger.events import (
     ConsoleOutput, DebuggerEvent, HostStackChanged, Notice, PhaseChanged, ProgramText, QueriesFailed, Severity,
@@ -103,6 +104,8 @@ class DebuggerCore:
         self._console_said: list[str] | None = None
         """While the user's console command runs, the log records (``&``) gdb says meanwhile
         (shown once it ended), else None; its console records are what the session captures."""
+        self._selected_by_console: int | None = None
+        """The frame level gdb said it selected (``=thread-selected``) while a console command ran."""
         self._closed = False
         self._cut: str | None = None
         """Once a replayed recording's cut is reached: what the status says from then on."""
@@ -179,6 +182,8 @@ class DebuggerCore:
             name = os.path.basename(str(payload.get("target-name") or payload.get("id") or ""))
             base = self._status.detail.split(" · ", 1)[0]
             self._set_status(Phase.STARTING, f"{base} · loaded {name}")
+        elif event.name == "thread-selected" and isinstance(payload.get("frame"), dict):
+            self._selected_by_console = to_int(payload["frame"].get("level"), 0)
         elif event.name == REPLAY_CUT:
             line = payload.get("line", "?")
             self._cut = f"the recording ends here: it was cut off at line {line} (a crash?)"
@@ -229,15 +234,18 @@ class DebuggerCore:
                 self._notice(f"cuda-gdb moved the focus to {state.focus.software}", "information")
 
     async def _refresh(
-        self, stop: StopEvent, *, selected_frame: int = 0, focus: CudaFocus | None = None, requery_focus: bool = False
+        self, stop: StopEvent, *, selected_frame: int = 0, focus: CudaFocus | None = None, requery_focus: bool = False,
+        select: bool | None = None,
     ) -> StopState | None:
-        """Build, publish and announce the state of ``stop`` (the lock is held)."""
+        """Build, publish and announce the state of ``stop`` (the lock is held); ``select`` as
+        :meth:`StateBuilder.refresh` takes it."""
         assert self.builder is not None
         if self._pending_stop is stop:
             self._pending_stop = None
         self._refreshing = True
         try:
-            state = await self.builder.refresh(stop, selected_frame=selected_frame, focus=focus, requery_focus=requery_focus)
+            state = await self.builder.refresh(stop, selected_frame=selected_frame, focus=focus, requery_focus=requery_focus,
+                                               select=select)
         except DebuggerGone:
             return None
         finally:

@@ -25,6 +25,7 @@ from typing import Any, Awaitable, Callable, TypeVar
 
 from cudatui.gdbbridge.cuda import warp_watch
 from cudatui.gdbbridge.cuda.culprit import Culprit, faulting_line, find_culprit
+from cudatui.gdbbridge.cuda.breakpoint_threads import threads_at_breakpoint
 from cudatui.gdbbridge.cuda.disassembly import disassemble
 from cudatui.gdbbridge.cuda.evaluation import evaluate, read_shared
 from cudatui.gdbbridge.cuda.focus import FocusSyntaxError, switch_focus
@@ -41,7 +42,9 @@ from cudatui.gdbbridge.nvml.models import Snapshot
 from cudatui.gdbbridge.nvml.recorded import COMMAND as GPU_SAMPLE, decode as decode_gpu_sample
 from cudatui.gdbbridge.record.recorder import PRIVATE, SHARED
 from cudatui.gdbbridge.session.errors import DebuggerGone, DebuggerNotFound, MIError
+from cudatui.gdbbridge.names import short_name
 from cudatui.gdbbridge.session.gdb import GdbSession
+from cudatui.gdbbridge.source_files import source_files
 from cudatui.gdbbridge.text import TerminalFilter, clean
 from cudatui.gdbbridge.outcome import OutputTail
 
@@ -306,7 +309,23 @@ class Debugger(DebuggerCore):
         """Show stack frame ``level`` (its locals, registers, source)."""
         async with self._lock:
             if self.state is not None and self.phase is Phase.STOPPED:
-                await self._refresh(self.state.stop, selected_frame=level, focus=self.state.focus)
+                await self._refresh(self.state.stop, selected_frame=level, focus=self.state.focus, select=True)
+
+    async def move_frame(self, step: int) -> None:
+        """Select the frame ``step`` levels up (positive: the callers, as gdb's ``up``) or down from
+        the one shown; at either end a Notice says so. Moves asked for at once add up."""
+        async with self._lock:
+            state = self.state
+            if state is None or self.phase is not Phase.STOPPED or not state.frames:
+                self._notice("no stack: the program is not stopped", "warning")
+                return
+            level = state.selected_frame + step
+            if not 0 <= level < len(state.frames):
+                edge = state.frames[-1 if step > 0 else 0]
+                where = "outermost (initial)" if step > 0 else "innermost (bottom)"
+                self._notice(f"already at the {where} frame: #{edge.level} {short_name(edge.func)}", "warning")
+                return
+            await self._refresh(state.stop, selected_frame=level, focus=state.focus, select=True)
 
     def follow_instructor(self, on: bool) -> None:
         """A follower: move with the instructor's focus and frame within a stop (on), or look
@@ -336,6 +355,7 @@ class Debugger(DebuggerCore):
                 return
             self._emit(ConsoleOutput(f"(gdb) {command}\n", "command"))
             before = session.last_stop
+            self._selected_by_console = None
             self._console_said = said = []
             try:
                 text = await session.console(command)
@@ -349,18 +369,10 @@ class Debugger(DebuggerCore):
             if text:
                 self._emit(ConsoleOutput(text, "console"))
             if self.phase is Phase.STOPPED and session.last_stop is before and self.state is not None:
-                await self._refresh(self.state.stop, selected_frame=await self._frame_level(session),
-                                    requery_focus=self.state.in_kernel)
-
-    @staticmethod
-    async def _frame_level(session: GdbSession) -> int:
-        """The frame gdb has selected (a console ``up`` or ``print`` after a frame was chosen)."""
-        try:
-            frame = (await session.command("-stack-info-frame")).get("frame")
-        except MIError:
-            return 0
-        level = frame.get("level") if isinstance(frame, dict) else None
-        return int(level) if isinstance(level, str) and level.isdigit() else 0
+                # gdb keeps the frame it has selected (`up 2`, `frame 1` change it: =thread-selected)
+                level = self._selected_by_console
+                await self._refresh(self.state.stop, requery_focus=self.state.in_kernel, select=False,
+                                    selected_frame=self.state.selected_frame if level is None else level)
 
     async def add_watch(self, expression: str) -> None:
         """Watch ``expression``: evaluated at every stop (WatchesChanged)."""
@@ -433,3 +445,14 @@ class Debugger(DebuggerCore):
         async with self._lock:
             return clean(parse_threads(await info(self._stopped(), "threads")))
 
+    async def threads_at_breakpoint(self, number: int) -> tuple[ThreadRange, ...]:
+        """The thread ranges sitting at breakpoint ``number`` (``info cuda threads breakpoint N``)."""
+        async with self._lock:
+            return clean(await threads_at_breakpoint(self._stopped(), number))
+
+    async def source_files(self) -> tuple[str, ...]:
+        """The program's source files as gdb names them (the libraries loaded so far included)."""
+        async with self._lock:
+            if self.session is None or not self.session.alive:
+                raise MIError("the debugger is not running", "")
+            return clean(await source_files(self.session))

@@ -57,10 +57,13 @@ class StateBuilder:
         self._register_names: dict[bool, dict[int, str]] = {}
 
     async def refresh(
-        self, stop: StopEvent, *, selected_frame: int = 0, focus: CudaFocus | None = None, requery_focus: bool = False
+        self, stop: StopEvent, *, selected_frame: int = 0, focus: CudaFocus | None = None, requery_focus: bool = False,
+        select: bool | None = None,
     ) -> StopState:
         """Run the batch for ``stop``. ``focus`` overrides the stop's (after a focus switch);
-        ``requery_focus`` derives it from the tables (after a console command)."""
+        ``requery_focus`` derives it from the tables (after a console command); ``select``: whether to
+        select the frame in gdb (None: unless it is frame 0, which a stop selects; False: gdb has
+        it selected already, after a console ``up``; True: always, as a return to frame 0 needs)."""
         self.generation += 1
         generation = self.generation
         if stop.exited:
@@ -68,7 +71,7 @@ class StateBuilder:
         errors: list[QueryFailure] = []
         focus = focus or stop.focus
         in_kernel = focus is not None or requery_focus
-        if selected_frame:
+        if select or (select is None and selected_frame):
             await self._try(self.session.command("-stack-select-frame", selected_frame), errors, "select frame")
         frames_p = self._try(self.session.command("-stack-list-frames"), errors, "stack")
         vars_p = self._try(self.session.command("-stack-list-variables", Flag("--simple-values")), errors, "locals")

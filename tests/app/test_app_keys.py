@@ -1,14 +1,28 @@
-"""The key contract: no pane rebinds a debugger key, and the help screen lists every pane's keys."""
+"""The key contract: no pane rebinds a debugger key; the help screen lists every key the app, its
+widgets and its dialogs bind, and the command palette has a command for each key of the app and panes."""
 
 from __future__ import annotations
 
+import io
+
+from rich.console import Console
 from textual.binding import Binding
+from textual.widgets import Static
 
 from cudatui.tui.app import SIDE_PANES, DebuggerApp
-from cudatui.tui.help import HelpScreen
-from cudatui.tui.panes.source import SourcePane, SourceView
+from cudatui.tui.explain_view import ExplainPanel
+from cudatui.tui.file_finder import FileFinder
+from cudatui.tui.goto_focus import GotoFocusScreen
+from cudatui.tui.help import HelpScreen, key_label
+from cudatui.tui.navigation import NavigatingApp
+from cudatui.tui.panes.source import SourcePane
+from cudatui.tui.source_view import SourceView
 from tests.support.paths import TRANSCRIPTS
 from tests.support.replay import replay_config
+from tests.support.wait import wait_for
+
+DIALOGS = (FileFinder, GotoFocusScreen, ExplainPanel, HelpScreen)
+"""The dialogs and their keys, listed in help too."""
 
 CONTRACT = {"r", "c", "f5", "n", "f10", "s", "f11", "f", "shift+f11", "b", "f9", "ctrl+c", "g", "colon",
             "tab", "shift+tab", "question_mark", "q", "ctrl+q"}
@@ -19,8 +33,13 @@ APP_EXTRA = {"E", "L"}
 """Keys the app adds beyond the contract: E explains the CUDA error of the last stop or exit, L runs
 the program again with CUDA_LAUNCH_BLOCKING=1."""
 
-SAME_MEANING = {("FocusNavigator", "g")}
-"""Pane keys that do what the debugger key does (the navigator's own go-to line)."""
+NAVIGATION = {"less_than_sign", "greater_than_sign", "T"}
+"""The navigation keys every screen has (tui/navigation.py): < and > the frame up (the caller) and
+down, T the next thread at the breakpoint."""
+
+SAME_MEANING = {("FocusNavigator", "g"), ("SourcePane", "n")}
+"""Pane keys that do what the debugger key does (the navigator's own go-to line), or do it unless
+a search is shown (the source pane's n is its next match while one is, as in less)."""
 
 
 def keys(bindings) -> set[str]:
@@ -29,23 +48,61 @@ def keys(bindings) -> set[str]:
 
 def test_the_app_binds_the_whole_contract():
     assert keys(DebuggerApp.BINDINGS) == CONTRACT | APP_EXTRA
+    assert keys(NavigatingApp.BINDINGS) == NAVIGATION and issubclass(DebuggerApp, NavigatingApp)
 
 
 def test_no_pane_takes_a_debugger_key():
     panes = [spec.cls for spec in SIDE_PANES] + [SourcePane, SourceView]
     clashes = {(cls.__name__, key) for cls in panes for key in keys(getattr(cls, "BINDINGS", []))
-               if key in CONTRACT | APP_EXTRA} - SAME_MEANING
+               if key in CONTRACT | APP_EXTRA | NAVIGATION} - SAME_MEANING
     assert clashes == set()
 
 
-async def test_help_lists_the_keys_of_every_side_pane():
+def every_binding(app: DebuggerApp) -> list[tuple[str, Binding]]:
+    """(class name, binding) for every key the app, each cudatui widget on screen and the dialogs bind."""
+    found = [(cls.__name__, b) for cls in (DebuggerApp, NavigatingApp) for b in cls.__dict__["BINDINGS"]]
+    classes = {type(w) for w in app.screen_stack[0].walk_children() if type(w).__module__.startswith("cudatui.")}
+    for cls in sorted(classes | set(DIALOGS), key=lambda c: c.__name__):
+        found += [(cls.__name__, b) for b in cls.__dict__.get("BINDINGS", []) if isinstance(b, Binding)]
+    return found
+
+
+async def test_help_lists_every_binding_of_the_app_its_panes_and_dialogs():
     app = DebuggerApp(replay_config(TRANSCRIPTS / "oob.jsonl"))
     async with app.run_test(size=(120, 40)) as pilot:
+        bindings = every_binding(app)
+        owners = {name for name, _ in bindings}
+        assert {"NavigatingApp", "SourcePane", "SourceView", "StackPane", "ConsolePane", "InlineInput",
+                "FileFinder"} <= owners
+        assert {spec.cls.__name__ for spec in SIDE_PANES if spec.cls.__dict__.get("BINDINGS")} <= owners
         await pilot.press("question_mark")
-        await pilot.pause()
+        await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen))
         screen = app.screen
-        assert isinstance(screen, HelpScreen)
-        titles = [title for title, _ in screen.sections]
-        assert titles == ["Debugger"] + [spec.title for spec in SIDE_PANES]
+        listed = {(title, key_label(b), b.description) for title, section in screen.sections for b in section}
+        console = Console(width=120, record=True, file=io.StringIO())
+        for static in screen.query(Static):
+            console.print(static.content)
+        text = console.export_text()
+        missing = []
+        for owner, binding in bindings:
+            if not binding.description or not any((key_label(binding), binding.description) == (k, d)
+                                                   for _, k, d in listed):
+                missing.append((owner, binding.key, binding.description))
+        assert missing == []
         regs = dict(screen.sections)["Regs"]
         assert ("v", "Group") in [(b.key, b.description) for b in regs]
+        assert "Search" in text and "Go to line" in text and "Up frame" in text
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not isinstance(app.screen, HelpScreen))
+
+
+async def test_the_palette_has_a_command_for_every_key_of_the_app_and_the_panes():
+    app = DebuggerApp(replay_config(TRANSCRIPTS / "oob.jsonl"))
+    async with app.run_test(size=(120, 40)):
+        commands = {(c.title, c.help) for c in app.get_system_commands(app.screen)}
+        helps = {h for _, h in commands}
+        for owner, binding in every_binding(app):
+            if owner in {cls.__name__ for cls in DIALOGS} or owner == "InlineInput" or binding.action == "quit":
+                continue
+            assert f"key: {key_label(binding)}" in helps, (owner, binding.key)
+        assert ("Source pane: Search", "key: /") in commands or any(t.endswith(": Search") for t, _ in commands)

@@ -103,3 +103,24 @@ async def test_chunks_are_joined_across_boundaries() -> None:
         pane.write("one\n")
         assert pane.text == "red bell^G\nEnter a value: 42\ndone\n"
         assert pane.dropped == 0 and str(pane.query_one("#output-title", InfoLine).shown) == "program output"
+
+
+async def test_a_long_line_wraps_at_the_pane_width_and_is_shown_whole() -> None:
+    app = OutputApp()
+    async with app.run_test(size=(40, 12)) as pilot:
+        pane = app.query_one(OutputPane)
+        long = "".join(f"{i:03d}," for i in range(40))  # 160 characters
+        pane.write(f"short\n{long}\nend\n")
+        pane.flush()
+        await pilot.pause()
+        log = pane.query_one("#output-log")
+        width = log.wrap_width
+        rows = [log.render_line(y).text[:width] for y in range(log.size.height)]
+        pieces = -(-len(long) // width)
+        assert log.virtual_size.height == 2 + pieces and log.virtual_size.width == width
+        assert rows[0].rstrip() == "short"
+        assert "".join(rows[1:1 + pieces]).rstrip() == long
+        assert rows[1 + pieces].rstrip() == "end"
+        await pilot.resize_terminal(60, 12)
+        await pilot.pause()
+        assert log.wrap_width > width and log.virtual_size.height == 2 + -(-len(long) // log.wrap_width)

@@ -10,7 +10,8 @@ from cudatui.gdbbridge.debugger.config import LaunchConfig
 from cudatui.tui.app import DebuggerApp
 from cudatui.tui.panes.breakpoints import BreakpointsPane
 from cudatui.gdbbridge import find_source
-from cudatui.tui.panes.source import SourcePane, SourceView
+from cudatui.tui.panes.source import SourcePane
+from cudatui.tui.source_view import SourceView
 from tests.support.app import gdb_config, phase, rows, status, stopped_at
 from tests.support.paths import TOURS, TRANSCRIPTS
 from tests.support.programs import BREAK_LINE, STEPS, marked_line, needs_gdb
@@ -75,10 +76,10 @@ async def test_the_stop_line_is_marked_and_the_title_names_file_and_line(steps: 
         source = app.query_one(SourcePane)
         assert source.shown is not None and source.shown.local == STEPS
         assert source.view.lines[BREAK_LINE - 1].plain.strip() == "total = square(3); /* BREAK */"
-        assert title(app).endswith(f"steps.c:{BREAK_LINE}") and visible(source.view, BREAK_LINE)
+        assert title(app).endswith(f"steps.c:{BREAK_LINE} · main") and visible(source.view, BREAK_LINE)
         await pilot.press("s")
         await stopped_at(pilot, app, SQUARE_BODY)
-        assert title(app).endswith(f"steps.c:{SQUARE_BODY}") and source.view.cursor == SQUARE_BODY
+        assert title(app).endswith(f"steps.c:{SQUARE_BODY} · square") and source.view.cursor == SQUARE_BODY
         assert source.view.marks == {BREAK_LINE: True}  # the breakpoint stays marked
 
 

@@ -6,7 +6,7 @@ from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.widgets import DataTable
 
-from cudatui.tui.panes.base import sync_rows
+from cudatui.tui.panes.base import PaneTable, sync_rows
 
 COLUMNS = ("reg", "hex")
 
@@ -56,3 +56,27 @@ async def test_columns_are_rebuilt_only_when_their_keys_change():
         assert table.get_cell("0", "1").plain == "2"
         sync_rows(table, (), {})
         assert not table.columns and not table.rows
+
+
+class PaneTableApp(App[None]):
+    def compose(self) -> ComposeResult:
+        table: PaneTable[str] = PaneTable(cursor_type="row")
+        table.add_column("#", key="number")
+        table.add_column("Condition", key="condition")
+        yield table
+
+
+async def test_a_wider_value_widens_its_column_and_is_shown_whole():
+    app = PaneTableApp()
+    async with app.run_test(size=(80, 10)) as pilot:
+        table = app.query_one(PaneTable)
+        sync_rows(table, ("number", "condition"), {"1": ("1", "")})
+        await pilot.pause()
+        sync_rows(table, ("number", "condition"), {"1": ("1", "depth == 3 && blockIdx.x < 3")})
+        await pilot.pause()
+        assert table.columns["condition"].content_width >= len("depth == 3 && blockIdx.x < 3")  # type: ignore[index]
+        shown = "".join(strip.text for strip in table.render_lines(table.region.reset_offset))
+        assert "depth == 3 && blockIdx.x < 3" in shown
+        updates = table._update_count
+        sync_rows(table, ("number", "condition"), {"1": ("1", "depth == 4")})  # narrower: its row only
+        assert table._update_count == updates + 1

@@ -26,6 +26,10 @@ PANES = C_SOURCES / "app" / "panes.c"
 FOREVER = C_SOURCES / "bridge" / "forever.c"
 """Prints ``looping`` and never stops."""
 
+NAV_MAIN = C_SOURCES / "nav" / "nav_main.c"
+NAV_WALK = C_SOURCES / "nav" / "nav_walk.c"
+"""Two source files, four frames at ``leaf`` (leaf, walk, outer, main): the navigation tests."""
+
 
 def marked_line(source: Path, marker: str) -> int:
     """The number of the first line of ``source`` holding ``marker`` (e.g. ``/* BREAK */``)."""
@@ -41,6 +45,11 @@ def compile_c(source: Path, out: Path, *flags: str) -> Path:
     out.parent.mkdir(parents=True, exist_ok=True)
     subprocess.run(["gcc", "-g", "-O0", *flags, "-o", str(out), str(source)], check=True)
     return out
+
+
+def compile_nav(out: Path) -> Path:
+    """nav_main.c and nav_walk.c built into ``out`` (gcc -g -O0)."""
+    return compile_c(NAV_MAIN, out, str(NAV_WALK))
 
 
 def stand_in(*flags: str) -> list[str]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
+from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 from textual._types import SegmentLines
@@ -102,13 +103,21 @@ Cell = str | Text
 """What a table cell holds."""
 
 
+def cell_width(value: object) -> int:
+    """The cells a table value takes on one line (its widest line)."""
+    if isinstance(value, Text):
+        return max((cell_len(line) for line in value.plain.split("\n")), default=0)
+    return max((cell_len(line) for line in str(value).split("\n")), default=0)
+
+
 class PaneTable(DataTable[CellType]):
     """A DataTable whose cell updates repaint only their row and re-render only the changed cells.
 
     ``DataTable.update_cell`` repaints the whole table, and every render cache of DataTable is
     keyed on a counter that each update bumps, so one changed cell re-renders every visible cell
     (~0.3 ms each on 2 cores: a stop changed a few cells of a table and re-rendered all of them).
-    Here an update repaints its row only, and a rendered cell is kept while its value is the same
+    Here an update repaints its row only (and widens its column when the value is wider: DataTable
+    kept the width of the first value, showing ``depth ==`` of ``depth == 3``), and a rendered cell is kept while its value is the same
     object (:func:`sync_rows` rewrites only the cells that changed). Relies on DataTable internals
     of the pinned textual.
     """
@@ -124,6 +133,9 @@ class PaneTable(DataTable[CellType]):
         """As :meth:`DataTable.update_cell`, repainting only the cell's row unless widths change."""
         row = RowKey(row_key) if isinstance(row_key, str) else row_key
         column = ColumnKey(column_key) if isinstance(column_key, str) else column_key
+        known = self.columns.get(column)
+        if known is not None and known.auto_width and cell_width(value) > known.content_width:
+            update_width = True  # a wider value (a condition, file:line) is shown whole, not cut at the old width
         if update_width or row not in self._row_locations or column not in self._column_locations:
             super().update_cell(row, column, value, update_width=update_width)
             return

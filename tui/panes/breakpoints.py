@@ -10,7 +10,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import DataTable, Input
 
-from cudatui.gdbbridge import Breakpoint, StopState
+from cudatui.gdbbridge import Breakpoint, StopState, short_name
 from cudatui.tui.inline_input import InlineInput
 from cudatui.tui.messages import Condition, Delete, Enable, OpenSource
 
@@ -20,7 +20,7 @@ from .base import Cell, PaneTable, StatePane, sync_rows
 def location_text(bp: Breakpoint) -> str:
     """Where the breakpoint is: ``file:line``, the function, or what was asked for if pending."""
     if bp.pending or not (bp.file and bp.line):
-        where = bp.original_location or bp.func or "?"
+        where = bp.original_location or short_name(bp.func or "") or "?"
         return f"{where} (pending)" if bp.pending else where
     extra = len([loc for loc in bp.locations if loc.enabled]) - 1
     return f"{os.path.basename(bp.file)}:{bp.line}" + (f" +{extra} more" if extra > 0 else "")

@@ -52,7 +52,7 @@ class ConsolePane(Widget):
 
     | Key | Action |
     | :- | :- |
-    | enter | Run the typed command |
+    | enter | Run the typed command; alone, run the last command again (as gdb does) |
     | up/down | Command history |
     | escape | Leave the command line |
     | ctrl+t | Switch between the console and the MI record log |
@@ -83,7 +83,8 @@ class ConsolePane(Widget):
             # scrollbar appear after it had scrolled to the end, leaving the last line hidden)
             yield BoundedLog(max_lines=self._max_lines, wrap=True, markup=False, min_width=1, id="console-log")
             yield BoundedLog(max_lines=self._max_lines, wrap=False, markup=False, id="mi-log")
-        yield InlineInput(placeholder=": gdb command (up/down: history)", id="console-input", compact=True)
+        yield InlineInput(placeholder=": gdb command (up/down: history, enter alone: again)", command_line=True,
+                          id="console-input", compact=True)
 
     def write(self, text: str, kind: str = "console") -> None:
         """Append gdb text of ``kind`` (whole lines are shown; a partial line waits)."""
@@ -117,7 +118,9 @@ class ConsolePane(Widget):
 
     @on(Input.Submitted, "#console-input")
     def _submitted(self, event: Input.Submitted) -> None:
+        """Run the command; an empty line runs the last one again (gdb's habit: ``next``, ``x``)."""
         event.stop()
-        command = event.value.strip()
+        history = self.query_one("#console-input", InlineInput).history
+        command = event.value.strip() or (history[-1] if history else "")
         if command:
             self.post_message(Command(command))

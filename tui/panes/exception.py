@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from cudatui.gdbbridge import EXCEPTION_MEANINGS, CudaException, Frame, StopState, fmt_dim3, no_source_reason, tr
+from cudatui.gdbbridge import (
+    EXCEPTION_MEANINGS, CudaException, Frame, StopState, fmt_dim3, is_shortened, no_source_reason, tr,
+)
 
 from .base import StatePane
 
@@ -98,6 +100,8 @@ class ExceptionBanner(StatePane):
     def render_state(self, state: StopState, previous: StopState | None) -> None:
         self.exception = state.stop.exception
         text = banner_text(self.exception, state) if self.exception else Text()
+        frame = faulting_frame(state.frames, state.frame) if self.exception else None
+        self.tooltip = frame.func if frame is not None and is_shortened(frame.func) else None
         if text == self._text:
             return
         self._text = text

@@ -26,6 +26,7 @@ from cudatui.tui.inline_input import InlineInput
 from cudatui.tui.messages import FocusRequested
 
 from .base import InfoLine, QueryPane
+from .bp_threads import BreakpointThreads
 
 MAX_CHILDREN = 500
 """Ranges listed under one node; the rest is summarised in one line."""
@@ -130,6 +131,7 @@ class FocusNavigator(QueryPane):
     | enter | Switch the focus to the selected device, kernel, block range or thread range. |
     | space | Expand or collapse (block and thread ranges are fetched on first expand). |
     | g | Go to: ``block (x,y,z) thread (x,y,z)``, ``warp W lane L`` or ``sm N``. |
+    | T (app) | At a breakpoint: the focus to the next block sitting at it (the line under the title) |
     """
 
     BINDINGS = [Binding("g", "goto", "Go to")]
@@ -161,6 +163,7 @@ class FocusNavigator(QueryPane):
 
     def compose(self) -> ComposeResult:
         yield InfoLine("CUDA focus", id="focus-title")
+        yield BreakpointThreads(self.queries, id="bp-threads")
         tree: Tree[FocusTarget] = Tree("CUDA", id="focus-tree")
         tree.show_root = False
         tree.auto_expand = False

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections import deque
+from typing import Any
 
+from rich.cells import cell_len
 from textual.app import ComposeResult
 from textual.geometry import Size
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
 from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Log
@@ -28,43 +33,107 @@ TITLE = "program output"
 
 
 class OutputLog(Log):
-    """A :class:`Log` whose :meth:`write` repaints the lines it changed once, not once per line.
+    """A :class:`Log` that wraps long lines at its width (a program's lines are shown whole, not
+    cut at the pane's edge) and whose :meth:`write` repaints the rows it changed once, not once
+    per line.
 
     ``Log.write`` asks for a repaint of every line it appends (~0.25 ms each), which made
-    writing 10,000 lines at once take seconds; here those requests are merged into one. It also
-    sizes the scroll area before pruning to ``max_lines``, so a write of many lines left the
-    view scrolled past the end (blank); here the size is corrected after the write.
+    writing 10,000 lines at once take seconds; here those requests are merged into one. The rows
+    each line takes are counted once per line and width (:meth:`rows`), so a write maps only the
+    lines it added and a resize or a prune of the oldest lines maps them all again.
     """
 
     _changed: tuple[int, int] | None = None
     """First and last line asked to repaint during the current write."""
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._starts: list[int] = [0]
+        """The first row of each line mapped, then the row after the last."""
+        self._mapped = 0
+        """Lines mapped (the last may have grown since)."""
+        self._wrap_width = 0
+
+    @property
+    def wrap_width(self) -> int:
+        """The columns a row shows: the log's width less its vertical scrollbar."""
+        return max(self.scrollable_content_region.width, 1)
+
+    def rows(self) -> int:
+        """The rows the lines take at the current width, mapping the lines added since."""
+        width = self.wrap_width
+        lines = self._lines
+        if width != self._wrap_width or self._mapped > len(lines):
+            self._starts, self._mapped, self._wrap_width = [0], 0, width
+        start = max(self._mapped - 1, 0)
+        del self._starts[start + 1:]
+        starts, process = self._starts, self._process_line
+        for line in lines[start:]:
+            shown = process(line)
+            cells = len(shown) if shown.isascii() else cell_len(shown)
+            starts.append(starts[-1] + max(1, -(-cells // width)))
+        self._mapped = len(lines)
+        if lines and lines[-1] == "":  # the empty line after the last newline is not shown
+            return starts[-2]
+        return starts[-1]
+
+    def _prune_max_lines(self) -> None:
+        before = len(self._lines)
+        super()._prune_max_lines()
+        if len(self._lines) != before:
+            self._mapped = len(self._lines) + 1  # the lines moved: map them all again
+
+    def _resize_rows(self, scroll_end: bool) -> None:
+        size = Size(self.wrap_width, self.rows())
+        if self.virtual_size != size:
+            self.virtual_size = size
+            if scroll_end:
+                self.scroll_end(animate=False, immediate=True, x_axis=False)
+
+    def on_resize(self) -> None:
+        self._resize_rows(self.auto_scroll)
+        self.refresh()
+
     def write(self, data: str, scroll_end: bool | None = None) -> OutputLog:
-        """Write ``data`` like ``Log.write``, then repaint the changed lines in one request."""
+        """Write ``data`` like ``Log.write``, then repaint the changed rows in one request."""
         self._changed = (-1, -1)
         try:
             super().write(data, scroll_end)
         finally:
             first, last = self._changed
             self._changed = None
-        if self.virtual_size.height != self.line_count:
-            self.virtual_size = Size(self.virtual_size.width, self.line_count)
-            if self.auto_scroll if scroll_end is None else scroll_end:
-                self.scroll_end(animate=False, immediate=True, x_axis=False)
+        self._resize_rows(self.auto_scroll if scroll_end is None else scroll_end)
         if last >= 0:
             count = last - first + 1
             start = max(0, len(self.lines) - count)
-            super().refresh_lines(start, len(self.lines) - start)
+            for y in range(start, len(self._lines)):
+                self._render_line_cache.discard(y)
+            top = self._starts[min(start, len(self._starts) - 1)]
+            ScrollView.refresh_lines(self, top, max(self.virtual_size.height - top, 1))
         return self
 
     def refresh_lines(self, y_start: int, line_count: int = 1) -> None:
-        """Repaint lines now, or once at the end of the current write."""
+        """Repaint lines now (every row from the first), or once at the end of the current write."""
         if self._changed is None:
-            super().refresh_lines(y_start, line_count)
+            for y in range(y_start, y_start + line_count):
+                self._render_line_cache.discard(y)
+            self.refresh()
             return
         first, last = self._changed
         end = y_start + line_count - 1
         self._changed = (y_start if first < 0 else min(first, y_start), max(last, end))
+
+    def render_line(self, y: int) -> Strip:
+        """Row ``y`` of the view: a piece of the line it belongs to, as wide as the log."""
+        width = self.wrap_width
+        total = self.rows()
+        row = int(self.scroll_offset.y) + y
+        if row >= total or not self._lines:
+            return Strip.blank(width, self.rich_style)
+        index = bisect_right(self._starts, row) - 1
+        piece = row - self._starts[index]
+        strip = self._render_line_strip(index, self.rich_style)
+        return strip.crop_extend(piece * width, (piece + 1) * width, self.rich_style)
 
 
 class OutputPane(Widget):

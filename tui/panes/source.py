@@ -1,4 +1,5 @@
-"""The source pane: the current frame's file, the current line, a breakpoint gutter and a cursor."""
+"""The source pane: the selected frame's file (or any file of the program), the current line, a
+breakpoint gutter and a cursor; search, go to line, the file finder and frame up/down keys."""
 
 from __future__ import annotations
 
@@ -6,22 +7,23 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from rich.segment import Segment
-from rich.style import Style
 from rich.syntax import Syntax
 from rich.text import Text
-from textual import events
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.geometry import Size
 from textual.reactive import reactive
-from textual.scroll_view import ScrollView
-from textual.strip import Strip
+from textual.widgets import Input
 
 from cudatui.gdbbridge import (
-    Breakpoint, HostStack, StopState, find_source, missing_reason, no_source_lines, read_source,
+    Breakpoint, DebuggerQueries, HostStack, MIError, StopState, clean, find_source, missing_reason, no_source_lines,
+    read_source, short_name,
 )
+from cudatui.tui.file_finder import FileFinder
+from cudatui.tui.inline_input import InlineInput
 from cudatui.tui.messages import BreakpointToggled, GutterClicked
+from cudatui.tui.source_search import Search, find_matches, shorten_left
+from cudatui.tui.source_view import SourceView
 
 from .base import InfoLine, StatePane
 
@@ -58,199 +60,40 @@ class Shown:
     local: Path | None
 
 
-class SourceView(ScrollView, can_focus=True):
-    """Scrollable source lines with a gutter (breakpoint, current-line arrow, line number).
-
-    | Key | Action |
-    | :- | :- |
-    | up/down, pageup/pagedown, home/end | Move the cursor |
-    | left/right | Scroll long lines |
-    | click on a line | Move the cursor; on the gutter: toggle a breakpoint |
-    """
-
-    BINDINGS = [
-        Binding("up", "cursor(-1)", "Up", show=False),
-        Binding("down", "cursor(1)", "Down", show=False),
-        Binding("pageup", "page(-1)", "Page up", show=False),
-        Binding("pagedown", "page(1)", "Page down", show=False),
-        Binding("home", "edge(0)", "Top", show=False),
-        Binding("end", "edge(1)", "Bottom", show=False),
-        Binding("left", "scroll_left", "Left", show=False),
-        Binding("right", "scroll_right", "Right", show=False),
-    ]
-
-    DEFAULT_CSS = """
-    SourceView { height: 1fr; background: $surface; scrollbar-size: 0 1; }
-    SourceView:focus { background-tint: $foreground 3%; }
-    """
-
-    cursor: reactive[int] = reactive(1, repaint=False)
-    """The cursor line (1-based)."""
-
-    def __init__(self, *, id: str | None = None) -> None:
-        super().__init__(id=id)
-        self.lines: list[Text] = []
-        self.current: int | None = None
-        self.marks: dict[int, bool] = {}
-        """Breakpoint lines -> enabled."""
-        self._segments: dict[int, list[Segment]] = {}
-        self._strips: dict[tuple[object, ...], Strip] = {}
-        self._pending_center: int | None = None
-        """A line to center once the view has a size (asked before its first layout)."""
-        self._center_retries = 0
-
-    @property
-    def gutter_width(self) -> int:
-        return len(str(max(len(self.lines), 1))) + 4
-
-    def show(self, lines: list[Text], current: int | None, cursor: int | None, marks: dict[int, bool]) -> None:
-        """Show ``lines`` with ``current`` and the breakpoint ``marks`` marked and the cursor (and
-        view) on ``cursor``.
-
-        The view scrolls only when the cursor line is not already well inside it, and without a
-        scroll only the lines whose marks changed are repainted (stepping through a function
-        repaints two lines, not the whole view)."""
-        new_file = lines is not self.lines
-        changed = {self.current, current, *(n for n in marks.keys() | self.marks.keys()
-                                             if marks.get(n) != self.marks.get(n))}
-        self.marks = marks
-        if new_file:
-            self.lines = lines
-            self._segments.clear()
-            self._strips.clear()
-            width = max((t.cell_len for t in lines), default=0) + self.gutter_width
-            self.virtual_size = Size(width, len(lines))
-            self.refresh()
-        self.current = current
-        self.cursor = max(1, min(cursor or 1, max(len(lines), 1)))
-        if new_file:
-            # a new virtual size takes effect after the refresh: scrolling now would be clamped
-            self._center_after_refresh(self.cursor)
-        elif not self._well_inside(self.cursor):
-            self.center(self.cursor)
-        for number in changed - {None}:
-            self.refresh_line(number - 1)
-
-    def _well_inside(self, line: int) -> bool:
-        """Whether ``line`` is shown with a few lines of context around it."""
-        top, height = int(self.scroll_offset.y), self.size.height
-        margin = min(3, height // 4)
-        return top + margin <= line - 1 < top + height - margin or (top == 0 and line - 1 < height - margin)
-
-    def center(self, line: int) -> None:
-        """Scroll so that ``line`` is in the middle of the view. Before the view's first layout
-        its height is unknown and any scroll would be clamped to 0: the latest line asked for is
-        centered after the refresh that gives the view its size."""
-        if not self.container_size.height:
-            self._center_after_refresh(line)
-            return
-        self._pending_center = None
-        target = max(0, line - 1 - self.size.height // 2)
-        self.scroll_to(y=target, animate=False, immediate=True)
-        reachable = min(target, max(0, len(self.lines) - self.container_size.height))
-        if int(self.scroll_offset.y) < reachable and self._center_retries < 10:
-            # clamped by a virtual size that has not taken effect yet: again after the next refresh
-            self._center_retries += 1
-            self._center_after_refresh(line)
-        else:
-            self._center_retries = 0
-
-    def _center_after_refresh(self, line: int) -> None:
-        """Center ``line`` after the next refresh; a later request replaces it."""
-        if self._pending_center is None:
-            self.call_after_refresh(self._center_pending)
-        self._pending_center = line
-
-    def _center_pending(self) -> None:
-        if self._pending_center is not None:
-            line, self._pending_center = self._pending_center, None
-            self.center(line)
-
-    def watch_cursor(self, old: int, new: int) -> None:
-        top = int(self.scroll_offset.y)
-        if new - 1 < top or new - 1 >= top + self.size.height:
-            self.center(new)
-        self.refresh_line(old - 1)
-        self.refresh_line(new - 1)
-
-    def render_line(self, y: int) -> Strip:
-        number = int(self.scroll_offset.y) + y + 1
-        if number > len(self.lines):
-            return Strip.blank(self.size.width, self.rich_style)
-        mark = self.marks.get(number)
-        scroll_x = int(self.scroll_offset.x)
-        key = (number, mark, number == self.current, number == self.cursor and self.has_focus, scroll_x,
-               self.size.width, self.app.current_theme.dark, self.rich_style)
-        cached = self._strips.get(key)
-        if cached is None:
-            if len(self._strips) > 4 * max(self.size.height, 16):
-                self._strips.clear()
-            cached = self._strips[key] = self._render_source_line(number, mark, scroll_x)
-        return cached
-
-    def _render_source_line(self, number: int, mark: bool | None, scroll_x: int) -> Strip:
-        digits = self.gutter_width - 4
-        gutter = [
-            Segment(" ●" if mark else (" ○" if mark is False else "  "), Style(color="red", bold=True)),
-            Segment("▶" if number == self.current else " ", Style(color="green", bold=True)),
-            Segment(f"{number:>{digits}} ", Style(dim=number != self.current, bold=number == self.current)),
-        ]
-        segments = self._segments.get(number)
-        if segments is None:
-            segments = self._segments[number] = list(self.lines[number - 1].render(self.app.console, end=""))
-        line_style = Style()
-        if number == self.current:
-            line_style += Style(bgcolor="#005f00" if self.app.current_theme.dark else "#afffaf")
-        if number == self.cursor and self.has_focus:
-            line_style += Style(underline=True)
-        body = Segment.apply_style(segments, post_style=line_style) if line_style else segments
-        strip = Strip(gutter + list(body))
-        head = strip.crop(0, self.gutter_width)
-        tail = strip.crop(self.gutter_width + scroll_x, self.gutter_width + scroll_x + self.size.width)
-        return Strip.join([head, tail]).extend_cell_length(self.size.width, line_style).apply_style(self.rich_style)
-
-    def action_cursor(self, delta: int) -> None:
-        self.cursor = max(1, min(self.cursor + delta, max(len(self.lines), 1)))
-
-    def action_page(self, direction: int) -> None:
-        self.action_cursor(direction * max(self.size.height - 1, 1))
-
-    def action_edge(self, end: int) -> None:
-        self.cursor = len(self.lines) if end else 1
-
-    def on_click(self, event: events.Click) -> None:
-        line = int(self.scroll_offset.y) + event.y + 1
-        if not 1 <= line <= len(self.lines):
-            return
-        self.cursor = line
-        if event.x < self.gutter_width:
-            self.post_message(GutterClicked(line))
-
-    def on_focus(self) -> None:
-        self.refresh()
-
-    def on_blur(self) -> None:
-        self.refresh()
-
-
 class SourcePane(StatePane):
-    """The source file of the selected frame, following every stop and focus change.
+    """The source file of the selected frame, following every stop, frame and focus change; any
+    other file of the program can be opened (``o``) and searched.
 
     | Key | Action |
     | :- | :- |
     | up/down, pageup/pagedown | Move the cursor |
-    | b / F9 (app) | Toggle a breakpoint on the cursor line |
+    | / | Search the file; n / N: next / previous match (while a search is shown); escape ends it |
+    | ctrl+g | Go to a line |
+    | o | Open a source file of the program (fuzzy finder over gdb's list) |
+    | u / d | Up (caller) / down (callee) one frame |
+    | b / F9 (app) | Toggle a breakpoint on the cursor line, in any open file |
     | click the gutter | Toggle a breakpoint on that line |
     | m | Run memcheck on the program (the next step a note may offer) |
     """
 
-    BINDINGS = [Binding("m", "app.sanitize", "memcheck", show=False)]
+    BINDINGS = [
+        Binding("slash", "search", "Search", key_display="/", show=False),
+        Binding("n", "search_step(1)", "Next match"),
+        Binding("N", "search_step(-1)", "Previous match"),
+        Binding("escape", "end_search", "End search", show=False),
+        Binding("ctrl+g", "goto_line", "Go to line", show=False),
+        Binding("o", "open_file", "Open file", show=False),
+        Binding("u", "app.frame(1)", "Up frame", show=False),
+        Binding("d", "app.frame(-1)", "Down frame", show=False),
+        Binding("m", "app.sanitize", "memcheck", show=False),
+    ]
 
     DEFAULT_CSS = """
     SourcePane { height: 1fr; layout: vertical; }
     SourcePane > #source-title { height: 1; background: $boost; padding: 0 1; text-style: bold; }
     SourcePane > #source-missing { height: auto; padding: 1 2; color: $text-warning; display: none; }
     SourcePane > #source-note { height: auto; padding: 0 1; color: $text-warning; background: $warning 10%; display: none; }
+    SourcePane > #source-input { height: 1; border: none; padding: 0 1; }
     """
 
     shown: reactive[Shown | None] = reactive(None)
@@ -260,15 +103,22 @@ class SourcePane(StatePane):
         super().__init__(id=id)
         self.search_dirs = search_dirs
         self.recorded = recorded
+        self.queries: DebuggerQueries | None = None
+        """Where the file finder asks for the program's source files (the app's Debugger)."""
         self._cache: dict[Path, list[Text]] = {}
         self._host: tuple[object, HostStack] | None = None
         """The host stack of a stop (its StopEvent) for the no-source lines."""
+        self._asking = ""
+        """What the input asks for: "search" or "line"."""
+        self._line: int | None = None
+        """The line the title names: the stop's, or the one opened or gone to."""
 
     def compose(self) -> ComposeResult:
         yield InfoLine("no source yet", id="source-title")
         yield InfoLine("", id="source-missing")
         yield InfoLine("", id="source-note")
         yield SourceView(id="source-view")
+        yield InlineInput(placeholder="", transient=True, compact=True, id="source-input")
 
     @property
     def view(self) -> SourceView:
@@ -282,6 +132,12 @@ class SourcePane(StatePane):
 
     def render_state(self, state: StopState, previous: StopState | None) -> None:
         frame = state.frame
+        if (previous is not None and state.stop is previous.stop and frame == previous.frame
+                and self.shown is not None and self.shown.local is not None and self.view.display):
+            # the same stop and frame (breakpoints changed): the file opened stays, with its new marks
+            view = self.view
+            view.show(view.lines, view.current, view.cursor, self._marks(state.breakpoints))
+            return
         self._note("")
         if state.stop.exited:
             self._show_end(state)
@@ -336,15 +192,38 @@ class SourcePane(StatePane):
             except OSError as exc:
                 self._show_missing(f"source not available: {local}: {exc.strerror or exc}")
                 return
-        self.query_one("#source-title", InfoLine).show(f"{display_path(local)}" + (f":{line}" if line else ""))
         missing = self.query_one("#source-missing")
         if missing.display:
             missing.display = False
         view = self.view
         if not view.display:
             view.display = True
+        if view.lines is not self._cache[local] and view.search is not None:
+            view.highlight(None)
+            self.refresh_bindings()
         stop_line = line if current else (view.current if self._same_as_stop(path) else None)
         view.show(self._cache[local], stop_line, line, self._marks(self.state.breakpoints if self.state else ()))
+        self._line = line
+        self._show_title()
+
+    def _show_title(self, note: str = "") -> None:
+        """The file (shortened from the left to fit), the cursor line, the function of the stop
+        shown in it (its short name) and ``note`` (a search)."""
+        if self.shown is None or self.shown.local is None:
+            return
+        view = self.view
+        frame = self.state.frame if self.state else None
+        func = f" · {short_name(frame.func)}" if frame and self._same_as_stop(self.shown.debugger_path) else ""
+        search = f" · {note or view.search.describe()}" if note or view.search else ""
+        tail = f"{f':{self._line}' if self._line else ''}{func}{search}"
+        path = display_path(self.shown.local)
+        width = self.query_one("#source-title").content_size.width or self.size.width - 2
+        title = shorten_left(path, max(width - len(tail), 12)) + tail
+        self.query_one("#source-title", InfoLine).show(title)
+        self.query_one("#source-title").tooltip = path + (f"\n{frame.func}" if frame and func else "")
+
+    def on_resize(self) -> None:
+        self._show_title()
 
     def _same_as_stop(self, path: str) -> bool:
         frame = self.state.frame if self.state else None
@@ -375,3 +254,98 @@ class SourcePane(StatePane):
         message.stop()
         if self.shown is not None and self.shown.local is not None:
             self.post_message(BreakpointToggled(self.shown.debugger_path, message.line))
+
+    # -- search, go to line, open a file ----------------------------------------------------
+
+    def _ask(self, what: str, placeholder: str) -> None:
+        if not self.view.display:
+            self.app.notify("no source file shown", severity="warning")
+            return
+        self._asking = what
+        field = self.query_one("#source-input", InlineInput)
+        field.placeholder = placeholder
+        field.open("")
+
+    def action_search(self) -> None:
+        self._ask("search", "/ search this file (enter: first match from the cursor, escape: cancel)")
+
+    def action_goto_line(self) -> None:
+        self._ask("line", f"go to line (1-{len(self.view.lines)})")
+
+    @on(Input.Submitted, "#source-input")
+    def _submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        text = event.value.strip()
+        if self._asking == "line":
+            self._goto(text)
+        elif text:
+            view = self.view
+            search = Search(text, find_matches([t.plain for t in view.lines], text)).first_from(view.cursor)
+            self._move_to(search, "" if search.matches else search.describe())
+
+    def _goto(self, text: str) -> None:
+        view = self.view
+        if not text.isdigit() or not 1 <= int(text) <= len(view.lines):
+            self.app.notify(f"not a line of this file: {text!r} (1-{len(view.lines)})", severity="warning",
+                            markup=False)
+            return
+        view.cursor = self._line = int(text)
+        view.center(view.cursor)
+        self._show_title()
+
+    def _move_to(self, search: Search, note: str = "") -> None:
+        view = self.view
+        view.highlight(search)
+        self.refresh_bindings()
+        if search.current is not None:
+            view.cursor = search.current.line
+            if not view._well_inside(view.cursor):
+                view.center(view.cursor)
+        self._show_title(note)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """n, N and escape are the search's only while one is shown (else n is the debugger's next)."""
+        if action in ("search_step", "end_search"):
+            return self.view.search is not None and self.view.display
+        return True
+
+    def action_search_step(self, direction: int) -> None:
+        """The next (1) or previous (-1) match."""
+        search = self.view.search
+        if search is None:
+            return
+        search, wrapped = search.step(direction)
+        note = ""
+        if wrapped:
+            note = f"{search.describe()} · wrapped to the {'top' if direction > 0 else 'bottom'}"
+            self.app.notify(f"search wrapped to the {'top' if direction > 0 else 'bottom'} of the file", timeout=2)
+        self._move_to(search, note)
+
+    def action_end_search(self) -> None:
+        self.view.highlight(None)
+        self.refresh_bindings()
+        self._show_title()
+
+    def action_open_file(self) -> None:
+        if self.queries is None:
+            self.app.notify("no debugger to ask for the program's files", severity="warning")
+            return
+        self._list_files()
+
+    @work(group="source-files", exclusive=True)
+    async def _list_files(self) -> None:
+        assert self.queries is not None
+        try:
+            files = await self.queries.source_files()
+        except MIError as exc:
+            self.app.notify(clean(f"the program's source files: {exc.message}"), severity="warning", markup=False)
+            return
+        if not files:
+            self.app.notify("gdb knows no source file of this program (built without -g?)", severity="warning")
+            return
+        self.app.push_screen(FileFinder(files), self._found)
+
+    def _found(self, path: str | None) -> None:
+        if path:
+            self.open(path, None)
+            self.view.focus()

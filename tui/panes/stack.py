@@ -9,6 +9,7 @@ import os
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.widgets import DataTable, Static
 
 from cudatui.gdbbridge import Folded, Frame, HostFrame, HostStack, StopEvent, StopState, fold, short_name
@@ -51,7 +52,15 @@ class StackPane(StatePane):
     | :- | :- |
     | enter | Select the frame under the cursor (locals and source follow); on a Python frame, open its file |
     | up/down | Move the cursor |
+    | u / d | Up (caller) / down (callee) one frame |
+    | i | The whole name and place of the frame under the cursor |
     """
+
+    BINDINGS = [
+        Binding("u", "app.frame(1)", "Up frame", show=False),
+        Binding("d", "app.frame(-1)", "Down frame", show=False),
+        Binding("i", "details", "Whole name", show=False),
+    ]
 
     DEFAULT_CSS = """
     StackPane { height: 1fr; }
@@ -113,6 +122,19 @@ class StackPane(StatePane):
         message.update(Text(f"⚠ {line} is where the host waits, not the launch · L: launch blocking"))
         message.tooltip = note or None
         sync_rows(table, self.COLUMNS, host_rows(stack) if stack is not None else {})
+
+    def action_details(self) -> None:
+        """The whole (C++) name, arguments and file of the device frame under the cursor."""
+        table = self.query_one("#stack-table", DataTable)
+        frames = {str(f.level): f for f in (self.state.frames if self.state else ())}
+        keys = [str(row.key.value) for row in table.ordered_rows]
+        frame = frames.get(keys[table.cursor_row]) if 0 <= table.cursor_row < len(keys) else None
+        if frame is None:
+            self.app.notify("no frame under the cursor", severity="warning")
+            return
+        args = ", ".join(f"{name}={value}" for name, value in frame.args)
+        place = f"{frame.fullname or frame.file}:{frame.line}" if frame.file else frame_location(frame)
+        self.app.notify(f"#{frame.level} {frame.func}({args})\nat {place}", title="Frame", markup=False, timeout=15)
 
     @on(DataTable.RowSelected, "#stack-table")
     def _selected(self, event: DataTable.RowSelected) -> None:

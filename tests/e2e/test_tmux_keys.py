@@ -1,0 +1,91 @@
+"""Keys in a real terminal (tmux, 100x30): after ``:`` Escape leaves the console so that the next
+keys are the debugger's again, an empty Enter in the console repeats the last command, and a
+console ``up 2``/``down`` moves the source pane (its title names the file, the line and the
+function of the selected frame). GNU gdb on tests/fixtures/c/nav (two files, four frames)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.support.paths import ROOT
+from tests.support.processes import alive
+from tests.support.programs import NAV_MAIN, NAV_WALK, compile_nav, marked_line
+from tests.support.tmux import TmuxServer
+
+pytestmark = pytest.mark.skipif(
+    not all(shutil.which(tool) for tool in ("tmux", "gdb", "gcc")), reason="needs tmux, gdb and gcc"
+)
+
+
+PLACEHOLDER = ": gdb command"
+"""The console line's placeholder: on screen while the line is empty."""
+
+
+def placeholder_shown(tmux: TmuxServer) -> bool:
+    return PLACEHOLDER in tmux.screen()
+
+
+def until(what, why: str, timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not what():
+        assert time.monotonic() < deadline, f"timed out waiting for {why}"
+        time.sleep(0.1)
+
+
+def open_console(tmux: TmuxServer) -> None:
+    """``:``, until the console (its empty command line) is on screen, then spaces until one
+    lands in the command line (its placeholder goes): typed before the line has the focus, a key
+    would be the app's."""
+    tmux("send-keys", "-t", "t", ":")
+    until(lambda: placeholder_shown(tmux), "the console on screen")
+    deadline = time.monotonic() + 30
+    while placeholder_shown(tmux):
+        assert time.monotonic() < deadline, "the console line never took the focus"
+        tmux("send-keys", "-t", "t", "Space")
+        time.sleep(0.2)
+
+
+def leave_console(tmux: TmuxServer) -> None:
+    """Type a space (the placeholder goes), Escape, and wait until the line is emptied (it comes back)."""
+    tmux("send-keys", "-t", "t", "Space")
+    until(lambda: not placeholder_shown(tmux), "the space in the console line")
+    tmux("send-keys", "-t", "t", "Escape")
+    until(lambda: placeholder_shown(tmux), "escape to leave the console line")
+
+
+def test_escape_leaves_the_console_and_enter_repeats_the_last_command(tmp_path: Path) -> None:
+    compile_nav(tmp_path / "nav")
+    tmux = TmuxServer(tmp_path / "tmux.sock")
+    command = f"cd {tmp_path} && PYTHONPATH={ROOT} exec {sys.executable} -m cudatui -b leaf --debugger gdb ./nav"
+    tmux("new-session", "-d", "-s", "t", "-x", "100", "-y", "30", "-e", "TERM=xterm-256color", command)
+    pid = int(tmux("display-message", "-p", "-t", "t", "#{pane_pid}").strip())
+    leaf, walk = marked_line(NAV_WALK, "/* LEAF */"), marked_line(NAV_WALK, "/* WALK */")
+    outer, main = marked_line(NAV_MAIN, "/* OUTER */"), marked_line(NAV_MAIN, "/* MAIN */")
+    try:
+        tmux.wait_for_all(f"nav_walk.c:{leaf} · leaf")
+        open_console(tmux)
+        tmux("send-keys", "-t", "t", "-l", "up 2")
+        tmux("send-keys", "-t", "t", "Enter")
+        tmux.wait_for_all(f"nav_main.c:{outer} · outer", "(gdb) up 2")
+        leave_console(tmux)
+        tmux("send-keys", "-t", "t", "<")  # the debugger's key again: up one frame
+        tmux.wait_for_all(f"nav_main.c:{main} · main")
+
+        open_console(tmux)
+        tmux("send-keys", "-t", "t", "-l", "down")
+        tmux("send-keys", "-t", "t", "Enter")
+        tmux.wait_for_all(f"nav_main.c:{outer} · outer")
+        tmux("send-keys", "-t", "t", "Enter")  # empty: `down` again
+        tmux.wait_for_all(f"nav_walk.c:{walk} · walk")
+        assert tmux.screen().count("(gdb) down") == 2
+        leave_console(tmux)
+        tmux("send-keys", "-t", "t", "q")
+        until(lambda: not alive(pid), "q after escape to quit (the console kept the key?)")
+    finally:
+        subprocess.run([*tmux.base, "kill-server"], capture_output=True, timeout=20)
