@@ -49,21 +49,14 @@ def long_name(binding: Binding) -> str:
     return LONG_NAMES.get(binding.action, binding.description)
 
 
-def pane_commands(app: "App[object]", panes: Sequence[object]) -> Iterable[SystemCommand]:
-    """A palette command for each key of each side pane (``Locals: Watch``): it shows the pane,
-    focuses it and runs the key's action there. ``panes`` are the app's PaneSpecs."""
-    for spec in panes:
-        for binding in getattr(spec.cls, "BINDINGS", []):  # type: ignore[attr-defined]
-            if isinstance(binding, Binding) and binding.description:
-                yield SystemCommand(f"{spec.title}: {binding.description}",  # type: ignore[attr-defined]
-                                    f"key {key_label(binding)} in {spec.title}",  # type: ignore[attr-defined]
-                                    partial(_in_pane, app, spec.id, binding.action))  # type: ignore[attr-defined]
-
-
-def _in_pane(app: "App[object]", pane_id: str, action: str) -> None:
-    pane = app.show_pane(pane_id)  # type: ignore[attr-defined]
-    pane.focus()
-    app.call_after_refresh(app.run_action, action, pane)
+def _run_on(app: "App[object]", widget: Widget, action: str) -> None:
+    """Run ``widget``'s key ``action`` from the palette: its pane shown and focused first."""
+    show = getattr(app, "show_pane", None)
+    if show is not None and widget.id and app.query(f"#tab-{widget.id}"):  # a side pane (others are on screen)
+        show(widget.id)
+    if widget.focusable:
+        widget.focus()
+    app.call_after_refresh(app.run_action, action, widget)
 
 
 def key_label(binding: Binding) -> str:
@@ -176,4 +169,4 @@ def key_commands(app: "App[object]") -> Iterable["SystemCommand"]:
             continue
         for binding in bindings:
             yield SystemCommand(f"{title}: {binding.description}", f"key: {key_label(binding)}",
-                                partial(app.run_action, binding.action, widget))
+                                partial(_run_on, app, widget, binding.action))

@@ -20,9 +20,8 @@ from textual.widget import Widget
 from cudatui.gdbbridge import (
     ConsoleOutput, DebuggerEvent, LaunchConfig, Notice, Phase, PhaseChanged, QueriesFailed, Status,
 )
-from cudatui.tui.app import SIDE_PANES, DebuggerApp
+from cudatui.tui.app import DebuggerApp
 from cudatui.tui.demo_plan import RecordingInfo
-from cudatui.tui.help import pane_commands
 from cudatui.tui.panes.base import StatePane
 from cudatui.tui.panes.guide import mode_label
 from cudatui.tui.panes.status import StatusBar, status_text
@@ -79,7 +78,6 @@ class ReplayApp(DebuggerApp):
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
-        yield from pane_commands(self, SIDE_PANES)
 
     def show_debugger_event(self, event: DebuggerEvent) -> None:
         """In a replay, say a refusal of the replay stand-in as the recorded path; time steps."""
