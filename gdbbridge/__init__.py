@@ -35,6 +35,8 @@ _PUBLIC = {
         "StartupFailed", "StateChanged", "WatchesChanged",
     ),
     "cudatui.gdbbridge.debugger.queries": ("DebuggerQueries",),
+    "cudatui.gdbbridge.debugger.varobj": ("VarNode",),
+    "cudatui.gdbbridge.aggregates": ("Aggregate", "decode", "flatten"),
     "cudatui.gdbbridge.debugger.status": ("Phase", "Status"),
     "cudatui.gdbbridge.models": (
         "Breakpoint", "BreakpointLocation", "Frame", "QueryFailure", "Register", "StopEvent", "StopState", "Variable",

@@ -38,6 +38,7 @@ from cudatui.gdbbridge.record.replay import REPLAY_CUT
 from cudatui.gdbbridge.host.view import sync_point
 from cudatui.gdbbridge.debugger.state import StateBuilder
 from cudatui.gdbbridge.debugger.status import NOT_STOPPED, Phase, Status, focused_kernel, stop_detail
+from cudatui.gdbbridge.debugger.varobj import VariableObjects
 from cudatui.gdbbridge.cuda.models import CudaFocus
 from cudatui.gdbbridge.models import Breakpoint, StopEvent, StopState, Variable
 from cudatui.gdbbridge.session import events as ev
@@ -81,6 +82,8 @@ class DebuggerCore:
         self.state: StopState | None = None
         """The state last published."""
         self.watches: list[str] = []
+        self.variables: VariableObjects | None = None
+        """The variables opened in the Locals tree (gdb varobjs of the frame shown)."""
         self._status = Status(Phase.STARTING, f"starting {config.debugger_name}", clock())
         self._events: Fanout[DebuggerEvent] = Fanout("debugger listener")
         self._program_output = TerminalFilter()
@@ -198,6 +201,8 @@ class DebuggerCore:
         self._refreshing = True
         try:
             state = await self.builder.refresh(stop, selected_frame=selected_frame, focus=focus, requery_focus=requery_focus)
+            if self.variables is not None:
+                await self.variables.follow(state)
         except DebuggerGone:
             return None
         finally:
