@@ -88,7 +88,7 @@ async def test_the_watch_line_submits_remembers_and_escape_gives_the_focus_back(
     pane = LocalsPane()
     app = Host(pane)
     async with app.run_test(size=(80, 24)) as pilot:
-        table = pane.query_one("#locals-table", DataTable)
+        table = pane.query_one("#locals-tree")
         table.focus()
         field = pane.query_one("#watch-input", InlineInput)
         await pilot.press("w", *"abc", "escape")
