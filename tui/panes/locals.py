@@ -78,7 +78,8 @@ class LocalsPane(QueryPane):
     # -- what is shown -------------------------------------------------------------------------
 
     def rows(self, root: str = "local") -> dict[tuple[str, ...], Row]:
-        """The lines shown under ``root`` (``local`` or ``watch``), by path, in tree order."""
+        """The lines shown under ``root`` (``local`` or ``watch``), by path, in tree order (the
+        members of a closed line are not shown)."""
         return {node.data.path: node.data for node in self._walk() if node.data is not None and node.data.root == root
                 and node.data.kind != "section"}
 
@@ -87,7 +88,8 @@ class LocalsPane(QueryPane):
         while todo:
             node = todo.pop()
             out.append(node)
-            todo.extend(reversed(node.children))
+            if node.is_expanded:
+                todo.extend(reversed(node.children))
         return out
 
     def _changed(self, key: tuple[str, tuple[str, ...]], value: str) -> bool:
