@@ -195,7 +195,8 @@ class SharedMemoryPane(QueryPane):
         self._declared: dict[tuple[str, str], tuple[SharedDecl, ...]] = {}
         self.message = ""
         self._values: dict[tuple[int, str, int], tuple[str, ...]] = {}
-        self._addresses: dict[tuple[int, str], int | None] = {}
+        self._addresses: dict[str, int | None] = {}
+        """The address of each array's first element at the stop shown."""
 
     def compose(self) -> ComposeResult:
         yield InfoLine("Shared memory", id="shared-title")
@@ -277,13 +278,14 @@ class SharedMemoryPane(QueryPane):
         self._load()
 
     def render_state(self, state: StopState, previous: StopState | None) -> None:
-        if previous is not None and state.stop is previous.stop:  # the same stop (breakpoints changed): no new read
+        bump = previous is not None and state.stop is previous.stop and state.frames is previous.frames and \
+            state.registers is previous.registers and state.focus == previous.focus
+        if bump:  # the same state with other breakpoints (no refresh built it): nothing new to read
             for (generation, name, page), values in list(self._values.items()):
-                if generation == previous.generation:
+                if previous is not None and generation == previous.generation:
                     self._values[(state.generation, name, page)] = values
-            for (generation, name), address in list(self._addresses.items()):
-                if generation == previous.generation:
-                    self._addresses[(state.generation, name)] = address
+        elif previous is None or state.stop is not previous.stop:
+            self._addresses = {}
         self._load()
 
     def _load(self) -> None:
@@ -302,12 +304,13 @@ class SharedMemoryPane(QueryPane):
         count = min(self.page_size, array.units - start)
         try:
             values = await self.queries.read_shared(array.name, start, count)
+            self.message = ""
         except MIError as exc:
             self.message = f"cannot read {array.name}: {exc.message}"
             values = ()
         self._values[(generation, array.name, page)] = values
-        if (generation, array.name) not in self._addresses:
-            self._addresses[(generation, array.name)] = await self._address(array)
+        if array.name not in self._addresses:
+            self._addresses[array.name] = await self._address(array)
         if self.answerable:  # else the app closed while gdb answered
             self._show()
 
@@ -340,12 +343,14 @@ class SharedMemoryPane(QueryPane):
             sync_rows(table, (), {})
             return
         values, before = self.values(), self._previous_values(array)
-        address = self._addresses.get((state.generation, array.name))
+        address = self._addresses.get(array.name)
         shape = "".join(f"[{d}]" for d in array.dims)
         typed = f"{array.element} " if array.element != "?" else ""
         pages = -(-array.units // self.page_size)
         where = f"@{address:#x}" if address is not None else "address ?"
-        status = self.message or ("reading…" if not values else f"{sum(v != b for v, b in zip(values, before))} changed")
+        wanted = min(self.page_size, array.units - self.page * self.page_size) * array.per_unit
+        status = self.message or ("reading…" if not values else f"{sum(v != b for v, b in zip(values, before))} changed"
+                                  + (f" · {len(values)} of {wanted} read" if len(values) < wanted else ""))
         note = f" · {array.note}" if array.note else ""
         title.show(Text(f"{typed}{array.name}{shape} {where} · page {self.page + 1}/{pages} · {self.mode} · {status}{note}"))
         start = self.page * self.page_size * array.per_unit
