@@ -17,11 +17,17 @@ from tests.support.app import phase
 from tests.support.wait import wait_for
 
 
-def recorded(lesson: str, command: str) -> str:
-    """The value the lesson's recording answered to its first ``command``."""
-    exchange = next(e for e in load(str(RECORDINGS_DIR / f"{lesson}.jsonl.gz")).exchanges if e.command == command)
+def recorded(lesson: str, command: str, after: str = "") -> str:
+    """The value the lesson's recording answered to its first ``command`` (after the command ``after``)."""
+    exchanges = load(str(RECORDINGS_DIR / f"{lesson}.jsonl.gz")).exchanges
+    start = next(i for i, e in enumerate(exchanges) if e.command == after) if after else 0
+    exchange = next(e for e in exchanges[start:] if e.command == command)
     line = next(o.line for o in exchange.output if o.dir == "out" and "^done" in o.line)
     return line.split('value="', 1)[1].rsplit('"', 1)[0]
+
+
+RACE_FOCUS = '-cuda-focus-switch "block (3,0,0) thread (200,0,0)"'
+"""Where the race recording read sdata (the lesson's guide)."""
 
 
 def grid(pane: SharedMemoryPane) -> dict[str, list[str]]:
@@ -59,14 +65,14 @@ async def test_the_tile_lessons_grid_decodes_cuda_gdbs_repeats() -> None:
 
 
 async def test_the_race_lessons_sdata_is_a_list_with_banks() -> None:
-    answer = recorded("race", '-data-evaluate-expression "sdata[0]@256"')
+    answer = recorded("race", '-data-evaluate-expression "sdata[0]@256"', RACE_FOCUS)
     cut = decode(answer)
     expected = flatten(cut.items)
     assert cut.truncated and len(expected) == 200  # cuda-gdb's print elements; the rest was never asked
     app = DemoApp(plan_demo("race", "replay"))
     async with app.run_test(size=(160, 48)) as pilot:
         await wait_for(pilot, lambda: phase(app) == "stopped")
-        await app.debugger.switch_focus("block (3,0,0) thread (200,0,0)")  # as recorded
+        await app.debugger.switch_focus("block (3,0,0) thread (200,0,0)")  # RACE_FOCUS: as recorded
         pane = await add(app, pilot, "sdata[256]")
         await wait_for(pilot, lambda: len(grid(pane)) == 200, why="the 200 values cuda-gdb gave")
         await wait_for(pilot, lambda: "@0x400" in str(pane.query_one("#shared-title").render()), why="the address")
