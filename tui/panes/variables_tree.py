@@ -79,7 +79,7 @@ def value_words(row: Row) -> tuple[str, str]:
     if row.kind == "note":
         return value, "dim italic"
     if value == "<optimized out>":
-        return "optimized out (not kept by the compiler here)", "dim italic"
+        return "optimized out", "dim italic"
     if value.startswith("<No symbol") or value.startswith("<no symbol"):
         return f"not in scope here: {value[1:-1]}", "dim italic"
     if value.startswith("<") and value.endswith(">"):
@@ -102,22 +102,33 @@ def name_text(row: Row) -> Text:
     return label
 
 
+def type_text(type_: str) -> Text:
+    """The type, dim, with the variable's own address space (its last ``@space``) in colour."""
+    text = Text(elided(type_, 40), style="dim")
+    space = storage_space(type_)
+    if space:
+        at = text.plain.rfind(f"@{space}")
+        if at >= 0:
+            text.stylize("bold cyan" if space == "shared" else "cyan", at, at + len(space) + 1)
+    return text
+
+
 def label(row: Row, name_width: int) -> Text:
-    """The whole line of ``row``: name (padded to ``name_width``), value, type, address space."""
+    """The whole line of ``row``: name (padded to ``name_width``), value, type with its address
+    space; a line that does not open starts with two spaces, under the others' arrow."""
     if row.kind == "section":
         return Text(row.name, style="bold")
-    name = name_text(row)
+    lead = "" if row.expandable else "  "
     if row.kind == "note":
         words, style = value_words(row)
-        return Text(words, style=style)
-    name.pad_right(max(0, name_width - name.cell_len))
+        return Text(lead + words, style=style)
+    name = Text(lead) + name_text(row)
+    name.pad_right(max(0, name_width + len(lead) - name.cell_len))
     words, style = value_words(row)
     line = Text.assemble(name, " ", (elided(words), style))
     if row.type:
-        line.append("  " + elided(row.type, 40), style="dim")
-    space = storage_space(row.type)
-    if space:
-        line.append(f" @{space}", style="bold cyan" if space == "shared" else "cyan")
+        line.append("  ")
+        line.append_text(type_text(row.type))
     return line
 
 
