@@ -7,8 +7,7 @@ from __future__ import annotations
 from textual.pilot import Pilot
 
 from cudatui.tui.app import DebuggerApp
-from cudatui.tui.panes.locals import LocalsPane
-from tests.support.app import goto_focus, rows, status, stopped_at, tree_rows
+from tests.support.app import goto_focus, status, stopped_at, tree_rows
 from tests.support.paths import ROOT, TOURS
 from tests.support.replay import TILE_BREAKS, replay_config, sequential
 from tests.support.wait import wait_for

@@ -10,15 +10,13 @@ from textual.reactive import reactive
 from textual.widgets import Input, Tree
 from textual.widgets.tree import TreeNode
 
-from cudatui.gdbbridge import MIError, StopState, Variable, VarNode
+from cudatui.gdbbridge import DebuggerQueries, MIError, StopState, Variable, VarNode
 from cudatui.tui.inline_input import InlineInput
 from cudatui.tui.messages import WatchAdded, WatchRemoved
 from cudatui.tui.value_screen import ValueScreen
 
 from .base import QueryPane
-from .variables_tree import CHANGED, NAME_WIDTH, Row, VariablesTree, expandable, label, value_words
-
-__all__ = ["CHANGED", "LocalsPane"]
+from .variables_tree import NAME_WIDTH, Row, VariablesTree, expandable, label, value_words
 
 WATCHES = "Watch expressions (w adds one, delete removes it)"
 
@@ -50,7 +48,7 @@ class LocalsPane(QueryPane):
     watches: reactive[tuple[Variable, ...]] = reactive(())
     """The watch expressions' values at the shown stop."""
 
-    def __init__(self, queries=None, *, name: str | None = None, id: str | None = None,
+    def __init__(self, queries: DebuggerQueries | None = None, *, name: str | None = None, id: str | None = None,
                  classes: str | None = None) -> None:
         super().__init__(queries, name=name, id=id, classes=classes)
         self._watch_generation = -1
