@@ -104,6 +104,9 @@ async def test_the_watch_line_submits_remembers_and_escape_gives_the_focus_back(
         await pilot.press("escape", "n")
         await pilot.pause()
         assert app.focused is table and app.posted[-1] == "app: n"
+        await pilot.press("w", *"i * 2", "left", "right", "enter")  # space, left, right: the line's, not the tree's
+        await pilot.pause()
+        assert app.posted[-1] == WatchAdded("i * 2")
 
 
 async def test_the_console_line_keeps_its_history_and_escape_leaves_it() -> None:

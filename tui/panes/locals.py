@@ -35,9 +35,12 @@ class LocalsPane(QueryPane):
 
     BINDINGS = [
         Binding("w", "add_watch", "Watch"),
-        Binding("v", "show_value", "Value", show=False),
+        Binding("right,enter,space", "open_line", "Open a struct, array or pointer", show=False),
+        Binding("left", "close_line", "Close it (again: to its parent)", show=False),
+        Binding("v", "show_value", "The whole value", show=False),
         Binding("delete", "remove_watch", "Unwatch", show=False),
     ]
+    """The tree's own keys (right, left) act first; they are here for the help screen too."""
 
     DEFAULT_CSS = """
     LocalsPane { height: 1fr; layout: vertical; }
@@ -239,6 +242,12 @@ class LocalsPane(QueryPane):
             text = f"not in this recording: {exc.message}" if exc.not_recorded else f"cannot print it: {exc.message}"
         if self.answerable:
             self.app.push_screen(ValueScreen(row.path[0], row.type, text))
+
+    def action_open_line(self) -> None:
+        self.tree.action_open()
+
+    def action_close_line(self) -> None:
+        self.tree.action_close()
 
     def action_add_watch(self) -> None:
         self.query_one("#watch-input", InlineInput).open()
