@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from cudatui.gdbbridge.aggregates import decode, flatten
 from cudatui.gdbbridge.convert import to_int
 from cudatui.gdbbridge.models import Variable
 from cudatui.gdbbridge.session.errors import DebuggerGone, MIError
@@ -86,55 +87,33 @@ def shared_slice_expression(name: str, start: int, count: int) -> str:
 
 
 def parse_array_value(value: str) -> tuple[str, ...]:
-    """gdb's ``{1, 2, 0 <repeats 30 times>}`` into one string per element (nested arrays flattened)."""
-    body = value.strip()
-    items: list[str] = []
-    for token in _split_top(body):
-        m = re.match(r"^(.*?)\s*<repeats (\d+) times>$", token)
-        if m:
-            items.extend([m.group(1)] * int(m.group(2)))
-        elif token.startswith("{"):
-            items.extend(parse_array_value(token))
-        elif token:
-            items.append(token)
-    return tuple(items)
-
-
-def _split_top(text: str) -> list[str]:
-    """Split a brace list at its top-level commas, never inside '...' or "..." literals."""
-    if text.startswith("{") and text.endswith("}"):
-        text = text[1:-1]
-    parts, depth, current, quote, escaped = [], 0, [], "", False
-    for ch in text:
-        if quote:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == quote:
-                quote = ""
-        elif ch in "'\"":
-            quote = ch
-        elif ch == "{":
-            depth += 1
-        elif ch == "}":
-            depth -= 1
-        if ch == "," and depth == 0 and not quote:
-            parts.append("".join(current).strip())
-            current = []
-        else:
-            current.append(ch)
-    if current:
-        parts.append("".join(current).strip())
-    return parts
+    """gdb's ``{1, 2, 0 <repeats 30 times>}`` into one string per element (nested arrays
+    flattened, repeats and strings expanded: :func:`~cudatui.gdbbridge.aggregates.decode`)."""
+    return flatten(decode(value).items)
 
 
 async def read_shared(session: "GdbSession", name: str, start: int, count: int) -> tuple[str, ...]:
-    """Read ``count`` elements of a shared array through typed evaluation, in chunks."""
+    """Read ``count`` elements (rows, of a 2-D array) of a shared array through typed
+    evaluation, in chunks; where gdb cut an answer (``print elements``, 200 on cuda-gdb 13.0) the
+    rest is asked from the first element (row) it did not give whole; when that is refused, the
+    elements read so far are the answer."""
     values: list[str] = []
     position = start
     while position < start + count:
         n = min(SHARED_CHUNK, start + count - position)
-        values.extend(parse_array_value(await evaluate(session, shared_slice_expression(name, position, n))))
-        position += n
+        try:
+            answer = decode(await evaluate(session, shared_slice_expression(name, position, n)))
+        except DebuggerGone:
+            raise
+        except MIError:
+            if position == start:
+                raise
+            break  # the rest of a cut answer could not be read (a replay that never asked): what came
+        items = answer.items
+        if answer.truncated and items and isinstance(items[-1], tuple):
+            items = items[:-1]  # a row gdb cut in the middle: asked again whole
+        values.extend(flatten(items[:n]))
+        if not items or not answer.truncated and len(items) < n:
+            break
+        position += min(len(items), n)
     return tuple(values)

@@ -42,6 +42,7 @@ from cudatui.gdbbridge.host.view import sync_point
 from cudatui.gdbbridge.debugger.state import StateBuilder
 from cudatui.gdbbridge.jobs.ranks import RankJob, exit_status
 from cudatui.gdbbridge.debugger.status import NOT_STOPPED, Phase, Status, focused_kernel, stop_detail
+from cudatui.gdbbridge.debugger.varobj import VariableObjects
 from cudatui.gdbbridge.cuda.models import CudaFocus
 from cudatui.gdbbridge.models import Breakpoint, StopEvent, StopState, Variable
 from cudatui.gdbbridge.outcome import OutputTail, StopNotes, device_assert, notes_at_exit
@@ -86,6 +87,8 @@ class DebuggerCore:
         self.state: StopState | None = None
         """The state last published."""
         self.watches: list[str] = []
+        self.variables: VariableObjects | None = None
+        """The variables opened in the Locals tree (gdb varobjs of the frame shown)."""
         self._status = Status(Phase.STARTING, f"starting {config.debugger_name}", clock())
         self._events: Fanout[DebuggerEvent] = Fanout("debugger listener")
         self._program_output = TerminalFilter()
@@ -246,6 +249,8 @@ class DebuggerCore:
         try:
             state = await self.builder.refresh(stop, selected_frame=selected_frame, focus=focus, requery_focus=requery_focus,
                                                select=select)
+            if self.variables is not None:
+                await self.variables.follow(state)
         except DebuggerGone:
             return None
         finally:

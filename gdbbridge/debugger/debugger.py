@@ -41,6 +41,7 @@ from cudatui.gdbbridge.debugger.status import Phase
 from cudatui.gdbbridge.nvml.models import Snapshot
 from cudatui.gdbbridge.nvml.recorded import COMMAND as GPU_SAMPLE, decode as decode_gpu_sample
 from cudatui.gdbbridge.record.recorder import PRIVATE, SHARED
+from cudatui.gdbbridge.debugger.varobj import Path, VariableObjects, VarNode
 from cudatui.gdbbridge.session.errors import DebuggerGone, DebuggerNotFound, MIError
 from cudatui.gdbbridge.names import short_name
 from cudatui.gdbbridge.session.gdb import GdbSession
@@ -96,6 +97,7 @@ class Debugger(DebuggerCore):
         previous = self.builder
         self.breakpoints = Breakpoints(self.session)
         self.builder = StateBuilder(self.session, self.breakpoints)
+        self.variables = VariableObjects(self.session)
         if previous is not None:  # the panes drop states older than the one they show
             self.builder.generation = previous.generation
         self._pending_stop = None
@@ -393,6 +395,14 @@ class Debugger(DebuggerCore):
         """The value of ``expression`` in the focused thread, as gdb prints it."""
         async with self._lock:
             return clean(await evaluate(self._stopped(), expression))
+
+    async def children(self, path: Path) -> tuple[VarNode, ...]:
+        """The members, elements or pointee of the variable at ``path`` (a local or watch
+        expression, then child names), through gdb's variable objects."""
+        async with self._lock:
+            self._stopped()
+            assert self.variables is not None
+            return clean(await self.variables.children(path))
 
     async def read_shared(self, name: str, start: int, count: int) -> tuple[str, ...]:
         """``count`` elements (rows, for a 2-D array) of shared array ``name`` from ``start``."""

@@ -15,11 +15,11 @@ from cudatui.tui.help import HelpScreen
 from cudatui.tui.messages import FrameSelected
 from cudatui.gdbbridge.debugger.config import LaunchConfig
 from cudatui.tui.panes.breakpoints import BreakpointsPane
-from cudatui.tui.panes.locals import CHANGED, LocalsPane
+from cudatui.tui.panes.locals import LocalsPane
 from cudatui.tui.panes.output import OutputPane
 from cudatui.tui.panes.source import SourcePane
 from cudatui.tui.panes.stack import StackPane
-from tests.support.app import gdb_config, phase, stopped_at, value
+from tests.support.app import gdb_config, phase, stopped_at, tree_changed, tree_rows, value
 from tests.support.programs import BREAK_LINE, needs_gdb
 from tests.support.wait import wait_for
 
@@ -48,7 +48,7 @@ async def test_break_next_step_finish_continue_to_exit(steps: Path) -> None:
         await pilot.press("n")
         await stopped_at(pilot, app, BREAK_LINE + 1)
         assert value(app, "total") == "9"
-        assert CHANGED in str(app.query_one("#locals-table", DataTable).get_cell("total", "value").style)
+        assert tree_changed(app, "total")
 
         await pilot.press("c")
         await wait_for(pilot, lambda: phase(app) == "exited")
@@ -69,7 +69,7 @@ async def test_toggle_breakpoint_at_cursor_select_frame_and_restart(steps: Path)
         await wait_for(pilot, lambda: BREAK_LINE + 1 in source.view.marks)
         app.post_message(FrameSelected(1))
         await wait_for(pilot, lambda: app.last_state is not None and app.last_state.selected_frame == 1)
-        assert source.view.current == BREAK_LINE and "total" in app.query_one("#locals-table", DataTable).rows
+        assert source.view.current == BREAK_LINE and "total" in tree_rows(app)
 
         await pilot.press("c")
         await stopped_at(pilot, app, BREAK_LINE + 1)

@@ -12,11 +12,11 @@ from cudatui.tui.app import DebuggerApp
 from cudatui.tui.panes.breakpoints import BreakpointsPane
 from cudatui.tui.panes.console import ConsolePane
 from cudatui.tui.panes.exception import ExceptionBanner
-from cudatui.tui.panes.locals import CHANGED, LocalsPane
+from cudatui.tui.panes.locals import LocalsPane
 from cudatui.tui.panes.output import OutputPane
 from cudatui.tui.panes.source import SourcePane
 from cudatui.tui.panes.stack import StackPane
-from tests.support.app import cell, goto_focus, rows, status, stopped_at
+from tests.support.app import goto_focus, rows, status, stopped_at, tree_changed, tree_rows
 from tests.support.paths import ROOT, TOURS, TRANSCRIPTS
 from tests.support.replay import TILE_BREAKS, replay_config, sequential
 from tests.support.wait import wait_for
@@ -38,18 +38,18 @@ async def test_kernel_stop_source_stack_breakpoints_locals_and_steps(tmp_path) -
         assert rows(app, StackPane)["1"][3] == "tile.cu:51"
         breaks = rows(app, BreakpointsPane)
         assert breaks["2"][2:4] == ["1", "tile.cu:37"] and breaks["1"][2:5] == ["0", "tile.cu:51", "threadIdx.x == 0 && threadIdx.y == 0"]
-        local = rows(app, LocalsPane, "#locals-table")
+        local = tree_rows(app)
         assert local["cy"][1:] == ["7", "@register int", "@register"]
         assert local["tile"][2:] == ["@generic float (* @register)[18]", "@register"]
 
         await goto_focus(pilot, app, "block (1,0,0) thread (7,0,0)")
         await stopped_at(pilot, app, 28)
         assert app.debugger.status.focus == "block (1,0,0) thread (7,0,0)"
-        assert rows(app, LocalsPane, "#locals-table")["tx"][1] == "11"
+        assert tree_rows(app)["tx"][1] == "11"
         await goto_focus(pilot, app, "warp 2 lane 3")
-        await wait_for(pilot, lambda: rows(app, LocalsPane, "#locals-table")["tx"][1] == "7")
-        assert CHANGED in str(cell(app, LocalsPane, "tx", "value", "#locals-table").style)
-        assert CHANGED not in str(cell(app, LocalsPane, "height", "value", "#locals-table").style)
+        await wait_for(pilot, lambda: tree_rows(app)["tx"][1] == "7")
+        assert tree_changed(app, "tx")
+        assert not tree_changed(app, "height")
 
         await pilot.press("n")
         await stopped_at(pilot, app, 22)
@@ -58,9 +58,9 @@ async def test_kernel_stop_source_stack_breakpoints_locals_and_steps(tmp_path) -
         await stopped_at(pilot, app, 30)
         await pilot.press("s")
         await stopped_at(pilot, app, 48)
-        local = rows(app, LocalsPane, "#locals-table")
+        local = tree_rows(app)
         assert local["tile"][2:] == ["@shared float [18][18]", "@shared"]
-        assert local["y"][1] == "<optimized out>" and local["in"][3] == "@parameter"
+        assert local["y"][1] == "optimized out" and local["in"][3] == "@parameter"
         assert list(rows(app, StackPane)) == ["0"]
 
         await pilot.press("c")
@@ -85,8 +85,8 @@ async def test_inspect_locals_watch_console_and_mi_log() -> None:
         await pilot.pause()
         app.focused.value = "sdata[0]@8"  # type: ignore[union-attr]
         await pilot.press("enter")
-        await wait_for(pilot, lambda: "sdata[0]@8" in rows(app, LocalsPane, "#watch-table"))
-        assert rows(app, LocalsPane, "#watch-table")["sdata[0]@8"][2:] == ["@shared float [8]", "@shared"]
+        await wait_for(pilot, lambda: "sdata[0]@8" in tree_rows(app, "watch"))
+        assert tree_rows(app, "watch")["sdata[0]@8"][2:] == ["@shared float [8]", "@shared"]
 
         app.query_one(SourcePane).view.focus()
         await pilot.press("colon")
@@ -104,16 +104,16 @@ async def test_inspect_locals_watch_console_and_mi_log() -> None:
 
         app.query_one(SourcePane).view.focus()
         await goto_focus(pilot, app, "block (3,0,0) thread (200,0,0)")
-        await wait_for(pilot, lambda: "tid" in rows(app, LocalsPane, "#locals-table"))
-        assert rows(app, LocalsPane, "#locals-table")["tid"][1:] == ["<optimized out>", "@register int", "@register"]
+        await wait_for(pilot, lambda: "tid" in tree_rows(app))
+        assert tree_rows(app)["tid"][1:] == ["optimized out", "@register int", "@register"]
         for _ in range(3):
             await pilot.press("n")
         await stopped_at(pilot, app, 12)
-        local = rows(app, LocalsPane, "#locals-table")
+        local = tree_rows(app)
         assert local["tid"][1] == "200" and local["idx"][1] == "968"
         # a watch value of another stop is never shown as this stop's
-        await wait_for(pilot, lambda: rows(app, LocalsPane, "#watch-table")["sdata[0]@8"][1] != "[8]")
-        assert "not in this recording" in rows(app, LocalsPane, "#watch-table")["sdata[0]@8"][1]
+        await wait_for(pilot, lambda: tree_rows(app, "watch")["sdata[0]@8"][1] != "[8]")
+        assert "not in this recording" in tree_rows(app, "watch")["sdata[0]@8"][1]
 
 
 async def test_cuda_exception_stop_is_announced() -> None:

@@ -7,8 +7,7 @@ from __future__ import annotations
 from textual.pilot import Pilot
 
 from cudatui.tui.app import DebuggerApp
-from cudatui.tui.panes.locals import LocalsPane
-from tests.support.app import goto_focus, rows, status, stopped_at
+from tests.support.app import goto_focus, status, stopped_at, tree_rows
 from tests.support.paths import ROOT, TOURS
 from tests.support.replay import TILE_BREAKS, replay_config, sequential
 from tests.support.wait import wait_for
@@ -47,7 +46,7 @@ async def test_each_stop_paints_what_a_full_render_shows(tmp_path) -> None:
         await stopped_at(pilot, app, 28)
         await same("a focus switch to another block")
         await goto_focus(pilot, app, "warp 2 lane 3")
-        await wait_for(pilot, lambda: rows(app, LocalsPane, "#locals-table")["tx"][1] == "7")
+        await wait_for(pilot, lambda: tree_rows(app)["tx"][1] == "7")
         await same("a focus switch to a lane")
         for key, line in (("n", 22), ("n", 30), ("s", 48)):
             await pilot.press(key)

@@ -287,7 +287,8 @@ def test_shared_memory_values():
     assert len(parse_array_value(result("inspect.jsonl", '-data-evaluate-expression "*(@shared float (*)[16])0"')[1]["value"])) == 16
     assert parse_array_value("{1, 2, 0 <repeats 3 times>, 7}") == ("1", "2", "0", "0", "0", "7")
     assert parse_array_value("{{1, 2}, {3, 4}}") == ("1", "2", "3", "4")
-    assert parse_array_value('{"a,b", 3}') == ('"a,b"', "3")
+    assert parse_array_value('{"a,b", 3}') == ("'a'", "','", "'b'", "3")  # a char row's string: its chars
+    assert parse_array_value('{0x4005d4 "a,b", 0x0}') == ('0x4005d4 "a,b"', "0x0")  # char pointers stay whole
     chars = "{97 'a', 44 ',', 123 '{', 39 '\\'', 92 '\\\\', 0 '\\000' <repeats 3 times>}"
     assert parse_array_value(chars) == (
         "97 'a'", "44 ','", "123 '{'", "39 '\\''", "92 '\\\\'", "0 '\\000'", "0 '\\000'", "0 '\\000'"

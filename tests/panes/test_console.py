@@ -12,8 +12,7 @@ from textual.widgets import Input, RichLog
 from cudatui.tui.app import DebuggerApp
 from cudatui.tui.inline_input import InlineInput
 from cudatui.tui.panes.console import ConsolePane
-from cudatui.tui.panes.locals import CHANGED, LocalsPane
-from tests.support.app import cell, gdb_config, stopped_at, value
+from tests.support.app import gdb_config, stopped_at, tree_changed, value
 from tests.support.programs import BREAK_LINE, needs_gdb
 from tests.support.wait import wait_for
 
@@ -87,7 +86,7 @@ async def test_a_command_that_changes_the_program_is_shown_in_the_locals(steps: 
         assert value(app, "total") == "0"
         await run(pilot, app, "set var total = 41")
         await wait_for(pilot, lambda: value(app, "total") == "41", why="the locals to show the new value")
-        assert CHANGED in str(cell(app, LocalsPane, "total", "value", "#locals-table").style)
+        assert tree_changed(app, "total")
         app.query_one("#source-view").focus()
         await pilot.press("n")
         await stopped_at(pilot, app, BREAK_LINE + 1)

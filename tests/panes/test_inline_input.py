@@ -88,7 +88,7 @@ async def test_the_watch_line_submits_remembers_and_escape_gives_the_focus_back(
     pane = LocalsPane()
     app = Host(pane)
     async with app.run_test(size=(80, 24)) as pilot:
-        table = pane.query_one("#locals-table", DataTable)
+        table = pane.query_one("#locals-tree")
         table.focus()
         field = pane.query_one("#watch-input", InlineInput)
         await pilot.press("w", *"abc", "escape")
@@ -105,6 +105,9 @@ async def test_the_watch_line_submits_remembers_and_escape_gives_the_focus_back(
         await pilot.press("escape", "n")
         await pilot.pause()
         assert app.focused is table and app.posted[-1] == "app: n"
+        await pilot.press("w", *"i * 2", "left", "right", "enter")  # space, left, right: the line's, not the tree's
+        await pilot.pause()
+        assert app.posted[-1] == WatchAdded("i * 2")
 
 
 async def test_the_console_line_keeps_its_history_and_escape_leaves_it() -> None:

@@ -7,12 +7,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-from textual.widgets import DataTable, Input
+from textual.widgets import Input
 
 from cudatui.tui.app import DebuggerApp
-from cudatui.tui.panes.locals import CHANGED, LocalsPane
-from tests.support.app import cell, gdb_config, phase, rows, stopped_at
+from cudatui.tui.panes.variables_tree import VariablesTree
+from tests.support.app import gdb_config, phase, stopped_at, tree_changed, tree_rows
 from tests.support.programs import PANES, marked_line, needs_gdb
 from tests.support.wait import wait_for
 
@@ -25,21 +24,21 @@ END = marked_line(PANES, "/* END */")
 
 
 def local(app: DebuggerApp) -> dict[str, list[str]]:
-    return rows(app, LocalsPane, "#locals-table")
+    return tree_rows(app, "local")
 
 
 def watched(app: DebuggerApp) -> dict[str, list[str]]:
-    return rows(app, LocalsPane, "#watch-table")
+    return tree_rows(app, "watch")
 
 
-def changed(app: DebuggerApp, name: str, table: str = "#locals-table") -> bool:
-    return CHANGED in str(cell(app, LocalsPane, name, "value", table).style)
+def changed(app: DebuggerApp, name: str, root: str = "local") -> bool:
+    return tree_changed(app, name, root)
 
 
 async def add_watch(pilot, app: DebuggerApp, expression: str) -> None:
     """``w`` in the locals pane, type ``expression``, enter; then back to the source view (the
     input keeps the focus, and would take the debugger's keys)."""
-    app.query_one("#locals-table", DataTable).focus()
+    app.query_one(VariablesTree).focus()
     await pilot.press("w")
     await wait_for(pilot, lambda: app.focused is app.query_one("#watch-input", Input), why="the watch input")
     app.focused.value = expression  # type: ignore[union-attr]
@@ -86,8 +85,6 @@ async def test_what_changed_since_the_last_stop_is_highlighted(panes_program: Pa
         assert local(app)["sum"][1] == "1" and changed(app, "i") and changed(app, "sum")
 
 
-@pytest.mark.xfail(strict=True, reason="sync_rows compares cells with rich Text's ==, which ignores the base "
-                   "style: a name turning bold and a highlight ending leave the old cell (tui/panes/base.py)")
 async def test_a_highlight_lasts_one_stop_and_the_changed_name_is_bold(panes_program: Path) -> None:
     app = DebuggerApp(gdb_config(panes_program, f"panes.c:{CALL}"))
     async with app.run_test(size=(160, 48)) as pilot:
@@ -101,7 +98,8 @@ async def test_a_highlight_lasts_one_stop_and_the_changed_name_is_bold(panes_pro
         await app.workers.wait_for_complete()
         assert local(app)["levels"][1] == "3"
         assert not changed(app, "levels"), "the highlight of the stop before is still shown"
-        assert "bold" not in str(cell(app, LocalsPane, "levels", "name", "#locals-table").style)
+        line = next(n for n in app.query_one(VariablesTree).lines() if n.data.path == ("levels",))
+        assert not any("bold" in str(span.style) for span in line.label.spans), "the name is still bold"
 
 
 async def test_a_watch_is_evaluated_at_every_stop_until_removed_with_delete(panes_program: Path) -> None:
@@ -113,12 +111,13 @@ async def test_a_watch_is_evaluated_at_every_stop_until_removed_with_delete(pane
         assert watched(app)["i * 10 + sum"][1:3] == ["0", "int"]
         await pilot.press("c")  # add(1, 0)
         await wait_for(pilot, lambda: watched(app)["i * 10 + sum"][1] == "10", why="the watch at the next stop")
-        assert changed(app, "i * 10 + sum", "#watch-table")
+        assert changed(app, "i * 10 + sum", "watch")
         await pilot.press("c")  # add(2, 1)
         await wait_for(pilot, lambda: watched(app)["i * 10 + sum"][1] == "21", why="the watch at the next stop")
 
-        watches = app.query_one("#watch-table", DataTable)
-        watches.focus()
+        tree = app.query_one(VariablesTree)
+        tree.focus()
+        tree.move_cursor(next(n for n in tree.lines() if n.data.kind == "watch"))
         await pilot.press("delete")
         await wait_for(pilot, lambda: watched(app) == {}, why="the watch to go")
         await pilot.press("c")  # add(3, 3): the removed watch stays removed

@@ -11,7 +11,7 @@ from textual.widgets import DataTable
 from cudatui.tui.app import DebuggerApp
 from cudatui.tui.panes.source import SourcePane
 from cudatui.tui.panes.stack import StackPane
-from tests.support.app import gdb_config, phase, rows, stopped_at, value
+from tests.support.app import gdb_config, phase, rows, stopped_at, tree_rows, value
 from tests.support.programs import PANES, marked_line, needs_gdb
 from tests.support.wait import wait_for
 
@@ -58,9 +58,9 @@ async def test_enter_on_a_frame_selects_it_and_locals_and_source_follow(panes_pr
         await wait_for(pilot, lambda: value(app, "n") == "2" and source.view.current == RECURSE)
         await pilot.press("down", "down", "enter")
         await wait_for(pilot, lambda: selected(app) == ["4"], why="main's frame to be selected")
-        await wait_for(pilot, lambda: source.view.current == CALL and "levels" in app.query_one("#locals-table", DataTable).rows)
+        await wait_for(pilot, lambda: source.view.current == CALL and "levels" in tree_rows(app))
         assert value(app, "sum") == "10"
-        assert "n" not in app.query_one("#locals-table", DataTable).rows
+        assert "n" not in tree_rows(app)
         assert len(stack(app)) == 5  # selecting a frame leaves the stack as it is
 
 

@@ -10,7 +10,9 @@ from textual.widgets import DataTable, Input
 
 from cudatui.gdbbridge.debugger.config import LaunchConfig
 from cudatui.tui.app import DebuggerApp
+from cudatui.tui.panes.locals import LocalsPane
 from cudatui.tui.panes.source import SourcePane
+from cudatui.tui.panes.variables_tree import CHANGED, name_text, storage_space, value_words
 
 from .programs import STEPS
 from .wait import wait_for
@@ -54,9 +56,26 @@ def cell(app: DebuggerApp, pane: type, row: str, column: str, table: str = "Data
     return value if isinstance(value, Text) else Text(str(value))
 
 
+def tree_rows(app: DebuggerApp, root: str = "local") -> dict[str, list[str]]:
+    """The Locals tree's lines under ``root`` (``local`` or ``watch``), keyed by their path joined
+    with ``.`` (``where``, ``frame.corner.x``): name, value (as said), type, address space."""
+    pane = app.query_one(LocalsPane)
+    out = {}
+    for path, row in pane.rows(root).items():
+        space = storage_space(row.type)
+        out[".".join(path)] = [name_text(row).plain, value_words(row)[0], row.type, f"@{space}" if space else ""]
+    return out
+
+
+def tree_changed(app: DebuggerApp, key: str, root: str = "local") -> bool:
+    """Whether the Locals tree's line ``key`` (see :func:`tree_rows`) is highlighted as changed."""
+    row = next(r for p, r in app.query_one(LocalsPane).rows(root).items() if ".".join(p) == key)
+    return row.changed and CHANGED in value_words(row)[1]
+
+
 def value(app: DebuggerApp, name: str) -> str:
     """The value of local ``name`` in the locals pane."""
-    return str(app.query_one("#locals-table", DataTable).get_cell(name, "value"))
+    return tree_rows(app)[name][1]
 
 
 async def stopped_at(pilot: Pilot, app: DebuggerApp, line: int) -> None:

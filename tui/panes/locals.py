@@ -1,137 +1,261 @@
-"""Locals and watch expressions: values, types, address spaces, what changed since the last stop."""
+"""Locals and watch expressions as one tree: values, types, address spaces, what changed since
+the last stop; structs, arrays, pointers and C++ objects opened lazily (gdb variable objects)."""
 
 from __future__ import annotations
 
-from rich.text import Text
-from textual import on
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.reactive import reactive
-from textual.widgets import DataTable, Input
+from textual.widgets import Input, Tree
+from textual.widgets.tree import TreeNode
 
-from cudatui.gdbbridge import StopState, Variable
+from cudatui.gdbbridge import DebuggerQueries, MIError, StopState, Variable, VarNode
 from cudatui.tui.inline_input import InlineInput
 from cudatui.tui.messages import WatchAdded, WatchRemoved
+from cudatui.tui.value_screen import ValueScreen
 
-from .base import Cell, InfoLine, PaneTable, StatePane, sync_rows
+from .base import QueryPane
+from .variables_tree import NAME_WIDTH, Row, VariablesTree, expandable, label, value_words
 
-CHANGED = "bold #ff8700"
-"""Style of a value that changed since the last stop (readable on dark and light themes)."""
-
-
-def value_text(variable: Variable, changed: bool) -> Text:
-    """The value cell: ``<optimized out>`` dimmed, a changed value highlighted, ``{…}`` for an
-    array or struct (gdb lists only simple values; add it as a watch to see it)."""
-    value = variable.value.replace("\n", " ")
-    if not value:
-        return Text("{…}", style="dim")
-    if variable.optimized_out:
-        return Text(value, style="dim italic")
-    if variable.value.startswith("<") and variable.value.endswith(">"):
-        return Text(value, style="italic")
-    return Text(value, style=CHANGED if changed else "")
+WATCHES = "Watch expressions (w adds one, delete removes it)"
 
 
-def storage_space(type_text: str) -> str | None:
-    """Where the variable itself lives: the last ``@space`` of its type (for
-    ``const @generic float * @parameter`` the pointer is a parameter pointing to generic memory)."""
-    spaces = [w[1:] for w in type_text.replace("*", " ").replace("(", " ").replace(")", " ").split() if w.startswith("@")]
-    return spaces[-1] if spaces else None
-
-
-def space_text(variable: Variable) -> Text:
-    """The address space column: ``@shared``, ``@register`` ..."""
-    space = storage_space(variable.type)
-    return Text(f"@{space}" if space else "", style="bold cyan" if space == "shared" else "cyan")
-
-
-def changed_names(state: StopState, previous: StopState | None) -> set[str]:
-    """Variables whose value differs from the previous stop in the same function and frame."""
-    if previous is None or previous.frame is None or state.frame is None:
-        return set()
-    if (previous.frame.func, previous.selected_frame) != (state.frame.func, state.selected_frame):
-        return set()
-    before = {v.name: v.value for v in previous.variables}
-    return {v.name for v in state.variables if v.name in before and before[v.name] != v.value}
-
-
-class LocalsPane(StatePane):
-    """The selected frame's locals and arguments, then the watch expressions.
+class LocalsPane(QueryPane):
+    """The selected frame's locals and arguments, then the watch expressions, as a tree.
 
     | Key | Action |
     | :- | :- |
+    | right / enter / space | Open a struct, array or pointer (right again: its first member) |
+    | left | Close it (left again: to its parent) |
+    | v | The whole value of the line (long values are elided) |
     | w | Add a watch expression (escape leaves the watch line) |
     | delete | Remove the watch under the cursor |
     """
 
     BINDINGS = [
         Binding("w", "add_watch", "Watch"),
+        Binding("right,enter,space", "open_line", "Open a struct, array or pointer", show=False),
+        Binding("left", "close_line", "Close it (again: to its parent)", show=False),
+        Binding("v", "show_value", "The whole value", show=False),
         Binding("delete", "remove_watch", "Unwatch", show=False),
     ]
+    """The tree's own keys (right, left) act first; they are here for the help screen too."""
 
     DEFAULT_CSS = """
     LocalsPane { height: 1fr; layout: vertical; }
-    LocalsPane > #locals-table { height: 1fr; min-height: 3; }
-    LocalsPane > #watch-title { height: 1; background: $boost; padding: 0 1; }
-    LocalsPane > #watch-table { height: auto; max-height: 8; }
+    LocalsPane > VariablesTree { height: 1fr; min-height: 3; }
     LocalsPane > Input { height: 1; border: none; padding: 0 1; }
     """
-
-    COLUMNS = ("name", "value", "type", "space")
 
     watches: reactive[tuple[Variable, ...]] = reactive(())
     """The watch expressions' values at the shown stop."""
 
-    def __init__(self, *, name: str | None = None, id: str | None = None, classes: str | None = None) -> None:
-        super().__init__(name=name, id=id, classes=classes)
+    def __init__(self, queries: DebuggerQueries | None = None, *, name: str | None = None, id: str | None = None,
+                 classes: str | None = None) -> None:
+        super().__init__(queries, name=name, id=id, classes=classes)
         self._watch_generation = -1
-        self._previous_watches: dict[str, str] = {}
+        self._lines: dict[tuple[str, tuple[str, ...]], TreeNode[Row]] = {}
+        self._opened: dict[object, set[tuple[str, tuple[str, ...]]]] = {}
+        """Per frame (function, level): the lines the user opened, opened again at each stop."""
+        self._last: dict[tuple[str, tuple[str, ...]], tuple[int, str, str]] = {}
+        """Per line: the generation it was last shown at, its value then, its value before that."""
+        self._frame: object = None
+        self._quiet: set[int] = set()
+        """The nodes the pane opened itself (their NodeExpanded is not the user's)."""
 
     def compose(self) -> ComposeResult:
-        for table_id in ("locals-table", "watch-table"):
-            if table_id == "watch-table":
-                yield InfoLine("Watch expressions", id="watch-title")
-            table: PaneTable[Cell] = PaneTable(id=table_id, cursor_type="row", zebra_stripes=True)
-            for key, label in zip(self.COLUMNS, ("Name", "Value", "Type", "Space")):
-                table.add_column(label, key=key)
-            yield table
+        yield VariablesTree(id="locals-tree")
         yield InlineInput(placeholder="w: add a watch expression", id="watch-input", compact=True)
 
+    @property
+    def tree(self) -> VariablesTree:
+        return self.query_one(VariablesTree)
+
+    @property
+    def generation(self) -> int:
+        return self.state.generation if self.state is not None else -1
+
+    # -- what is shown -------------------------------------------------------------------------
+
+    def rows(self, root: str = "local") -> dict[tuple[str, ...], Row]:
+        """The lines shown under ``root`` (``local`` or ``watch``), by path, in tree order (the
+        members of a closed line are not shown)."""
+        return {node.data.path: node.data for node in self._walk() if node.data is not None and node.data.root == root
+                and node.data.kind != "section"}
+
+    def _walk(self) -> list[TreeNode[Row]]:
+        out, todo = [], list(reversed(self.tree.root.children))
+        while todo:
+            node = todo.pop()
+            out.append(node)
+            if node.is_expanded:
+                todo.extend(reversed(node.children))
+        return out
+
+    def _changed(self, key: tuple[str, tuple[str, ...]], value: str) -> bool:
+        """Whether ``value`` differs from the line's value at an earlier stop in this frame."""
+        generation = self.generation
+        seen = self._last.get(key)
+        before = value if seen is None else seen[2] if seen[0] == generation else seen[1]
+        self._last[key] = (generation, value, before)
+        return before != value
+
     def render_state(self, state: StopState, previous: StopState | None) -> None:
-        changed = changed_names(state, previous)
-        rows: dict[str, tuple[Cell, ...]] = {}
-        for var in state.variables:
-            label = Text(var.name, style="bold" if var.name in changed else "")
-            if var.is_arg:
-                label.append(" (arg)", style="dim")
-            rows[var.name] = (label, value_text(var, var.name in changed), var.type, space_text(var))
-        sync_rows(self.query_one("#locals-table", DataTable), self.COLUMNS, rows)
+        frame = (state.frame.func if state.frame else None, state.selected_frame, len(state.frames))
+        if frame != self._frame:
+            self._frame, self._last = frame, {}
+        rows = [Row("local", "local", (v.name,), v.value, v.type, expandable(v.value, v.type), v.is_arg,
+                    changed=self._changed(("local", (v.name,)), v.value)) for v in state.variables]
+        self._show_top(rows, self._watch_rows(self.watches))
 
     def show_watches(self, generation: int, watches: tuple[Variable, ...]) -> None:
         """Show the watch values evaluated at stop ``generation`` (older ones are dropped)."""
         if generation < self._watch_generation:
             return
-        if generation > self._watch_generation:
-            self._previous_watches = {w.name: w.value for w in self.watches}
         self._watch_generation = generation
         self.watches = watches
 
     def watch_watches(self, watches: tuple[Variable, ...]) -> None:
-        rows: dict[str, tuple[Cell, ...]] = {}
-        for var in watches:
-            changed = var.name in self._previous_watches and self._previous_watches[var.name] != var.value
-            rows[var.name] = (var.name, value_text(var, changed), var.type, space_text(var))
-        sync_rows(self.query_one("#watch-table", DataTable), self.COLUMNS, rows)
+        if self.is_mounted:
+            locals_ = [n.data for n in self.tree.root.children if n.data is not None and n.data.kind == "local"]
+            self._show_top(locals_, self._watch_rows(watches))
+
+    def _watch_rows(self, watches: tuple[Variable, ...]) -> list[Row]:
+        return [Row("watch", "watch", (w.name,), w.value, w.type, expandable(w.value, w.type),
+                    changed=self._changed(("watch", (w.name,)), w.value)) for w in watches]
+
+    def _show_top(self, locals_: list[Row], watches: list[Row]) -> None:
+        """The top lines: the locals, then the watch heading and its watches (diffed by key)."""
+        tree = self.tree
+        width = min(NAME_WIDTH, max([len(r.name) + 6 * r.is_arg for r in locals_ + watches] or [0]))
+        with self.app.batch_update():
+            self._sync(tree.root, locals_ + ([Row("section", "watch", (WATCHES,))] if watches else []), width)
+            if watches:
+                section = self._lines[("watch", (WATCHES,))]
+                self._sync(section, watches, width)
+                self._expand(section)
+        for key in list(self._opened.get(self._frame, ())):
+            node = self._lines.get(key)
+            if len(key[1]) == 1 and node is not None and node.data is not None and node.data.expandable:
+                self._open(node, node.data, expand=True)
+
+    def _expand(self, node: TreeNode[Row]) -> None:
+        """Open ``node`` for the user (not as the user: no read follows)."""
+        if not node.is_expanded:
+            self._quiet.add(id(node))
+            node.expand()
+
+    def _sync(self, parent: TreeNode[Row], rows: list[Row], width: int) -> None:
+        """Make ``parent``'s children show ``rows``: relabel in place when the keys are the same."""
+        have = [n.data.key for n in parent.children if n.data is not None]
+        if have == [r.key for r in rows]:
+            for node, row in zip(parent.children, rows):
+                if node.data != row:
+                    node.data = row
+                    node.allow_expand = row.expandable
+                    node.set_label(label(row, width))
+            return
+        for node in list(parent.children):
+            self._forget(node)
+            node.remove()
+        for row in rows:
+            node = parent.add(label(row, width), data=row, allow_expand=row.expandable)
+            self._lines[row.key] = node
+
+    def _forget(self, node: TreeNode[Row]) -> None:
+        for child in node.children:
+            self._forget(child)
+        if node.data is not None and self._lines.get(node.data.key) is node:
+            del self._lines[node.data.key]
+
+    # -- opening and closing -------------------------------------------------------------------
+
+    @on(Tree.NodeExpanded)
+    def _expanded(self, event: Tree.NodeExpanded[Row]) -> None:
+        event.stop()
+        row = event.node.data
+        if id(event.node) in self._quiet:
+            self._quiet.discard(id(event.node))
+            return
+        if row is None or row.kind in ("section", "note"):
+            return
+        self._opened.setdefault(self._frame, set()).add(row.key)
+        self._open(event.node, row)
+
+    @on(Tree.NodeCollapsed)
+    def _collapsed(self, event: Tree.NodeCollapsed[Row]) -> None:
+        event.stop()
+        if event.node.data is not None:
+            self._opened.get(self._frame, set()).discard(event.node.data.key)
+
+    def _open(self, node: TreeNode[Row], row: Row, expand: bool = False) -> None:
+        if self.queries is None or self.state is None:
+            self._fill(node, row, [Row("note", row.root, (*row.path, "?"), "nothing to open: no debugger")], expand)
+            return
+        self._read(node, row, self.generation, expand)
+
+    @work(group="locals-open")
+    async def _read(self, node: TreeNode[Row], row: Row, generation: int, expand: bool) -> None:
+        assert self.queries is not None
+        try:
+            children: tuple[VarNode, ...] | None = await self.queries.children(row.path)
+            why = "no members" if not children else ""
+        except MIError as exc:
+            children = None
+            why = ("not in this recording (a replay answers only what was asked when it was recorded)"
+                   if exc.not_recorded else f"cannot open: {exc.message}")
+        if not self.answerable or generation != self.generation or self._lines.get(row.key) is not node:
+            return
+        rows = [Row("member", row.root, c.path, c.value, c.type, c.children > 0, in_scope=c.in_scope,
+                    changed=c.in_scope and self._changed((row.root, c.path), c.value)) for c in children or ()]
+        self._fill(node, row, rows or [Row("note", row.root, (*row.path, "·"), why)], expand)
+
+    def _fill(self, node: TreeNode[Row], row: Row, rows: list[Row], expand: bool) -> None:
+        self._sync(node, rows, min(NAME_WIDTH, max(len(r.name) for r in rows)))
+        if expand:
+            self._expand(node)
+        for key in list(self._opened.get(self._frame, ())):
+            child = self._lines.get(key)
+            if child is not None and child.parent is node and child.data is not None and child.data.expandable:
+                self._open(child, child.data, expand=True)
+
+    # -- keys ----------------------------------------------------------------------------------
+
+    def action_show_value(self) -> None:
+        node = self.tree.cursor_node
+        row = node.data if node is not None else None
+        if row is None or row.kind == "section":
+            return
+        words, _ = value_words(row)
+        if row.kind in ("local", "watch") and not row.value and self.queries is not None:
+            self._show_whole(row)
+            return
+        self.app.push_screen(ValueScreen(" › ".join(row.path), row.type, words))
+
+    @work(group="locals-value")
+    async def _show_whole(self, row: Row) -> None:
+        assert self.queries is not None
+        try:
+            text = await self.queries.evaluate(row.path[0])
+        except MIError as exc:
+            text = f"not in this recording: {exc.message}" if exc.not_recorded else f"cannot print it: {exc.message}"
+        if self.answerable:
+            self.app.push_screen(ValueScreen(row.path[0], row.type, text))
+
+    def action_open_line(self) -> None:
+        self.tree.action_open()
+
+    def action_close_line(self) -> None:
+        self.tree.action_close()
 
     def action_add_watch(self) -> None:
         self.query_one("#watch-input", InlineInput).open()
 
     def action_remove_watch(self) -> None:
-        table = self.query_one("#watch-table", DataTable)
-        if table.has_focus and table.row_count:
-            key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
-            if key is not None:
-                self.post_message(WatchRemoved(key))
+        node = self.tree.cursor_node
+        if self.tree.has_focus and node is not None and node.data is not None and node.data.kind == "watch":
+            self.post_message(WatchRemoved(node.data.path[0]))
 
     @on(Input.Submitted, "#watch-input")
     def _submitted(self, event: Input.Submitted) -> None:

@@ -6,8 +6,13 @@ function's source (``extern __shared__`` arrays are never locals): an ``extern``
 launch is paged as blockDim.x elements of the current kernel (256 when unknown), and the title
 says so. Values are
 read through typed evaluation (``name[start]@count``) one page at a time, so a 48 KB array
-costs one request per visible page. 1-D arrays show index, value, hex and bank
-(``(address / 4) mod 32``); 2-D arrays are shown as a grid.
+costs one request per visible page; gdb's repeat compression (``{0 <repeats 18 times>}``, nested
+in a 2-D array) is decoded by :func:`~cudatui.gdbbridge.aggregates.decode`. 1-D arrays show
+index, value, hex and bank; 2-D arrays are shown as a grid of numbers with the bank of each row's
+first element (``t`` shows every cell's bank). The bank of element i is ``(address / 4) mod 32``
+from the address gdb gives for ``&name[0]`` (``&name[0][0]``) plus i times the element size. A
+value that changed since the last stop is highlighted. Any array the user adds (``a``) is read
+the same way, in a kernel or in a CPU program.
 """
 
 from __future__ import annotations
@@ -35,8 +40,9 @@ SIZES = {"char": 1, "short": 2, "half": 2, "__half": 2, "double": 8, "long": 8, 
 EXTERN_DEFAULT = 256
 """Elements shown of an ``extern __shared__`` array when the kernel's blockDim is unknown."""
 
-MODES = ("value", "int", "hex")
-"""How the value column is shown: as gdb prints it, as a 32-bit integer, as hex bits."""
+MODES = ("value", "int", "hex", "bank")
+"""How the value column is shown: as gdb prints it, as a 32-bit integer, as hex bits, as the
+element's shared-memory bank."""
 
 _ARRAY = re.compile(r"^\s*([A-Za-z_]\w*)\s*((?:\[\s*\d+\s*\])+)\s*$")
 
@@ -139,7 +145,7 @@ class SharedMemoryPane(QueryPane):
     | Key | Action |
     | :- | :- |
     | o | Other array: the next one in scope. |
-    | t | Cycle the value format: as printed, int, hex. |
+    | t | Cycle the value format: as printed, int, hex, bank. |
     | ] / [ | Next / previous page of a large array. |
     | a | Add a shared array, or give an ``extern`` one its real size (``sdata[512]``). |
     """
@@ -188,7 +194,8 @@ class SharedMemoryPane(QueryPane):
         self._declared: dict[tuple[str, str], tuple[SharedDecl, ...]] = {}
         self.message = ""
         self._values: dict[tuple[int, str, int], tuple[str, ...]] = {}
-        self._addresses: dict[tuple[int, str], int | None] = {}
+        self._addresses: dict[str, int | None] = {}
+        """The address of each array's first element at the stop shown."""
 
     def compose(self) -> ComposeResult:
         yield InfoLine("Shared memory", id="shared-title")
@@ -270,13 +277,21 @@ class SharedMemoryPane(QueryPane):
         self._load()
 
     def render_state(self, state: StopState, previous: StopState | None) -> None:
+        bump = previous is not None and state.stop is previous.stop and state.frames is previous.frames and \
+            state.registers is previous.registers and state.focus == previous.focus
+        if bump:  # the same state with other breakpoints (no refresh built it): nothing new to read
+            for (generation, name, page), values in list(self._values.items()):
+                if previous is not None and generation == previous.generation:
+                    self._values[(state.generation, name, page)] = values
+        elif previous is None or state.stop is not previous.stop:
+            self._addresses = {}
         self._load()
 
     def _load(self) -> None:
         if not self.is_mounted:
             return
         array, state = self.current(), self.state
-        if array is not None and state is not None and self.queries is not None and state.in_kernel:
+        if array is not None and state is not None and self.queries is not None and not state.stop.exited:
             if (state.generation, array.name, self.page) not in self._values:
                 self._read(state.generation, array, self.page)
         self._show()
@@ -288,19 +303,27 @@ class SharedMemoryPane(QueryPane):
         count = min(self.page_size, array.units - start)
         try:
             values = await self.queries.read_shared(array.name, start, count)
+            self.message = ""
         except MIError as exc:
             self.message = f"cannot read {array.name}: {exc.message}"
             values = ()
         self._values[(generation, array.name, page)] = values
-        if (generation, array.name) not in self._addresses:
-            first = f"&{array.name}[0][0]" if array.grid else f"&{array.name}[0]"
-            try:
-                found = re.search(r"0x[0-9a-fA-F]+", await self.queries.evaluate(first))
-                self._addresses[(generation, array.name)] = int(found.group(0), 16) if found else None
-            except MIError:
-                self._addresses[(generation, array.name)] = None
+        if array.name not in self._addresses:
+            self._addresses[array.name] = await self._address(array)
         if self.answerable:  # else the app closed while gdb answered
             self._show()
+
+    async def _address(self, array: SharedArray) -> int | None:
+        """The address of the array's first element: ``&a[0]`` (``&a[0][0]``), else ``&a``."""
+        assert self.queries is not None
+        for expression in (f"&{array.name}[0][0]" if array.grid else f"&{array.name}[0]", f"&{array.name}"):
+            try:
+                found = re.search(r"0x[0-9a-fA-F]+", await self.queries.evaluate(expression))
+            except MIError:
+                continue
+            if found:
+                return int(found.group(0), 16)
+        return None
 
     def _previous_values(self, array: SharedArray) -> tuple[str, ...]:
         state = self.state
@@ -319,24 +342,27 @@ class SharedMemoryPane(QueryPane):
             sync_rows(table, (), {})
             return
         values, before = self.values(), self._previous_values(array)
-        address = self._addresses.get((state.generation, array.name))
+        address = self._addresses.get(array.name)
         shape = "".join(f"[{d}]" for d in array.dims)
         typed = f"{array.element} " if array.element != "?" else ""
         pages = -(-array.units // self.page_size)
         where = f"@{address:#x}" if address is not None else "address ?"
-        status = self.message or ("reading…" if not values else f"{sum(v != b for v, b in zip(values, before))} changed")
+        wanted = min(self.page_size, array.units - self.page * self.page_size) * array.per_unit
+        status = self.message or ("reading…" if not values else f"{sum(v != b for v, b in zip(values, before))} changed"
+                                  + (f" · {len(values)} of {wanted} read" if len(values) < wanted else ""))
         note = f" · {array.note}" if array.note else ""
         title.show(Text(f"{typed}{array.name}{shape} {where} · page {self.page + 1}/{pages} · {self.mode} · {status}{note}"))
         start = self.page * self.page_size * array.per_unit
         if array.grid:
-            columns, rows = self._grid_rows(array, values, before)
+            columns, rows = self._grid_rows(array, values, before, address)
         else:
             columns, rows = self._list_rows(array, values, before, start, address)
         sync_rows(table, columns, dict(rows))
 
-    def _cell(self, value: str, old: str | None, element: str) -> Text:
+    def _cell(self, value: str, old: str | None, array: SharedArray, index: int, address: int | None) -> Text:
         changed = old is not None and old != value
-        return Text(shown(value, self.mode, element), style="bold yellow" if changed else "", justify="right")
+        text = bank(address, index, array.element_size) if self.mode == "bank" else shown(value, self.mode, array.element)
+        return Text(text, style="bold yellow" if changed else "", justify="right")
 
     def _list_rows(self, array: SharedArray, values: tuple[str, ...], before: tuple[str, ...], start: int,
                    address: int | None) -> tuple[list[str], list[tuple[str, list[Text]]]]:
@@ -344,20 +370,22 @@ class SharedMemoryPane(QueryPane):
         for i, value in enumerate(values):
             pattern = bits(value, array.element)
             rows.append((str(start + i), [
-                Text(str(start + i)), self._cell(value, before[i] if i < len(before) else None, array.element),
+                Text(str(start + i)), self._cell(value, before[i] if i < len(before) else None, array, start + i, address),
                 Text("?" if pattern is None else f"{pattern:#010x}"),
                 Text(bank(address, start + i, array.element_size), justify="right"),
             ]))
         return ["index", "value", "hex", "bank"], rows
 
-    def _grid_rows(self, array: SharedArray, values: tuple[str, ...],
-                   before: tuple[str, ...]) -> tuple[list[str], list[tuple[str, list[Text]]]]:
+    def _grid_rows(self, array: SharedArray, values: tuple[str, ...], before: tuple[str, ...],
+                   address: int | None) -> tuple[list[str], list[tuple[str, list[Text]]]]:
         cols = array.dims[1]
         first_row = self.page * self.page_size
         rows = []
         for r in range(len(values) // cols):
+            first = (first_row + r) * cols
             cells = [self._cell(values[r * cols + c], before[r * cols + c] if r * cols + c < len(before) else None,
-                                array.element) for c in range(cols)]
-            rows.append((str(first_row + r), [Text(str(first_row + r)), *cells]))
-        return ["row", *map(str, range(cols))], rows
+                                array, first + c, address) for c in range(cols)]
+            row_bank = Text(bank(address, first, array.element_size), style="dim", justify="right")
+            rows.append((str(first_row + r), [Text(str(first_row + r)), row_bank, *cells]))
+        return ["row", "bank", *map(str, range(cols))], rows
 
