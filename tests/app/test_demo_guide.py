@@ -163,16 +163,9 @@ async def test_help_lists_the_debugger_and_the_guide_keys_and_the_palette_contin
         watch.callback()  # the pane's own key, run from the palette: its watch input opens
         await wait_for(pilot, lambda: isinstance(app.focused, Input) and app.query_one(LocalsPane) in app.focused.ancestors)
         await pilot.press("escape")
-        # the recorded path starts with a focus switch, then n: the palette's "Next" takes that step
-        first = plan.recording.steps[0]
-        await pilot.press("g")
-        await wait_for(pilot, lambda: isinstance(app.focused, Input))
-        app.focused.value = first[2:]  # type: ignore[union-attr]
+        # the recorded path starts with n, then a focus switch: the palette's "Next" takes the first step
+        assert plan.recording.steps[0] == "n" and plan.recording.steps[1].startswith("g ")
         before = app.last_state.generation if app.last_state else 0
-        await pilot.press("enter")
-        await wait_for(pilot, lambda: app.last_state is not None and app.last_state.generation > before)
-        assert plan.recording.steps[1] == "n"
-        before = app.last_state.generation
         await pilot.press("ctrl+p")
         await wait_for(pilot, lambda: isinstance(app.screen, CommandPalette))
         await pilot.press(*"step over")
@@ -182,6 +175,12 @@ async def test_help_lists_the_debugger_and_the_guide_keys_and_the_palette_contin
         await pilot.press("enter")
         await wait_for(pilot, lambda: app.last_state is not None and app.last_state.generation > before)
         await wait_for(pilot, lambda: phase(app) == "stopped")
+        before = app.last_state.generation
+        await pilot.press("g")
+        await wait_for(pilot, lambda: isinstance(app.focused, Input))
+        app.focused.value = plan.recording.steps[1][2:]  # type: ignore[union-attr]
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.last_state is not None and app.last_state.generation > before)
         await pilot.press("ctrl+q")
 
 
