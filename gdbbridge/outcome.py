@@ -156,8 +156,7 @@ def next_step(exit_code: int | None, error: ProgramError | None, cuda: bool) -> 
         return "r runs it again"
     if cuda and exit_code == 0:
         return ("no kernel faulted under the debugger, but a write out of bounds that lands in memory the "
-                "program has mapped does not fault: m runs memcheck to check every access (with "
-                "PYTORCH_NO_CUDA_MEMORY_CACHING=1, so that each tensor is an allocation of its own)")
+                "program has mapped does not fault: m runs memcheck to check every access")
     return None
 
 

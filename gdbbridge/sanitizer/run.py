@@ -41,12 +41,6 @@ class SanitizerNotFound(SanitizerError):
     """The compute-sanitizer executable is not on PATH."""
 
 
-NO_CACHING = {"PYTORCH_NO_CUDA_MEMORY_CACHING": "1"}
-"""Set for the program unless the user set it: PyTorch's caching allocator hands out pieces of
-big cudaMalloc blocks, so a tensor's overrun stays inside one allocation and memcheck misses it;
-with it every tensor is its own allocation (PyTorch's advice for compute-sanitizer)."""
-
-
 @dataclass(frozen=True)
 class SanitizerRequest:
     """What to run: the tool, its options, and the program (a ``.py`` runs under this Python)."""
@@ -170,7 +164,7 @@ class SanitizerRun:
             self._proc = await asyncio.create_subprocess_exec(
                 *cmd, stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
                 stderr=asyncio.subprocess.STDOUT, cwd=self.request.cwd, start_new_session=True,
-                env={**NO_CACHING, **os.environ, "PYTHONUNBUFFERED": "1"})
+                env={**os.environ, "PYTHONUNBUFFERED": "1"})
         except OSError as exc:
             self._remove_tmpdir()
             raise SanitizerError(f"cannot run {executable}: {exc.strerror or exc}") from None
