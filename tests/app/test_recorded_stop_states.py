@@ -20,7 +20,7 @@ from cudatui.gdbbridge import load, read_report
 from cudatui.gdbbridge.nvml.recorded import COMMAND as GPU_SAMPLE
 from cudatui.kernels.lesson_paths import lesson_path, sanitizer_tools
 from tests.support.paths import ROOT
-from tests.support.recorded_path import packaged_recordings, path_of, replay_along, why_old
+from tests.support.recorded_path import packaged_recordings, path_of, replay_along, why_no_path, why_old
 
 RECORDINGS = packaged_recordings()
 
@@ -35,7 +35,7 @@ def test_every_packaged_recording_is_checked() -> None:
 async def test_replayed_path_builds_the_recorded_stop_states(path: Path) -> None:
     recorded = path_of(path)
     if not any(step.state for step in recorded):
-        reason = why_old(path)
+        reason = why_old(path) or why_no_path(path)
         if reason is not None:
             pytest.skip(reason)
         pytest.fail(f"{path.name} holds no recorded path with stop states (record it with scripts/record_demos.py)")

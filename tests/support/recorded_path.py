@@ -47,6 +47,19 @@ def why_old(path: Path) -> str | None:
     return OLD if path.name in OLD_FIXTURES else None
 
 
+BY_ITS_TEST = ("recorded through the UI by its own GPU test, not along a lesson path: its replay test checks its "
+               "stops (tests/app/test_own_programs_replay.py, test_jobs_replay.py)")
+
+
+def why_no_path(path: Path) -> str | None:
+    """Why a fixture that holds live stop states but no recorded path is not replayed along one
+    (a lesson recording always has its path), or None."""
+    if path.parent == RECORDINGS_DIR:
+        return None
+    keys = {x.key[:1] for x in load(str(path)).exchanges}
+    return BY_ITS_TEST if ("-cudatui-stop-state",) in keys and ("-cudatui-path-step",) not in keys else None
+
+
 def path_of(path: Path) -> tuple[RecordedStep, ...]:
     """The recorded path of the recording at ``path`` (session 1)."""
     return recorded_path(load(str(path)))
