@@ -5,6 +5,7 @@ early still reads as truncated with its complete records.
 
 from __future__ import annotations
 
+import gzip
 import os
 import subprocess
 import sys
@@ -55,9 +56,21 @@ def _fifo(path: Path) -> Path:
     return path
 
 
-def _sparse(path: Path) -> Path:
-    with open(path, "wb") as out:
-        out.truncate(6 << 30)  # 6 GiB of holes: no disk used
+def _sparse(size: int) -> Callable[[Path], Path]:
+    def make(path: Path) -> Path:
+        with open(path, "wb") as out:
+            out.truncate(size)  # holes: no disk used, one line of NUL bytes to a reader
+        return path
+    return make
+
+
+def _gzip_of_newlines(path: Path) -> Path:
+    """1 GiB of newlines, gzipped to about 1 MB."""
+    with gzip.open(path, "wb", compresslevel=9) as out:
+        chunk = b"\n" * (1 << 24)
+        for _ in range(64):
+            out.write(chunk)
+    assert path.stat().st_size < 2 << 20
     return path
 
 
@@ -78,7 +91,14 @@ HOSTILE_REPORTS: dict[str, tuple[Callable[[Path], Path], str]] = {
     "dev-urandom": (lambda _: Path("/dev/urandom"), "not a regular file"),
     "fifo": (_fifo, "not a regular file"),
     "directory": (lambda path: path.parent, "Is a directory"),
-    "sparse-6-GiB": (_sparse, "more than 256 MiB, too big for a sanitizer report"),
+    "sparse-6-GiB": (_sparse(6 << 30), "more than 256 MiB, too big for a sanitizer report"),
+}
+HOSTILE_RECORDINGS: dict[str, tuple[Callable[[Path], Path], str]] = {
+    **{kind: (HOSTILE_REPORTS[kind][0], "not a regular file (a device or a FIFO)")
+       for kind in ("dev-zero", "dev-urandom", "fifo")},
+    "sparse-6-GiB": (_sparse(6 << 30), ":1: a line longer than 64 MiB"),
+    "1-GiB-line": (_sparse(1 << 30), ":1: a line longer than 64 MiB"),
+    "1-MB-gzip-of-newlines": (_gzip_of_newlines, "more than 256 MiB of text (not a recording, or a decompression bomb)"),
 }
 
 
@@ -90,11 +110,13 @@ def test_hostile_reports_are_one_line_and_exit_2(tmp_path: Path, kind: str) -> N
     assert message.startswith(f"cudatui sanitize: {path}: ") and expected in message, message
 
 
-@pytest.mark.parametrize("kind", ["dev-zero", "dev-urandom", "fifo", "sparse-6-GiB"])
+@pytest.mark.parametrize("kind", HOSTILE_RECORDINGS.keys())
 def test_replay_of_devices_fifos_and_huge_files_is_one_line(tmp_path: Path, kind: str) -> None:
-    path = HOSTILE_REPORTS[kind][0](tmp_path / "x.jsonl")
+    """Each ends with its one line (the gzip was read to the 256 MiB bound: 6 GB before)."""
+    make, expected = HOSTILE_RECORDINGS[kind]
+    path = make(tmp_path / "x.jsonl.gz")
     message = one_line(cudatui("replay", str(path)))
-    assert ("a line longer than" if kind == "sparse-6-GiB" else "not a regular file") in message, message
+    assert message.startswith("cudatui: ") and str(path) in message and expected in message, message
 
 
 def test_a_report_cut_short_is_still_truncated_not_an_error(tmp_path: Path) -> None:
