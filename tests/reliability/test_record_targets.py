@@ -1,12 +1,14 @@
 """Where ``--record`` cannot write: a FIFO without a reader, a device, a read-only file system
 are one line and exit 2 before any UI (with or without ``--force``); a write error while
 recording (a file size limit, RLIMIT_FSIZE) stops the recording with a message in the UI
-while the session goes on, and quitting prints nothing (a real terminal: tmux).
+while the session goes on, and quitting prints nothing (a real terminal: tmux). ``r`` after
+the debugger died appends a session to the recording and keeps the first one whole.
 """
 
 from __future__ import annotations
 
 import os
+import signal
 import shlex
 import shutil
 import subprocess
@@ -17,8 +19,11 @@ import pytest
 
 from cudatui.gdbbridge.record.transcript import load
 from tests.support.paths import ROOT
+from tests.support.processes import descendants, kill_all, wait_gone
 from tests.support.programs import BREAK_LINE, STEPS, compile_c, needs_gdb
+from tests.support.terminal import TerminalApp
 from tests.support.tmux import TmuxServer
+from tests.support.wait import wait_until
 
 pytestmark = needs_gdb
 
@@ -104,3 +109,35 @@ def test_a_write_error_while_recording_stops_it_and_the_session_goes_on(tmp_path
     record = tmp_path / "r.jsonl"
     assert 0 < record.stat().st_size <= limit
     assert load(str(record)).exchanges, "what was written before the limit replays"
+
+
+def test_r_after_the_debugger_died_appends_a_session_and_keeps_the_first(tmp_path: Path) -> None:
+    """It truncated the file (98 lines to 53, only the last of 11 sessions kept)."""
+    program = compile_c(STEPS, tmp_path / "steps")
+    record = tmp_path / "r.jsonl"
+    app = TerminalApp(["--debugger", "gdb", "--record", record.name, "-b", f"steps.c:{BREAK_LINE}", str(program)],
+                      cwd=tmp_path)
+    children: dict[int, str] = {}
+
+    def hits() -> int:
+        return record.read_text().count('reason=\\"breakpoint-hit\\"') if record.exists() else 0
+
+    try:
+        wait_until(lambda: hits() == 1, why="the first stop", timeout=WAIT)
+        gdb = next(pid for pid in descendants(app.proc.pid) if Path(f"/proc/{pid}/comm").read_text().strip() == "gdb")
+        os.kill(gdb, signal.SIGKILL)
+        wait_until(lambda: b"debugger died" in app.output, why="debugger died", timeout=WAIT)
+        first = record.read_text()
+        app.send("r")
+        wait_until(lambda: hits() == 2, why="the second stop", timeout=WAIT)
+        children = descendants(app.proc.pid)
+        app.send("q")
+        assert app.wait(timeout=WAIT) == 0
+        assert not wait_gone(children, timeout=10)
+    finally:
+        kill_all(children)
+        app.close()
+    assert record.read_text().startswith(first), "the first session is kept as it was"
+    one, two = load(str(record), 1), load(str(record), 2)
+    assert (one.sessions, two.session) == (2, 2)
+    assert [x.command for x in one.exchanges][:3] == [x.command for x in two.exchanges][:3]
