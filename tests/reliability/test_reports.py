@@ -173,3 +173,37 @@ def test_the_xml_reader_is_bounded_too(tmp_path: Path, monkeypatch: pytest.Monke
     monkeypatch.setattr(report_file, "MAX_REPORT", 1 << 10)
     with pytest.raises(ReportError, match="more than 1024 bytes, too big for a sanitizer report"):
         read_report(str(REPORTS / "memcheck.xml"))
+
+
+@pytest.mark.parametrize("kind", ["dev-zero", "dev-urandom", "fifo", "directory", "sparse-6-GiB"])
+def test_stats_replay_of_devices_fifos_and_huge_files_is_one_line(tmp_path: Path, kind: str) -> None:
+    """`cudatui stats --replay` read /dev/zero and a FIFO without end (and /dev/urandom as a codec error)."""
+    path = HOSTILE_REPORTS[kind][0](tmp_path / "samples.jsonl")
+    done = cudatui("stats", "--once", "--replay", str(path))
+    expected = {"directory": "Is a directory", "sparse-6-GiB": "more than 256 MiB, too big for recorded GPU samples"}
+    assert (done.returncode, done.stdout) == (1, "") and "Traceback" not in done.stderr, done.stderr[-2000:]
+    assert done.stderr == f"cudatui stats: {path}: {expected.get(kind, 'not a regular file (a device or a FIFO)')}\n"
+
+
+@pytest.mark.parametrize("device", ["/dev/zero", "/dev/urandom"])
+def test_explain_of_a_device_on_its_standard_input_is_one_line(device: str) -> None:
+    """`cudatui explain < /dev/zero` read without end (and grew without bound)."""
+    with open(device, "rb") as stdin:
+        done = subprocess.run([sys.executable, "-m", "cudatui", "explain"], cwd=ROOT, stdin=stdin,
+                              capture_output=True, text=True, timeout=WAIT)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == "cudatui explain: standard input is a device, not text (pipe or redirect the error text into it)\n"
+
+
+def test_explain_reads_the_last_mib_of_a_long_log() -> None:
+    """64 MiB of a log through a pipe, then the error: the tail is explained (the whole took minutes)."""
+    error = b"RuntimeError: CUDA error: an illegal memory access was encountered\n"
+    proc = subprocess.Popen([sys.executable, "-m", "cudatui", "explain"], cwd=ROOT, stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdin is not None
+    line = b"step 1234 loss 0.5 \xff not utf-8, \x1b[31mcolour\x1b[0m\n"
+    for _ in range((64 << 20) // (len(line) * 1024)):
+        proc.stdin.write(line * 1024)
+    proc.stdin.write(error)
+    out, err = proc.communicate(timeout=WAIT)
+    assert (proc.returncode, err) == (0, b"") and out.startswith(b"Illegal memory access in a kernel\n")
