@@ -75,6 +75,25 @@ def test_a_read_only_file_system_is_refused_before_the_ui(tmp_path: Path, name: 
     assert message == f"cudatui: cannot record to {target}: Read-only file system\n"
 
 
+@pytest.mark.skipif(os.geteuid() == 0, reason="root may write a file of mode 0444")
+@pytest.mark.parametrize("where", ["read-only-file", "read-only-directory"])
+def test_a_file_or_directory_without_write_permission_is_refused_before_the_ui(tmp_path: Path, where: str) -> None:
+    directory = tmp_path / "d"
+    directory.mkdir()
+    target = directory / "old.jsonl"
+    if where == "read-only-file":
+        target.write_text("precious\n")
+        target.chmod(0o444)
+    else:
+        target = directory / "new.jsonl"
+        directory.chmod(0o555)
+    try:
+        assert cudatui_line(tmp_path, str(target), force=True) == f"cudatui: cannot record to {target}: Permission denied\n"
+    finally:
+        directory.chmod(0o755)
+    assert where == "read-only-directory" or target.read_text() == "precious\n"
+
+
 class Terminal(TmuxServer):
     """A private tmux server whose one 160x48 pane runs ``COMMAND``, then says its exit status."""
 
