@@ -125,6 +125,8 @@ def check_program(program: str) -> str | None:
     path = Path(program)
     if path.is_dir():
         return f"{program} is a directory, not a program"
+    if path.exists() and not path.is_file():
+        return f"{program} is not a regular file (a device or a FIFO), not a program"
     if program.endswith(".py"):
         if not path.is_file():
             return f"program {program} not found"
@@ -157,6 +159,8 @@ def check_script(program: str) -> str | None:
 def check_core(core: str | None) -> str | None:
     if core is None:
         return None
+    if Path(core).exists() and not Path(core).is_file():
+        return f"coredump {core} is not a regular file"
     if not Path(core).is_file():
         return f"coredump {core} not found"
     if "\n" in core or "\r" in core:

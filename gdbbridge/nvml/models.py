@@ -7,7 +7,9 @@ floats in base units (bytes, percent, degrees C, watts, MHz), or None where NVML
 from __future__ import annotations
 
 import json
+import os
 import re
+import stat
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any, Iterable, Iterator
@@ -197,9 +199,24 @@ def snapshot_from_dict(data: dict[str, Any]) -> Snapshot:
         raise ValueError(f"malformed GPU snapshot: {exc}") from exc
 
 
+MAX_SAMPLES_FILE = 256 * 1024 * 1024
+"""Bytes a recorded samples file may hold (an hour of 8 GPUs at 10 Hz is about 200 MB)."""
+
+
 def iter_snapshots_jsonl(path: Path) -> Iterator[Snapshot]:
-    """Snapshots from a JSON-lines file (one snapshot per line, blank lines skipped)."""
-    with path.open(encoding="utf-8") as handle:
+    """Snapshots from a JSON-lines file (one snapshot per line, blank lines skipped).
+
+    Only a regular file of at most :data:`MAX_SAMPLES_FILE` bytes is read (opened without
+    blocking, checked on the open descriptor): a device or a FIFO is a ValueError, not a hang."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_SAMPLES_FILE:
+        os.close(fd)
+        why = ("Is a directory" if stat.S_ISDIR(info.st_mode) else "not a regular file (a device or a FIFO)"
+               if not stat.S_ISREG(info.st_mode) else f"more than {MAX_SAMPLES_FILE >> 20} MiB, too big for recorded GPU samples")
+        raise ValueError(f"{path}: {why}")
+    os.set_blocking(fd, True)
+    with open(fd, encoding="utf-8", errors="replace") as handle:
         for number, line in enumerate(handle, start=1):
             if not line.strip():
                 continue

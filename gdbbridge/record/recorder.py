@@ -51,6 +51,8 @@ def _open(path: str | os.PathLike[str], flags: int, mode: int = PRIVATE) -> int:
     except FileExistsError:
         if os.path.islink(name):
             raise RecordingError(f"{name} is a symbolic link: not followed (record to the file itself)") from None
+        if os.path.exists(name) and not os.path.isfile(name):
+            raise RecordingError(f"cannot record to {name}: not a regular file (a device or a FIFO)") from None
         raise RecordingError(f"{name} exists: a recording is never replaced (--force replaces it)") from None
     except OSError as exc:
         if exc.errno == errno.ELOOP:
@@ -60,7 +62,7 @@ def _open(path: str | os.PathLike[str], flags: int, mode: int = PRIVATE) -> int:
         raise RecordingError(f"cannot record to {name}: {exc.strerror or exc}") from None
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise RecordingError(f"cannot record to {name}: not a regular file")
+            raise RecordingError(f"cannot record to {name}: not a regular file (a device or a FIFO)")
         os.fchmod(fd, mode)
         os.set_blocking(fd, True)
     except BaseException:

@@ -117,7 +117,7 @@ class Record:
 _ASYNC_KINDS = {"*": "exec", "=": "notify", "+": "status"}
 _STREAM_KINDS = {"~": "console", "@": "target", "&": "log"}
 _RESULT_CLASSES = {"done", "running", "connected", "error", "exit"}
-_TOKEN = re.compile(r"^(\d*)([\^*=+~@&])")
+_TOKEN = re.compile(r"^(\d{0,18})([\^*=+~@&])")
 
 
 _CLOSERS = {"{": "}", "[": "]"}
@@ -149,7 +149,7 @@ def well_formed(text: str) -> bool:
     return not in_string and not stack
 
 
-_PLAIN_RESULT = re.compile(r'([0-9]*)\^(done|running|connected|error|exit)((?:,[a-z][a-z0-9_-]*="[^"\\\n]*")*)')
+_PLAIN_RESULT = re.compile(r'([0-9]{0,18})\^(done|running|connected|error|exit)((?:,[a-z][a-z0-9_-]*="[^"\\\n]*")*)')
 """A result record whose payload is only ``name="text"`` pairs without escapes: the answer to
 most cheap commands (``5^done,value="2"``)."""
 _PLAIN_PAIR = re.compile(r'([a-z][a-z0-9_-]*)="([^"]*)"')

@@ -7,7 +7,8 @@ pygdbmi's own reader loops forever when a value or a list reaches the end of the
 Here every step consumes at least one character and the end of the line ends every loop, so a
 line of any content is parsed (or refused with :class:`MISyntaxError`) in time linear in its
 length; nesting deeper than Python's recursion limit is refused too. Strings are unescaped by
-pygdbmi's own escape reader (regular expressions, always finite).
+:mod:`cudatui.gdbbridge.session.mi_strings` (pygdbmi's escape reader is quadratic where no escape
+follows: a console record of megabytes without its ``\\n`` never ended).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from pygdbmi.gdbescapes import advance_past_string_with_gdb_escapes, unescape
+from cudatui.gdbbridge.session.mi_strings import advance_past_string, unescape
 
 _RESULT = re.compile(r"^(?P<token>\d+)?\^(?P<message>\S+?)(?P<payload>,.*)?$", re.DOTALL)
 _NOTIFY = re.compile(r"^(?P<token>\d+)?[*=](?P<message>\S+?)(?P<payload>,.*)?$", re.DOTALL)
@@ -108,7 +109,7 @@ class _Reader:
                 return self._list()
             if ch == '"':
                 try:
-                    value, self.pos = advance_past_string_with_gdb_escapes(self.text, start=self.pos)
+                    value, self.pos = advance_past_string(self.text, self.pos)
                 except (AssertionError, ValueError) as exc:
                     raise MISyntaxError(f"bad c-string at {self.pos}: {exc}") from None
                 return value

@@ -47,7 +47,7 @@ def test_coredump_that_is_missing_or_a_directory(tmp_path, capsys: pytest.Captur
     rc, _, err = run_main(capsys, "--debugger", "gdb", "--core", str(tmp_path / "gone.nvcudmp"))
     assert rc == 2 and err == f"cudatui: coredump {tmp_path / 'gone.nvcudmp'} not found\n"
     rc, _, err = run_main(capsys, "--debugger", "gdb", "--core", str(tmp_path), sys.executable)
-    assert rc == 2 and err == f"cudatui: coredump {tmp_path} not found\n"
+    assert rc == 2 and err == f"cudatui: coredump {tmp_path} is not a regular file\n"
 
 
 def test_record_into_missing_directory(capsys: pytest.CaptureFixture[str]) -> None:

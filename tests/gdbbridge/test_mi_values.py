@@ -10,8 +10,9 @@ import random
 import sys
 
 import pytest
-from pygdbmi import gdbmiparser
+from pygdbmi import gdbescapes, gdbmiparser
 
+from cudatui.gdbbridge.session import mi_strings
 from cudatui.gdbbridge.session.mi import parse_line, well_formed
 from cudatui.gdbbridge.session.mi_values import MISyntaxError, parse_response
 from tests.support.paths import ROOT
@@ -89,3 +90,39 @@ def test_every_fuzzed_line_ends_in_a_record() -> None:
 def test_nesting_deeper_than_the_recursion_limit_is_refused() -> None:
     line = "^done,a=" + "[" * 100_000 + "]" * 100_000
     assert well_formed(line) and parse_line(line).kind == "other"
+
+
+def _outcome(read, *args, **kwargs):
+    try:
+        return read(*args, **kwargs)
+    except ValueError:
+        return ValueError
+
+
+def test_strings_read_as_pygdbmi_reads_them() -> None:
+    """Short strings (pygdbmi is quadratic, but fast on these) of escapes, octal runs, quotes and
+    backslashes: the same value, the same end, or an error for both."""
+    rng = random.Random(18)
+    pieces = ["a", "é", " ", '"', "\\", "\\\\", '\\"', "\\n", "\\e", "\\q", "\\1", "\\101", "\\303\\251", "\\377",
+              "\\777", "\\303", "0", "7", "\r", "\t"]
+    for _ in range(20000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 8)))
+        assert _outcome(mi_strings.unescape, text) == _outcome(gdbescapes.unescape, text), repr(text)
+        start = rng.randint(0, len(text))
+        assert _outcome(mi_strings.advance_past_string, text, start) == \
+            _outcome(gdbescapes.advance_past_string_with_gdb_escapes, text, start=start), (repr(text), start)
+
+
+def test_megabytes_without_an_escape_end() -> None:
+    """gdb stopped in the middle of ``print`` flushes a console record without its ``\\n``;
+    pygdbmi's escape reader took 22 s on 30 KB of such text (quadratic, holding the GIL)."""
+    console = parse_line('~"' + "1, " * 3_000_000 + '"')
+    assert console.kind == "console" and console.payload == "1, " * 3_000_000
+    for cut in ('~"' + "1, " * 3_000_000, '^done,value="' + "x" * 9_000_000, '^done,a={b="' + "x" * 9_000_000 + '\\"'):
+        assert parse_line(cut).kind == "other"
+
+
+def test_a_token_of_thousands_of_digits_is_no_token() -> None:
+    """int() refuses more than 4,300 digits: such a line raised ValueError out of parse_line."""
+    for line in ("1" * 5000 + "^done", "1" * 5000 + '^done,value="1"', "2" * 19 + "*stopped"):
+        assert parse_line(line).kind == "other"

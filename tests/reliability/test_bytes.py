@@ -26,7 +26,8 @@ from cudatui.tui.cli import check_program
 from cudatui.tui.launch import debug_config
 from cudatui.tui.panes.output import OutputPane
 from tests.support.app import messages, no_internal_errors, phase
-from tests.support.wait import wait_for
+from tests.support.terminal import TerminalApp
+from tests.support.wait import wait_for, wait_until
 
 needs_gdb = pytest.mark.skipif(not (shutil.which("gdb") and shutil.which("gcc")), reason="needs gdb and gcc")
 ECHO_ARGS = FIXTURES / "c" / "bridge" / "echo_args.c"
@@ -117,3 +118,26 @@ def test_a_missing_program_named_with_a_byte_is_one_line() -> None:
                           cwd=ROOT, stdin=subprocess.DEVNULL, capture_output=True, timeout=60)
     assert done.returncode == 2 and done.stdout == b""
     assert done.stderr == b"cudatui: program /nonexistent/prog\\udcff not found\n"
+
+
+@needs_gdb
+def test_bytes_through_the_command_line_in_a_real_terminal(byte_named: tuple[Path, Path]) -> None:
+    """``cudatui --record rec\\xff.jsonl -b echo\\xffargs.c:LINE ./prog\\xff $'\\xfe\\xff'`` as a user
+    types it: stops at the breakpoint, c runs the program to its end, q exits 0, nothing printed
+    (the CLI said ``surrogates not allowed``)."""
+    source, program = byte_named
+    record = Path(os.fsdecode(bytes(program.parent) + b"/rec\xff.jsonl"))
+    app = TerminalApp(["--debugger", "gdb", "--record", record.name, "-b", f"{source.name}:{BREAK_LINE}",
+                       f"./{program.name}", os.fsdecode(b"\xfe\xff"), f"{FF}x"], cwd=program.parent)
+    try:
+        wait_until(lambda: record.exists() and "breakpoint-hit" in record.read_text(errors="replace"),
+                   why="the breakpoint", timeout=60)
+        app.send("c")
+        wait_until(lambda: "exited-normally" in record.read_text(errors="replace"), why="the program's end", timeout=60)
+        app.send("q")
+        assert app.wait(timeout=30) == 0
+    finally:
+        app.close()
+    assert not any(trace in app.output for trace in (b"Traceback", b"surrogates not allowed", b"Exception ignored"))
+    text = record.read_text(errors="replace")
+    assert "arg1:feff" in text and "arg2:ff78" in text and "end-of-args" in text

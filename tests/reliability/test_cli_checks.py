@@ -1,5 +1,5 @@
-"""Command-line checks made before any UI opens: an empty PROGRAM, a ``.py`` PROGRAM that does
-not compile (``file:line: message``, the script is compiled, never run), and checks made in
+"""Command-line checks made before any UI opens: an empty PROGRAM, a PROGRAM or ``--core``
+that is a device, a FIFO or a directory, a ``.py`` PROGRAM that does not compile (``file:line: message``, the script is compiled, never run), and checks made in
 order, so a failed one creates no ``--record`` file. Each is one line on stderr and exit 2.
 """
 
@@ -32,6 +32,19 @@ def one_line(done: subprocess.CompletedProcess) -> str:
                          ids=["empty", "with-debugger", "after-dashes", "with-args"])
 def test_an_empty_program_name_is_no_program(argv: list[str]) -> None:
     assert one_line(cudatui(*argv)) == "cudatui: error: no PROGRAM given (the name is empty; see cudatui --help)\n"
+
+
+@pytest.mark.parametrize("kind", ["dev-zero", "fifo", "fifo.py", "directory"])
+def test_a_program_or_a_core_that_is_no_regular_file_is_said_so(tmp_path: Path, kind: str) -> None:
+    """They said ``program /dev/zero not found`` and ``coredump /tmp not found``."""
+    path = {"dev-zero": Path("/dev/zero"), "directory": tmp_path}.get(kind, tmp_path / kind)
+    if kind.startswith("fifo"):
+        os.mkfifo(path)
+    program = {"directory": f"cudatui: {path} is a directory, not a program\n"}.get(
+        kind, f"cudatui: {path} is not a regular file (a device or a FIFO), not a program\n")
+    assert one_line(cudatui("--debugger", "gdb", str(path))) == program
+    core = one_line(cudatui("--debugger", "gdb", "--core", str(path), "/bin/true"))
+    assert core == f"cudatui: coredump {path} is not a regular file\n"
 
 
 SCRIPTS = {

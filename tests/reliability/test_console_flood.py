@@ -63,3 +63,21 @@ async def test_a_line_of_megabytes_is_shown_cut() -> None:
         await pilot.pause()
         raw = "".join(strip.text for strip in app.query_one("#mi-log", RichLog).lines)
         assert raw == '~"' + "z" * (SHOWN - 2) + f"… ({(8 << 20) + 3 - SHOWN:,} more characters)"
+
+
+async def test_a_line_of_megabytes_in_pieces_is_cut_once_and_counted_whole() -> None:
+    """``output big`` prints its megabytes without a line break and ``echo \\n`` ends the line: the
+    count said 29 more characters (the line was cut again once it ended), and the partial line
+    is held cut, not whole."""
+    app = ConsoleApp()
+    async with app.run_test(size=(100, 30)) as pilot:
+        pane = app.query_one(ConsolePane)
+        for _ in range(4):
+            pane.write("w" * (2 << 20), "console")
+        assert len(pane._partial["console"][0]) == SHOWN
+        pane.write("end\nnext", "console")
+        pane.write(" line\n", "console")
+        await pilot.pause()
+        console = [strip.text.rstrip() for strip in app.query_one("#console-log", RichLog).lines]
+        assert "".join(console[:-1]) == "w" * SHOWN + f"… ({(8 << 20) + 3 - SHOWN:,} more characters)"
+        assert console[-1] == "next line"

@@ -5,6 +5,7 @@ early still reads as truncated with its complete records.
 
 from __future__ import annotations
 
+import gzip
 import os
 import subprocess
 import sys
@@ -55,9 +56,21 @@ def _fifo(path: Path) -> Path:
     return path
 
 
-def _sparse(path: Path) -> Path:
-    with open(path, "wb") as out:
-        out.truncate(6 << 30)  # 6 GiB of holes: no disk used
+def _sparse(size: int) -> Callable[[Path], Path]:
+    def make(path: Path) -> Path:
+        with open(path, "wb") as out:
+            out.truncate(size)  # holes: no disk used, one line of NUL bytes to a reader
+        return path
+    return make
+
+
+def _gzip_of_newlines(path: Path) -> Path:
+    """1 GiB of newlines, gzipped to about 1 MB."""
+    with gzip.open(path, "wb", compresslevel=9) as out:
+        chunk = b"\n" * (1 << 24)
+        for _ in range(64):
+            out.write(chunk)
+    assert path.stat().st_size < 2 << 20
     return path
 
 
@@ -78,7 +91,14 @@ HOSTILE_REPORTS: dict[str, tuple[Callable[[Path], Path], str]] = {
     "dev-urandom": (lambda _: Path("/dev/urandom"), "not a regular file"),
     "fifo": (_fifo, "not a regular file"),
     "directory": (lambda path: path.parent, "Is a directory"),
-    "sparse-6-GiB": (_sparse, "more than 256 MiB, too big for a sanitizer report"),
+    "sparse-6-GiB": (_sparse(6 << 30), "more than 256 MiB, too big for a sanitizer report"),
+}
+HOSTILE_RECORDINGS: dict[str, tuple[Callable[[Path], Path], str]] = {
+    **{kind: (HOSTILE_REPORTS[kind][0], "not a regular file (a device or a FIFO)")
+       for kind in ("dev-zero", "dev-urandom", "fifo")},
+    "sparse-6-GiB": (_sparse(6 << 30), ":1: a line longer than 64 MiB"),
+    "1-GiB-line": (_sparse(1 << 30), ":1: a line longer than 64 MiB"),
+    "1-MB-gzip-of-newlines": (_gzip_of_newlines, "more than 256 MiB of text (not a recording, or a decompression bomb)"),
 }
 
 
@@ -90,11 +110,13 @@ def test_hostile_reports_are_one_line_and_exit_2(tmp_path: Path, kind: str) -> N
     assert message.startswith(f"cudatui sanitize: {path}: ") and expected in message, message
 
 
-@pytest.mark.parametrize("kind", ["dev-zero", "dev-urandom", "fifo", "sparse-6-GiB"])
+@pytest.mark.parametrize("kind", HOSTILE_RECORDINGS.keys())
 def test_replay_of_devices_fifos_and_huge_files_is_one_line(tmp_path: Path, kind: str) -> None:
-    path = HOSTILE_REPORTS[kind][0](tmp_path / "x.jsonl")
+    """Each ends with its one line (the gzip was read to the 256 MiB bound: 6 GB before)."""
+    make, expected = HOSTILE_RECORDINGS[kind]
+    path = make(tmp_path / "x.jsonl.gz")
     message = one_line(cudatui("replay", str(path)))
-    assert ("a line longer than" if kind == "sparse-6-GiB" else "not a regular file") in message, message
+    assert message.startswith("cudatui: ") and str(path) in message and expected in message, message
 
 
 def test_a_report_cut_short_is_still_truncated_not_an_error(tmp_path: Path) -> None:
@@ -151,3 +173,37 @@ def test_the_xml_reader_is_bounded_too(tmp_path: Path, monkeypatch: pytest.Monke
     monkeypatch.setattr(report_file, "MAX_REPORT", 1 << 10)
     with pytest.raises(ReportError, match="more than 1024 bytes, too big for a sanitizer report"):
         read_report(str(REPORTS / "memcheck.xml"))
+
+
+@pytest.mark.parametrize("kind", ["dev-zero", "dev-urandom", "fifo", "directory", "sparse-6-GiB"])
+def test_stats_replay_of_devices_fifos_and_huge_files_is_one_line(tmp_path: Path, kind: str) -> None:
+    """`cudatui stats --replay` read /dev/zero and a FIFO without end (and /dev/urandom as a codec error)."""
+    path = HOSTILE_REPORTS[kind][0](tmp_path / "samples.jsonl")
+    done = cudatui("stats", "--once", "--replay", str(path))
+    expected = {"directory": "Is a directory", "sparse-6-GiB": "more than 256 MiB, too big for recorded GPU samples"}
+    assert (done.returncode, done.stdout) == (1, "") and "Traceback" not in done.stderr, done.stderr[-2000:]
+    assert done.stderr == f"cudatui stats: {path}: {expected.get(kind, 'not a regular file (a device or a FIFO)')}\n"
+
+
+@pytest.mark.parametrize("device", ["/dev/zero", "/dev/urandom"])
+def test_explain_of_a_device_on_its_standard_input_is_one_line(device: str) -> None:
+    """`cudatui explain < /dev/zero` read without end (and grew without bound)."""
+    with open(device, "rb") as stdin:
+        done = subprocess.run([sys.executable, "-m", "cudatui", "explain"], cwd=ROOT, stdin=stdin,
+                              capture_output=True, text=True, timeout=WAIT)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == "cudatui explain: standard input is a device, not text (pipe or redirect the error text into it)\n"
+
+
+def test_explain_reads_the_last_mib_of_a_long_log() -> None:
+    """64 MiB of a log through a pipe, then the error: the tail is explained (the whole took minutes)."""
+    error = b"RuntimeError: CUDA error: an illegal memory access was encountered\n"
+    proc = subprocess.Popen([sys.executable, "-m", "cudatui", "explain"], cwd=ROOT, stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdin is not None
+    line = b"step 1234 loss 0.5 \xff not utf-8, \x1b[31mcolour\x1b[0m\n"
+    for _ in range((64 << 20) // (len(line) * 1024)):
+        proc.stdin.write(line * 1024)
+    proc.stdin.write(error)
+    out, err = proc.communicate(timeout=WAIT)
+    assert (proc.returncode, err) == (0, b"") and out.startswith(b"Illegal memory access in a kernel\n")

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import collections
 import json
+import os
+import stat
 import sys
-from typing import Any
+from typing import IO, Any
 
 from cudatui.gdbbridge import UNKNOWN_MESSAGE, diagnosis_to_dict, explain_all, format_diagnosis, format_unknown
 from cudatui.tui.commands.output import print_text
@@ -29,6 +32,15 @@ def add_parser(subparsers: Any) -> None:
     parser.set_defaults(func=run)
 
 
+MAX_INPUT = 1 << 20
+"""Bytes of standard input explained: its last MiB (a log ends with its error and traceback;
+explaining takes about two seconds a MiB here, so a whole day's log would take hours)."""
+
+
+class DeviceInput(Exception):
+    """Standard input is a device that is neither a terminal nor /dev/null (/dev/zero never ends)."""
+
+
 def _read_input(words: list[str]) -> str:
     if words and words != ["-"]:
         return " ".join(words)
@@ -36,13 +48,32 @@ def _read_input(words: list[str]) -> str:
         return ""
     if sys.stdin.isatty():
         print("cudatui explain: paste the error text, then Ctrl-D", file=sys.stderr)
-    return sys.stdin.read()
+    buffer = getattr(sys.stdin, "buffer", None)
+    return _read_tail(buffer) if buffer is not None else sys.stdin.read()[-MAX_INPUT:]
+
+
+def _read_tail(stream: IO[bytes]) -> str:
+    """The last :data:`MAX_INPUT` bytes of ``stream``, decoded (bad bytes become U+FFFD)."""
+    info = os.fstat(stream.fileno())
+    if stat.S_ISCHR(info.st_mode) and not stream.isatty() and info.st_rdev != os.stat(os.devnull).st_rdev:
+        raise DeviceInput("standard input is a device, not text (pipe or redirect the error text into it)")
+    tail: collections.deque[bytes] = collections.deque()
+    size = 0
+    while chunk := stream.read(1 << 16):
+        tail.append(chunk)
+        size += len(chunk)
+        while size - len(tail[0]) >= MAX_INPUT:
+            size -= len(tail.popleft())
+    return b"".join(tail)[-MAX_INPUT:].decode("utf-8", errors="replace")
 
 
 def run(args: argparse.Namespace) -> int:
     """Print the diagnosis of the given text; 0 if a known CUDA error was found, else 1."""
     try:
         text = _read_input(list(args.text))
+    except DeviceInput as exc:
+        print(f"cudatui explain: {exc}", file=sys.stderr)
+        return 2
     except (OSError, UnicodeDecodeError) as exc:
         print(f"cudatui explain: cannot read the input: {exc}", file=sys.stderr)
         return 1

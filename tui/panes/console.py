@@ -30,9 +30,10 @@ SHOWN = 4096
 megabytes, as gdb may print, held the event loop for seconds)."""
 
 
-def shown(line: str) -> str:
-    """``line`` cut to :data:`SHOWN` characters (with the count of those cut)."""
-    return line if len(line) <= SHOWN else f"{line[:SHOWN]}… ({len(line) - SHOWN:,} more characters)"
+def shown(line: str, cut: int = 0) -> str:
+    """``line`` cut to :data:`SHOWN` characters (with the count of those cut, ``cut`` more)."""
+    cut += max(len(line) - SHOWN, 0)
+    return f"{line[:SHOWN]}… ({cut:,} more characters)" if cut else line
 
 
 class BoundedLog(RichLog):
@@ -74,7 +75,8 @@ class ConsolePane(Widget):
     def __init__(self, *, max_lines: int = 5000, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
         self._max_lines = max_lines
-        self._partial: dict[str, str] = {}
+        self._partial: dict[str, tuple[str, int]] = {}
+        """A line not ended yet, by kind: its first :data:`SHOWN` characters and how many more came."""
 
     def compose(self) -> ComposeResult:
         yield InfoLine("console · ctrl+t: MI log", id="console-mode")
@@ -88,15 +90,13 @@ class ConsolePane(Widget):
 
     def write(self, text: str, kind: str = "console") -> None:
         """Append gdb text of ``kind`` (whole lines are shown; a partial line waits)."""
-        text = self._partial.pop(kind, "") + text
-        if len(text) > SHOWN:
-            text = "\n".join(shown(line) for line in text.split("\n"))
-        *lines, rest = text.split("\n")
+        held, cut = self._partial.pop(kind, ("", 0))
+        *lines, rest = (held + text).split("\n")
         if rest:
-            self._partial[kind] = rest
+            self._partial[kind] = (rest[:SHOWN], max(len(rest) - SHOWN, 0) + (0 if lines else cut))
         log = self.query_one("#console-log", RichLog)
-        for line in lines:
-            log.write(Text(line, style=STYLES.get(kind, "")))
+        for i, line in enumerate(lines):
+            log.write(Text(shown(line, cut if i == 0 else 0), style=STYLES.get(kind, "")))
 
     def log_raw(self, line: RawLine) -> None:
         """Append one raw MI line (as it crossed the pipe) to the MI record log."""
