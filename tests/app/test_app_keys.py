@@ -46,6 +46,6 @@ async def test_help_lists_the_keys_of_every_side_pane():
         screen = app.screen
         assert isinstance(screen, HelpScreen)
         titles = [title for title, _ in screen.sections]
-        assert titles == ["Debugger"] + [spec.title for spec in SIDE_PANES]
+        assert titles == ["Debugger", "Layout"] + [spec.title for spec in SIDE_PANES]
         regs = dict(screen.sections)["Regs"]
         assert ("v", "Group") in [(b.key, b.description) for b in regs]
