@@ -141,7 +141,8 @@ class DebuggerApp(App[int]):
         if not self._state_panes:
             self._state_panes = list(self.query(StatePane))
         with self.batch_update():
-            self.query_one(Workspace).show_state(state, self._state_panes)
+            for pane in self._state_panes:
+                pane.show_state(state)
             device = next((d for d in state.devices if d.current), None)
             gpu = self.query_one(GpuStatsPane)
             if device is not None:

@@ -19,9 +19,9 @@ from textual.containers import Container, Vertical
 from textual.widget import Widget
 from textual.widgets import Tab, Tabs
 
-from cudatui.gdbbridge import Debugger, LaunchConfig, StopState
+from cudatui.gdbbridge import Debugger, LaunchConfig
 from cudatui.tui.layout_settings import Splits, load_splits, save_splits
-from cudatui.tui.panes.base import QueryPane, StatePane
+from cudatui.tui.panes.base import QueryPane
 from cudatui.tui.panes.breakpoints import BreakpointsPane
 from cudatui.tui.panes.console import ConsolePane
 from cudatui.tui.panes.disassembly import DisassemblyPane
@@ -183,24 +183,8 @@ class Workspace(Container):
         if (self.active, self._last_dock) != before:
             self.apply()
 
-    def show_state(self, state: StopState, panes: list[StatePane]) -> None:
-        """Give ``state`` to the panes of ``panes`` on the screen; the others get it when shown."""
-        for pane in panes:
-            if pane.id is None or pane.id not in self._pane_ids() or self.shows(pane.id):
-                pane.show_state(state)
-
     def _pane_ids(self) -> set[str]:
         return {spec.id for spec in SIDE_PANES}
-
-    def _catch_up(self) -> None:
-        """Give the last state to the panes shown now that have an older one."""
-        state = getattr(self.app, "last_state", None)
-        if state is None:
-            return
-        for spec in SIDE_PANES:
-            pane = self.query_one(f"#{spec.id}")
-            if isinstance(pane, StatePane) and self.shows(spec.id):
-                pane.show_state(state)
 
     # -- layout ----------------------------------------------------------------------------
 
@@ -241,7 +225,6 @@ class Workspace(Container):
             zoomed = self.screen.maximized
             if zoomed is not None:
                 zoomed.styles.height = "1fr"
-        self._catch_up()
 
     def action_zoom(self) -> None:
         """Zoom the focused pane to the whole screen, or end the zoom."""
