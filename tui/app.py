@@ -12,7 +12,6 @@ import os
 from functools import partial
 from typing import Any, Iterable
 
-from textual import on
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen

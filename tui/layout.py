@@ -20,7 +20,7 @@ from textual.widget import Widget
 from textual.widgets import Tab, Tabs
 
 from cudatui.gdbbridge import Debugger, LaunchConfig
-from cudatui.tui.layout_settings import Splits, load_splits, save_splits
+from cudatui.tui.layout_settings import load_splits, save_splits
 from cudatui.tui.panes.base import QueryPane
 from cudatui.tui.panes.breakpoints import BreakpointsPane
 from cudatui.tui.panes.console import ConsolePane
@@ -98,11 +98,11 @@ class Workspace(Container):
     """
 
     BINDINGS = [
-        Binding("z", "zoom", "Zoom pane"),
-        Binding("greater_than_sign,ctrl+right", "grow('x', 1)", "Pane wider"),
-        Binding("less_than_sign,ctrl+left", "grow('x', -1)", "Pane narrower"),
-        Binding("plus,equals_sign,ctrl+down", "grow('y', 1)", "Pane taller"),
-        Binding("minus,ctrl+up", "grow('y', -1)", "Pane shorter"),
+        Binding("z", "zoom", "Zoom pane", show=False),
+        Binding("greater_than_sign,ctrl+right", "grow('x', 1)", "Pane wider", show=False),
+        Binding("less_than_sign,ctrl+left", "grow('x', -1)", "Pane narrower", show=False),
+        Binding("plus,equals_sign,ctrl+down", "grow('y', 1)", "Pane taller", show=False),
+        Binding("minus,ctrl+up", "grow('y', -1)", "Pane shorter", show=False),
     ]
 
     def __init__(self, debugger: Debugger, config: LaunchConfig, *, id: str | None = None) -> None:
@@ -148,14 +148,6 @@ class Workspace(Container):
         return width >= WIDE[0] and height >= WIDE[1]
 
     # -- showing panes ---------------------------------------------------------------------
-
-    def shows(self, pane_id: str) -> bool:
-        """Whether the pane ``pane_id`` is on the screen in the current layout (zoom aside)."""
-        if pane_id == "source":
-            return True
-        if pane_id in COLUMN and self.wide:
-            return True
-        return pane_id == (self._last_dock if self.wide else self.active)
 
     def show_pane(self, pane_id: str) -> Widget:
         """Put the pane ``pane_id`` on the screen (selecting its tab where it has one) and return it."""
