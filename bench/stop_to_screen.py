@@ -223,9 +223,10 @@ def recording_path(tour: str) -> Path:
     return lesson if lesson.is_file() else TOURS / f"{tour}.jsonl"
 
 
-def measure(quick: bool = False, tour: str = "race", sizes: tuple[tuple[int, int], ...] = SIZES) -> list[Result]:
-    """Replay ``tour`` for STEPS steps (``quick``: 5) through the app at each of ``sizes``."""
-    steps = 5 if quick else STEPS
+def measure(quick: bool = False, tour: str = "race", sizes: tuple[tuple[int, int], ...] = SIZES,
+            steps: int = STEPS) -> list[Result]:
+    """Replay ``tour`` for ``steps`` steps (``quick``: 5) through the app at each of ``sizes``."""
+    steps = 5 if quick else steps
     recording = recording_path(tour)
     results: list[Result] = []
     for size in sizes:
@@ -264,12 +265,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="5 steps (a smoke run)")
     parser.add_argument("--tour", default="race",
                         help="a lesson (its UI recording in kernels/recordings) or a tour in tests/fixtures/recorded/tours")
+    parser.add_argument("--steps", type=int, default=STEPS, help=f"steps per size (default {STEPS})")
     parser.add_argument("--size", choices=[f"{w}x{h}" for w, h in SIZES], help="one size only (default: both)")
     args = parser.parse_args(argv)
     if not recording_path(args.tour).is_file():
         parser.error(f"no recorded tour {args.tour!r} in {LESSONS} or {TOURS}")
     sizes = tuple(s for s in SIZES if args.size in (None, f"{s[0]}x{s[1]}"))
-    print_results(measure(args.quick, args.tour, sizes))
+    if args.steps < 1:
+        parser.error("--steps must be at least 1")
+    print_results(measure(args.quick, args.tour, sizes, args.steps))
     return 0
 
 

@@ -49,7 +49,7 @@ class DebuggerApp(App[int]):
 
     CSS_PATH = "cudatui.tcss"
     TITLE = "cudatui"
-    ALLOW_IN_MAXIMIZED_VIEW = "Footer, StatusBar, ExceptionBanner"
+    ALLOW_IN_MAXIMIZED_VIEW = "Footer, StatusBar"
     BINDINGS = [
         Binding("r", "restart", "Run"),
         Binding("c,f5", "resume('continue')", "Cont"),
