@@ -1,11 +1,11 @@
-"""Make screenshots/*.svg (and *.png with rsvg-convert) from replays of the packaged recordings.
+"""Make screenshots/*.svg (and *.png with rsvg-convert or cairosvg) from replays of the packaged recordings.
 
 Usage: ``python scripts/screenshots.py [NAME ...] [--out screenshots]``
 
 Every shot drives the real app headless (Textual's Pilot) against a recording in
 kernels/recordings/ (real H200 sessions) or a recorded report in tests/fixtures/, then saves
 ``NAME-160x48.svg`` / ``NAME-80x24.svg``. Shots: the kernel stop overview with the lesson guide,
-the warps pane (divergent lanes), the CUDA exception banner (oob, else the first lesson whose recording stops on
+the warps pane (divergent lanes), a zoomed pane (Locals, ``z``), the CUDA exception banner (oob, else the first lesson whose recording stops on
 an exception), shared memory, the sanitizer pane on a recorded racecheck report, GPU stats from
 recorded NVML samples, the lesson picker, and a post-mortem: the GPU coredump memcheck wrote for
 tests/fixtures/c/findings/t.cu opened on its faulting thread (tests/fixtures/recorded/findings).
@@ -129,6 +129,15 @@ async def shot_exception(out: Path, size: tuple[int, int]) -> None:
     await replay(exception_lesson(), out, size, until=at_exception, guide=size[0] >= 160)
 
 
+async def shot_zoom(out: Path, size: tuple[int, int]) -> None:
+    """race's first stop with Locals zoomed to the whole screen (``z``; ``z`` or escape goes back)."""
+    def zoom(app: Any) -> None:
+        app.query_one("#locals-table").focus()
+        app.call_after_refresh(app.query_one("#main").action_zoom)  # once the focus moved
+
+    await replay("race", out, size, guide=False, prepare=zoom)
+
+
 async def shot_shared(out: Path, size: tuple[int, int]) -> None:
     """race after the recorded focus switch, with ``sdata[256]`` added as record_demos.py adds it."""
     await replay("race", out, size, until=after_focus_switch, pane="shared", guide=False, shared="sdata[256]")
@@ -184,6 +193,7 @@ async def shot_postmortem(out: Path, size: tuple[int, int]) -> None:
 SHOTS: dict[str, Shot] = {
     "overview": shot_overview,
     "warps": shot_warps,
+    "zoom": shot_zoom,
     "exception": shot_exception,
     "shared": shot_shared,
     "sanitizer": shot_sanitizer,
@@ -200,6 +210,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     rsvg = shutil.which("rsvg-convert")
+    cairosvg = shutil.which("cairosvg")
     failed = 0
     for name in args.names or list(SHOTS):
         for width, height in SIZES:
@@ -212,9 +223,11 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             if rsvg:
                 subprocess.run([rsvg, str(svg), "-o", str(svg.with_suffix(".png"))], check=True)
-            print(f"{svg.name}{' + .png' if rsvg else ''}", flush=True)
-    if not rsvg:
-        print("rsvg-convert not found: SVG only")
+            elif cairosvg:
+                subprocess.run([cairosvg, str(svg), "-o", str(svg.with_suffix(".png"))], check=True)
+            print(f"{svg.name}{' + .png' if rsvg or cairosvg else ''}", flush=True)
+    if not (rsvg or cairosvg):
+        print("neither rsvg-convert nor cairosvg found: SVG only")
     return 1 if failed else 0
 
 

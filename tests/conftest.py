@@ -45,6 +45,14 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(skip)
 
 
+@pytest.fixture(autouse=True)
+def config_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Each test's own cudatui config directory (the saved layout), never the user's."""
+    path = tmp_path_factory.mktemp("config")
+    monkeypatch.setenv("CUDATUI_CONFIG_DIR", str(path))
+    return path
+
+
 @pytest.fixture
 def fake_sanitizer(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> pytest.MonkeyPatch:
     """The stand-in that replays recorded real reports (fixtures/sanitizer/fake_compute_sanitizer.py,

@@ -2,24 +2,20 @@
 
 Keys and the panes' intent messages become calls of the Debugger (in workers); its events go to the panes.
 
-At 160x48 and larger every pane is visible (source on the left, the others in a grid); on
-smaller terminals the source is on top and the other panes share one tabbed area below.
+Where the panes go (the splits, tabs and zoom) is :mod:`cudatui.tui.layout`'s Workspace.
 """
 
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from functools import partial
 from typing import Any, Iterable
 
-from textual import on
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
-from textual.containers import Container, Vertical
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Footer, Tab, Tabs
+from textual.widgets import Footer
 from textual.worker import Worker, WorkerState
 
 from cudatui.gdbbridge import (
@@ -36,59 +32,24 @@ from cudatui.tui.messages import (
     OpenSource, PostMortem, WatchAdded, WatchRemoved,
 )
 from cudatui.tui.navigation import NavigatingApp
-from cudatui.tui.panes.base import QueryPane, StatePane
-from cudatui.tui.panes.breakpoints import BreakpointsPane
+from cudatui.tui.layout import SIDE_PANES, Workspace
+from cudatui.tui.panes.base import StatePane
 from cudatui.tui.panes.console import ConsolePane
-from cudatui.tui.panes.disassembly import DisassemblyPane
 from cudatui.tui.panes.exception import ExceptionBanner
-from cudatui.tui.panes.focus import FocusNavigator
 from cudatui.tui.panes.gpu_stats import GpuStatsPane
 from cudatui.tui.panes.locals import LocalsPane
 from cudatui.tui.panes.output import OutputPane
-from cudatui.tui.panes.registers import RegistersPane
-from cudatui.tui.panes.sanitizer import SanitizerPane
 from cudatui.tui.panes.shared_memory import SharedMemoryPane
 from cudatui.tui.panes.source import SourcePane
 from cudatui.tui.panes.stack import StackPane
 from cudatui.tui.panes.status import StatusBar
-from cudatui.tui.panes.warps import WarpsPane
-
-WIDE = (160, 48)
-"""From this terminal size (columns, rows) on, every pane is shown at once."""
-
-
-@dataclass(frozen=True)
-class PaneSpec:
-    """A pane of the side area: its id, its tab title and its class (built with ``id=``, and a
-    :class:`QueryPane` with the app's Debugger first)."""
-
-    id: str
-    title: str
-    cls: type[Widget]
-
-
-SIDE_PANES: tuple[PaneSpec, ...] = (
-    PaneSpec("locals", "Locals", LocalsPane),
-    PaneSpec("stack", "Stack", StackPane),
-    PaneSpec("breakpoints", "Breaks", BreakpointsPane),
-    PaneSpec("focus", "Focus", FocusNavigator),
-    PaneSpec("warps", "Warps", WarpsPane),
-    PaneSpec("registers", "Regs", RegistersPane),
-    PaneSpec("disassembly", "SASS", DisassemblyPane),
-    PaneSpec("shared", "Shared", SharedMemoryPane),
-    PaneSpec("console", "Console", ConsolePane),
-    PaneSpec("output", "Output", OutputPane),
-    PaneSpec("gpu", "GPU", GpuStatsPane),
-    PaneSpec("sanitizer", "Sanitize", SanitizerPane),
-)
-"""The panes next to the source, in tab and grid order; add a pane here to plug it in."""
-
 
 class DebuggerApp(NavigatingApp):
     """cudatui: a full-screen debugger for CUDA kernels (and plain C with GNU gdb)."""
 
     CSS_PATH = "cudatui.tcss"
     TITLE = "cudatui"
+    ALLOW_IN_MAXIMIZED_VIEW = "Footer, StatusBar"
     BINDINGS = [
         Binding("r", "restart", "Run"),
         Binding("c,f5", "resume('continue')", "Cont"),
@@ -123,48 +84,22 @@ class DebuggerApp(NavigatingApp):
 
     def compose(self) -> ComposeResult:
         yield ExceptionBanner(id="exception")
-        with Container(id="main"):
-            yield SourcePane(self.config.source_dirs, recorded=self.config.replayed, id="source")
-            with Vertical(id="side"):
-                yield Tabs(*(Tab(spec.title, id=f"tab-{spec.id}") for spec in SIDE_PANES), id="side-tabs")
-                with Container(id="side-panes"):
-                    for spec in SIDE_PANES:
-                        pane = (spec.cls(self.debugger, id=spec.id) if issubclass(spec.cls, QueryPane)
-                                else spec.cls(id=spec.id))
-                        pane.add_class("pane")
-                        pane.border_title = spec.title
-                        yield pane
+        yield Workspace(self.debugger, self.config, id="main")
         yield StatusBar(id="status")
         yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
         shared = self.query_one(SharedMemoryPane)
         shared.source_dirs, shared.recorded = self.config.source_dirs, self.config.replayed
-        self._apply_layout()
         self.spawn(self.debugger.start, "start")
-
-    def on_resize(self) -> None:
-        self._apply_layout()
 
     @property
     def wide(self) -> bool:
-        return self.size.width >= WIDE[0] and self.size.height >= WIDE[1]
-
-    def _apply_layout(self) -> None:
-        self.screen.set_class(self.wide, "wide")
-        active = (self.query_one(Tabs).active or "").removeprefix("tab-")
-        for spec in SIDE_PANES:
-            self.query_one(f"#{spec.id}").display = self.wide or spec.id == active
-
-    @on(Tabs.TabActivated, "#side-tabs")
-    def _tab_activated(self) -> None:
-        self._apply_layout()
+        return self.query_one(Workspace).wide
 
     def show_pane(self, pane_id: str) -> Widget:
-        """Make a side pane visible (selecting its tab on small screens) and return it."""
-        self.query_one(Tabs).active = f"tab-{pane_id}"
-        self._apply_layout()
-        return self.query_one(f"#{pane_id}")
+        """Put a pane on the screen (selecting its tab where it has one) and return it."""
+        return self.query_one(Workspace).show_pane(pane_id)
 
     # -- what the Debugger says ------------------------------------------------------------
 
@@ -263,7 +198,7 @@ class DebuggerApp(NavigatingApp):
         index = next((i for i, p in enumerate(panes) if focused is not None and (focused is p or p in focused.ancestors)), 0)
         for offset in range(1, len(panes) + 1):
             pane = panes[(index + step * offset) % len(panes)]
-            if pane.id not in ("source", "guide") and not self.wide:
+            if pane.id and pane.id not in ("source", "guide"):
                 self.show_pane(pane.id)
             target = next((w for w in [pane, *pane.query("*")] if w.focusable or (w.can_focus and w.display)), None)
             if target is not None:

@@ -68,7 +68,6 @@ class DemoApp(ReplayApp):
         self.query_one(GuidePane).set_class(self.wide, "-wide")
         if self.plan.build:
             event.prevent_default()
-            self._apply_layout()
             self.run_worker(self._build_then_start(), name="build", group="debugger", exit_on_error=False)
 
     async def _build_then_start(self) -> None:

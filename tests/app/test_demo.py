@@ -200,6 +200,7 @@ async def test_a_console_command_outside_the_recording_says_so_in_the_console() 
     app = DemoApp(plan_demo("tile", "replay"))
     async with app.run_test(size=(160, 48)) as pilot:
         await wait_for(pilot, lambda: phase(app) == "stopped")
+        app.show_pane("console")  # a tab under the source: its log fills in once shown
         await app.debugger.console_command("info frame")
         log = app.query_one(ConsolePane).query_one("#console-log")
         await wait_for(pilot, lambda: any("this step is not in the recording" in line.text for line in log.lines))
@@ -222,8 +223,8 @@ async def test_live_build_failure_shows_nvccs_error_and_starts_no_debugger(tmp_p
         status = bar.status
         assert status.detail.startswith("build failed: nvcc failed to compile broken.cu: ")
         assert "undefined_name" in status.detail
-        log = app.query_one(ConsolePane).query_one("#console-log")
-        assert any('identifier "undefined_name" is undefined' in line.text for line in log.lines)
+        log = app.query_one(ConsolePane).query_one("#console-log")  # shown (a tab): its lines come once laid out
+        await wait_for(pilot, lambda: any('identifier "undefined_name" is undefined' in line.text for line in log.lines))
         assert app.debugger.session is None
         await pilot.press("q")
 

@@ -66,10 +66,14 @@ def test_parse_big() -> None:
 
 def test_stop_to_screen() -> None:
     stdout = run_module("bench.stop_to_screen", "--quick")
-    lines = {m.group(2): m for m in bench_lines(stdout)}
-    assert lines["UI part median"].group(5) == "<= 50.0 ms"
-    assert "5 steps of the race tour replayed, 160x48" in lines["stop to screen median"].group(8)
-    assert "layout passes per step" in lines["UI part median"].group(8)
+    lines = {m.group(2).strip(): m for m in bench_lines(stdout)}
+    for size in ("160x48", "80x24"):
+        assert lines[f"UI part median {size}"].group(5) == "<= 50.0 ms"
+        assert lines[f"UI part p95 {size}"].group(5) == "<= 80.0 ms"
+        assert f"5 steps of kernels/recordings/race.jsonl.gz replayed, {size}" in lines[f"stop to screen median {size}"].group(8)
+        assert "layout passes per step" in lines[f"UI part median {size}"].group(8)
+        assert "x the goal" in lines[f"UI part median {size}"].group(8)
+        assert "^error answers in 5 steps" in lines[f"MI part median {size}"].group(8)
     check_missed_have_fix(stdout)
 
 

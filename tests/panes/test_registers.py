@@ -34,7 +34,7 @@ async def test_groups_filters_and_no_dummy_names():
         assert {r.group for r in state.registers} == {"R", "P", "UR", "UP", "system"}
         # zeros hidden by default (system registers stay): the non-zero registers of the real stop
         assert shown_names(pane) == ["pc", "CC", "R0", "R1", "R2", "R3", "R4", "R5", "R8", "R9", "PT", "UPT"]
-        await pilot.press("z")
+        await pilot.press("0")
         assert len(shown_names(pane)) == 338
         await pilot.press("v")
         assert pane.group == "system" and shown_names(pane) == ["pc", "CC"]

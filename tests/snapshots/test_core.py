@@ -1,5 +1,6 @@
 """Snapshots of each debugger-core pane at 80x24 (its tab shown, focused) and of the 160x48
-layout, where every pane is visible at once (at a stop, and after the exit for the status bar);
+layout (the source, Locals' column with Focus and Warps, the tabbed panes under the source: at
+a stop, and after the exit for the status bar), and of a pane zoomed with ``z`` at both sizes;
 all at real kernel stops replayed from the tile lesson's cuda-gdb recording."""
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ from tests.support.wait import wait_for
 
 PANES = ("source", "stack", "breakpoints", "locals", "console", "output", "status")
 SIZES = {"80x24": (80, 24), "160x48": (160, 48)}
-CASES = [(pane, "80x24") for pane in PANES] + [("source", "160x48"), ("status", "160x48")]
+CASES = [(pane, "80x24") for pane in PANES] + [("source", "160x48"), ("status", "160x48"), ("locals", "160x48"),
+                                               ("zoom", "80x24"), ("zoom", "160x48")]
 
 
 @pytest.mark.parametrize(("pane", "size"), CASES)
@@ -34,6 +36,10 @@ def test_pane(snap_compare, tmp_path, pane: str, size: str) -> None:
             await wait_for(pilot, lambda: app.debugger.status.phase == "exited")
         elif pane == "source":
             app.query_one("#source-view").focus()
+        elif pane == "zoom":
+            app.query_one("#locals-table").focus()
+            await pilot.press("z")
+            await wait_for(pilot, lambda: app.screen.maximized is app.query_one("#locals"))
         else:
             widget = app.show_pane(pane)
             target = next(w for w in widget.query("*") if w.focusable or w.can_focus and not isinstance(w, Input))

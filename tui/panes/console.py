@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.reactive import reactive
@@ -41,7 +41,18 @@ class BoundedLog(RichLog):
     defers every write until it has a size, without a bound (a flood of MI lines grew memory
     by hundreds of MB in the hidden MI log)."""
 
+    _shown_width = 0
+    """The width of the log's content when it was last laid out on the screen."""
+
+    def on_resize(self, event: events.Resize) -> None:
+        if event.size.width:
+            self._shown_width = self.scrollable_content_region.width or event.size.width
+        super().on_resize(event)
+
     def write(self, content: object, *args: Any, **kwargs: Any) -> BoundedLog:
+        if self._size_known and self._shown_width and not args and "width" not in kwargs \
+                and not self.scrollable_content_region.width:
+            kwargs["width"] = self._shown_width  # in a tab not shown: wrapped as shown last, not at 1 column
         super().write(content, *args, **kwargs)
         while self.max_lines is not None and len(self._deferred_renders) > self.max_lines:
             self._deferred_renders.popleft()

@@ -46,12 +46,12 @@ class RegistersPane(StatePane):
     | Key | Action |
     | :- | :- |
     | v | Cycle the group filter (view): all, system, R, P, UR, UP. |
-    | z | Show or hide the registers that have been zero at every stop in this function. |
+    | 0 | Show or hide the registers that have been zero at every stop in this function. |
     """
 
     BINDINGS = [
         Binding("v", "cycle_group", "Group"),
-        Binding("z", "toggle_zeros", "Zeros"),
+        Binding("0", "toggle_zeros", "Zeros"),
     ]
 
     DEFAULT_CSS = """
@@ -142,7 +142,7 @@ class RegistersPane(StatePane):
         else:
             shown = f"{len(regs)}/{len(state.registers)}"
             zeros = ", zeros hidden" if self.hide_zeros else ""
-            title.show(Text(f"Registers [{self.group}] {shown}{zeros} · {len(self._changed)} changed  (v group, z zeros)"))
+            title.show(Text(f"Registers [{self.group}] {shown}{zeros} · {len(self._changed)} changed  (v group, 0 zeros)"))
         sync_rows(self.query_one(DataTable), ("reg", "hex", "dec"), {r.name: self._cells(r) for r in regs})
 
     def _cells(self, register: Register) -> tuple[Text, Text, Text]:

@@ -1,0 +1,281 @@
+"""Where the panes go: the workspace, its splits, its tabs and the zoom.
+
+Wide terminals (:data:`WIDE` and more): the source left and wide with the tabbed panes under it,
+Locals right and tall with the CUDA views (Focus, Warps) under it. Smaller terminals: the source
+on top, every other pane in one tabbed area below it. Each resize lays the screen out again for
+its size. The splits move by key and by dragging the bars between panes, and are kept in the
+user's config directory (:mod:`cudatui.tui.layout_settings`); ``z`` zooms the focused pane to the
+whole screen and back (escape also leaves the zoom).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from textual import events, on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Container, Vertical
+from textual.widget import Widget
+from textual.widgets import Tab, Tabs
+
+from cudatui.gdbbridge import Debugger, LaunchConfig
+from cudatui.tui.layout_settings import load_splits, save_splits
+from cudatui.tui.panes.base import QueryPane
+from cudatui.tui.panes.breakpoints import BreakpointsPane
+from cudatui.tui.panes.console import ConsolePane
+from cudatui.tui.panes.disassembly import DisassemblyPane
+from cudatui.tui.panes.focus import FocusNavigator
+from cudatui.tui.panes.gpu_stats import GpuStatsPane
+from cudatui.tui.panes.locals import LocalsPane
+from cudatui.tui.panes.output import OutputPane
+from cudatui.tui.panes.registers import RegistersPane
+from cudatui.tui.panes.sanitizer import SanitizerPane
+from cudatui.tui.panes.shared_memory import SharedMemoryPane
+from cudatui.tui.panes.source import SourcePane
+from cudatui.tui.panes.stack import StackPane
+from cudatui.tui.panes.warps import WarpsPane
+from cudatui.tui.splitter import Splitter
+
+WIDE = (120, 36)
+"""From this terminal size (columns, rows) on, Locals, Focus and Warps get a column of their own."""
+
+COLUMN_STEP, ROW_STEP = 4, 2
+"""Cells a split moves per key press."""
+
+
+@dataclass(frozen=True)
+class PaneSpec:
+    """A pane next to the source: its id, its tab title and its class (built with ``id=``, and a
+    :class:`QueryPane` with the app's Debugger first)."""
+
+    id: str
+    title: str
+    cls: type[Widget]
+
+
+SIDE_PANES: tuple[PaneSpec, ...] = (
+    PaneSpec("locals", "Locals", LocalsPane),
+    PaneSpec("focus", "Focus", FocusNavigator),
+    PaneSpec("warps", "Warps", WarpsPane),
+    PaneSpec("stack", "Stack", StackPane),
+    PaneSpec("breakpoints", "Breaks", BreakpointsPane),
+    PaneSpec("registers", "Regs", RegistersPane),
+    PaneSpec("disassembly", "SASS", DisassemblyPane),
+    PaneSpec("shared", "Shared", SharedMemoryPane),
+    PaneSpec("console", "Console", ConsolePane),
+    PaneSpec("output", "Output", OutputPane),
+    PaneSpec("gpu", "GPU", GpuStatsPane),
+    PaneSpec("sanitizer", "Sanitize", SanitizerPane),
+)
+"""The panes next to the source, in tab order; add a pane here to plug it in."""
+
+COLUMN = ("locals", "focus", "warps")
+"""The panes of the right column on wide screens (tabs on small ones), top to bottom."""
+
+
+def build(spec: PaneSpec, debugger: Debugger) -> Widget:
+    pane = spec.cls(debugger, id=spec.id) if issubclass(spec.cls, QueryPane) else spec.cls(id=spec.id)
+    pane.add_class("pane")
+    pane.border_title = spec.title
+    return pane
+
+
+def clamp(value: int, low: int, high: int) -> int:
+    return max(low, min(value, max(low, high)))
+
+
+class Workspace(Container):
+    """The source and the panes next to it, laid out for the terminal's size.
+
+    | Key | Action |
+    | :- | :- |
+    | z | Zoom the focused pane to the whole screen, and back (escape also leaves the zoom) |
+    | > / ctrl+right | The focused pane wider |
+    | < / ctrl+left | The focused pane narrower |
+    | + / ctrl+down | The focused pane taller |
+    | - / ctrl+up | The focused pane shorter |
+    """
+
+    BINDINGS = [
+        Binding("z", "zoom", "Zoom pane", show=False),
+        Binding("ctrl+right", "grow('x', 1)", "Pane wider", show=False),
+        Binding("ctrl+left", "grow('x', -1)", "Pane narrower", show=False),
+        Binding("plus,equals_sign,ctrl+down", "grow('y', 1)", "Pane taller", show=False),
+        Binding("minus,ctrl+up", "grow('y', -1)", "Pane shorter", show=False),
+    ]
+
+    def __init__(self, debugger: Debugger, config: LaunchConfig, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.debugger = debugger
+        self.config = config
+        self.splits, self._warning = load_splits()
+        self.active = SIDE_PANES[0].id
+        """The pane chosen last in the tabs (shown on small screens)."""
+        self._last_dock = next(s.id for s in SIDE_PANES if s.id not in COLUMN)
+        """The pane not of COLUMN chosen last (shown under the source on wide screens)."""
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="left"):
+            yield SourcePane(self.config.source_dirs, recorded=self.config.replayed, id="source")
+            yield Splitter("source", vertical=False, id="split-source")
+            with Vertical(id="dock"):
+                yield Tabs(*(Tab(spec.title, id=f"tab-{spec.id}") for spec in SIDE_PANES), id="side-tabs")
+                with Container(id="side-panes"):
+                    for spec in SIDE_PANES:
+                        if spec.id not in COLUMN:
+                            yield build(spec, self.debugger)
+        yield Splitter("columns", vertical=True, id="split-columns")
+        with Vertical(id="right"):
+            for spec in SIDE_PANES:
+                if spec.id in COLUMN:
+                    yield build(spec, self.debugger)
+                    if spec.id == COLUMN[0]:
+                        yield Splitter("locals", vertical=False, id="split-locals")
+
+    def on_mount(self) -> None:
+        if self._warning:
+            self.app.notify(self._warning, severity="warning", markup=False, timeout=10)
+        self.watch(self.screen, "maximized", lambda: self.apply(), init=False)
+        self.apply()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.apply()
+
+    @property
+    def wide(self) -> bool:
+        width, height = self.app.size
+        return width >= WIDE[0] and height >= WIDE[1]
+
+    # -- showing panes ---------------------------------------------------------------------
+
+    def show_pane(self, pane_id: str) -> Widget:
+        """Put the pane ``pane_id`` on the screen (selecting its tab where it has one) and return it."""
+        pane = self.query_one(f"#{pane_id}")
+        if self.screen.maximized is not None and self.screen.maximized is not pane:
+            self.screen.minimize()
+        if pane_id != "source" and not (pane_id in COLUMN and self.wide):
+            self.query_one(Tabs).active = f"tab-{pane_id}"
+            self._select(pane_id, chosen=True)
+        return pane
+
+    @on(Tabs.TabActivated, "#side-tabs")
+    def _tab_activated(self, event: Tabs.TabActivated) -> None:
+        if event.tab.id:
+            self._select(event.tab.id.removeprefix("tab-"))
+
+    def _select(self, pane_id: str, chosen: bool = False) -> None:
+        """Show ``pane_id``'s tab; a tab activated on a wide screen (where hiding a tab activates
+        the next one) changes only the pane under the source, unless ``chosen`` (show_pane)."""
+        before = (self.active, self._last_dock)
+        if chosen or not self.wide:
+            self.active = pane_id
+        if pane_id not in COLUMN:
+            self._last_dock = pane_id
+        if (self.active, self._last_dock) != before:
+            self.apply()
+
+    def _pane_ids(self) -> set[str]:
+        return {spec.id for spec in SIDE_PANES}
+
+    # -- layout ----------------------------------------------------------------------------
+
+    def apply(self) -> None:
+        """Lay the panes out for the terminal's size, the splits and the selected tab."""
+        if not self.is_mounted:
+            return
+        wide, (width, height) = self.wide, self.size
+        with self.app.batch_update():
+            self.set_class(wide, "-wide")
+            tabs = self.query_one(Tabs)
+            selected = f"tab-{self._last_dock if wide else self.active}"
+            if tabs.active != selected:
+                tabs.active = selected  # before hiding tabs: hiding the active one activates another
+            for pane_id in COLUMN:
+                (tabs.hide if wide else tabs.show)(f"tab-{pane_id}")
+            shown = self._last_dock if wide else self.active
+            for spec in SIDE_PANES:
+                self.query_one(f"#{spec.id}").display = (wide and spec.id in COLUMN) or spec.id == shown
+            in_column = not wide and self.active in COLUMN
+            left, right = self.query_one("#left"), self.query_one("#right")
+            source, locals_ = self.query_one("#source"), self.query_one("#locals")
+            self.query_one("#split-columns").display = wide
+            self.query_one("#split-locals").display = wide
+            self.query_one("#side-panes").display = not in_column
+            right.display = wide or in_column
+            if wide:
+                left.styles.width = clamp(round(width * self.splits.columns), 20, width - 21)
+                left.styles.height = "1fr"
+                source.styles.height = clamp(round(height * self.splits.source), 4, height - 6)
+                locals_.styles.height = clamp(round(height * self.splits.locals), 4, height - 6)
+            else:
+                left.styles.width = "1fr"
+                left.styles.height = "auto" if in_column else "1fr"
+                source.styles.height = clamp(round(height * self.splits.narrow), 3, height - 7)
+                locals_.styles.height = "1fr"
+            self.query_one("#dock").styles.height = "auto" if in_column else "1fr"
+            zoomed = self.screen.maximized
+            if zoomed is not None:
+                zoomed.styles.height = "1fr"
+
+    def action_zoom(self) -> None:
+        """Zoom the focused pane to the whole screen, or end the zoom."""
+        screen = self.screen
+        if screen.maximized is not None:
+            screen.minimize()
+            return
+        pane = self.focused_pane()
+        if pane is not None:
+            screen.maximized = pane
+
+    def focused_pane(self) -> Widget | None:
+        """The pane holding the focus (the source or one of SIDE_PANES)."""
+        focused = self.screen.focused
+        if focused is None:
+            return None
+        ids = {"source", *self._pane_ids()}
+        return next((w for w in [focused, *focused.ancestors] if isinstance(w, Widget) and w.id in ids), None)
+
+    def action_grow(self, axis: str, step: int) -> None:
+        """Make the focused pane wider or narrower (``x``), taller or shorter (``y``)."""
+        pane = self.focused_pane()
+        pane_id = pane.id if pane is not None else "source"
+        width, height = self.size
+        if axis == "x":
+            if not self.wide:
+                return
+            name, first, cells, total = "columns", pane_id not in COLUMN, COLUMN_STEP, width
+        elif self.wide and pane_id in COLUMN:
+            name, first, cells, total = "locals", pane_id == "locals", ROW_STEP, height
+        else:
+            name, first, cells, total = ("source" if self.wide else "narrow"), pane_id == "source", ROW_STEP, height
+        delta = step * cells / max(1, total) * (1 if first else -1)
+        self._set_split(name, getattr(self.splits, name) + delta)
+        self._save()
+
+    @on(Splitter.Dragged)
+    def _dragged(self, event: Splitter.Dragged) -> None:
+        name = event.splitter.split
+        if name == "columns":
+            region = self.region
+            fraction = (event.x - region.x) / max(1, region.width)
+        else:
+            region = self.query_one("#right" if name == "locals" else "#left").region if self.wide else self.region
+            fraction = (event.y - region.y) / max(1, region.height)
+            name = name if self.wide else "narrow"
+        self._set_split(name, fraction)
+
+    @on(Splitter.Released)
+    def _released(self) -> None:
+        self._save()
+
+    def _set_split(self, name: str, fraction: float) -> None:
+        splits = self.splits.with_split(name, fraction)
+        if splits != self.splits:
+            self.splits = splits
+            self.apply()
+
+    def _save(self) -> None:
+        warning = save_splits(self.splits)
+        if warning:
+            self.app.notify(warning, severity="warning", markup=False)
