@@ -132,7 +132,7 @@ async def shot_exception(out: Path, size: tuple[int, int]) -> None:
 async def shot_zoom(out: Path, size: tuple[int, int]) -> None:
     """race's first stop with Locals zoomed to the whole screen (``z``; ``z`` or escape goes back)."""
     def zoom(app: Any) -> None:
-        app.query_one("#locals-table").focus()
+        app.query_one("#locals-tree").focus()
         app.call_after_refresh(app.query_one("#main").action_zoom)  # once the focus moved
 
     await replay("race", out, size, guide=False, prepare=zoom)

@@ -10,12 +10,13 @@ from pathlib import Path
 import pytest
 from textual.geometry import Region
 from textual.pilot import Pilot
-from textual.widgets import DataTable, Tabs
+from textual.widgets import Tabs
 
 from cudatui.tui.app import DebuggerApp
 from cudatui.tui.layout import COLUMN, SIDE_PANES, Workspace
 from cudatui.tui.layout_settings import Splits, layout_file
-from tests.support.app import gdb_config, messages, no_internal_errors, stopped_at
+from cudatui.tui.panes.variables_tree import VariablesTree
+from tests.support.app import gdb_config, messages, no_internal_errors, stopped_at, tree_rows
 from tests.support.paths import C_SOURCES, ROOT, TOURS
 from tests.support.programs import compile_c, marked_line, needs_gdb
 from tests.support.replay import TILE_BREAKS, replay_config, sequential
@@ -85,7 +86,7 @@ async def test_80x24_source_and_one_pane_the_rest_in_tabs(tmp_path: Path) -> Non
     async with app.run_test(size=(80, 24)) as pilot:
         await tile_stop(pilot, app)
         assert_narrow(app, "locals")
-        assert app.query_one("#locals-table", DataTable).row_count > 0
+        assert tree_rows(app)
         for pane in ("focus", "warps", "stack", "console"):
             app.show_pane(pane)
             await pilot.pause()
@@ -122,16 +123,17 @@ async def test_fifteen_locals_of_a_c_function(tmp_path: Path, size: tuple[int, i
     app = DebuggerApp(gdb_config(program, f"locals15.c:{LOCALS15_BREAK}"))
     async with app.run_test(size=size) as pilot:
         await stopped_at(pilot, app, LOCALS15_BREAK)
-        table = app.query_one("#locals-table", DataTable)
-        await wait_for(pilot, lambda: table.row_count == 15)
+        await wait_for(pilot, lambda: len(tree_rows(app)) == 15, why="the 15 locals")
         await pilot.pause()
-        names = [str(table.get_cell(key, "name")).split()[0] for key in table.rows]
+        names = list(tree_rows(app))
         assert names[:3] == ["x", "y", "width"] and "diff" in names and "far" in names
-        if size == (160, 48):
-            assert table.max_scroll_y == 0 and table.region.height >= 16  # header + 15 rows, no scrolling
-            assert all(table.region.contains(table.region.x + 1, table.region.y + 1 + row) for row in range(15))
+        tree = app.query_one(VariablesTree)
+        height = tree.scrollable_content_region.height
+        lines = {".".join(n.data.path): n.line for n in tree.lines()}
+        if size == (160, 48):  # every local on screen, no scrolling
+            assert tree.scroll_offset.y == 0 and all(lines[name] < height for name in names), (height, lines)
         else:
-            assert table.region.height >= 4  # usable: the rows scroll in the tab below the source
+            assert height >= 4  # usable: the lines scroll in the tab below the source
         assert no_internal_errors(app)
 
 
@@ -140,7 +142,7 @@ async def test_z_zooms_the_focused_pane_and_back_escape_leaves_the_zoom(tmp_path
     async with app.run_test(size=(160, 48)) as pilot:
         await tile_stop(pilot, app)
         locals_before = region(app, "#locals")
-        app.query_one("#locals-table").focus()
+        app.query_one(VariablesTree).focus()
         await pilot.press("z")
         await pilot.pause()
         assert app.screen.maximized is app.query_one("#locals")
@@ -176,7 +178,7 @@ async def test_keys_move_the_splits_and_the_sizes_are_saved(tmp_path: Path) -> N
         await pilot.press("plus")
         await pilot.pause()
         assert region(app, "#source").height == source + 2
-        app.query_one("#locals-table").focus()
+        app.query_one(VariablesTree).focus()
         locals_height = region(app, "#locals").height
         await pilot.press("minus")
         await pilot.pause()
