@@ -1,5 +1,5 @@
 """Record, THROUGH THE REAL UI on a GPU box, a kernel breakpoint whose condition is true in three
-resident blocks: the stop, the threads-at-the-breakpoint line (``info cuda threads breakpoint 1``)
+resident blocks: the stop, the threads-at-the-breakpoint line (the `-cuda-info-threads` ranges at its line)
 and ``T`` pressed to move the focus through the ranges it lists; then continue to the exit,
 counting the stops. The recording is replayed in CI (a replay test of tui/panes/bp_threads.py).
 

@@ -1,67 +1,31 @@
-"""The threads sitting at a breakpoint: ``info cuda threads breakpoint N``.
+"""The threads sitting at a breakpoint's line.
 
-cuda-gdb reports one hit of a breakpoint even when threads of several resident blocks reached
-it at once (measured on an H200: a condition true in three blocks, one stop). Its
-``info cuda threads breakpoint N`` lists them all; it has no MI form, so it is run through the
-console and its table is parsed here. The console table has the columns of
-``-cuda-info-threads`` (``CoalescedInfoCudaThreadsTable``), one ``Kernel K`` line above each
-kernel's rows, ``*`` on the focused range::
-
-      BlockIdx ThreadIdx To BlockIdx To ThreadIdx Count         Virtual PC Filename Line
-    Kernel 0
-    *  (0,0,0)   (0,0,0)     (0,0,0)    (31,0,0)    32 0x00007ffd037a2560  bugs.cu    9
-       (1,0,0)   (0,0,0)     (2,0,0)   (255,0,0)   512 0x00007ffd037a2560  bugs.cu    9
+cuda-gdb reports one hit of a breakpoint even when threads of several resident blocks reached it
+at once (measured on an H200: a condition true in three blocks, one stop). cuda-gdb 13.0 has no
+filter that lists them: ``info cuda threads breakpoint 1``, ``... breakpoint all`` and ``...
+breakpoint`` all answer ``Incorrect filter`` (H200, batches 12 and 13, docs/gpu-runs/batch13.md).
+So the threads at a breakpoint are the coalesced ranges of ``-cuda-info-threads`` whose file and
+line are one of the breakpoint's locations. The condition is not evaluated thread by thread:
+every thread of a resident block that sits at the line is listed (on the H200 at
+``threadIdx.x == 5 && blockIdx.x < 3``: one range, blocks 0 to 3, 256 threads).
 """
 
 from __future__ import annotations
 
-import re
-from typing import TYPE_CHECKING
+import os
 
-from cudatui.gdbbridge.convert import to_dim3, to_int
 from cudatui.gdbbridge.cuda.models import ThreadRange
-
-if TYPE_CHECKING:
-    from cudatui.gdbbridge.session.gdb import GdbSession
-
-_DIM3 = r"\(\s*\d+\s*,\s*\d+\s*,\s*\d+\s*\)"
-_ROW = re.compile(rf"^\s*(\*?)\s*({_DIM3})\s+({_DIM3})\s+({_DIM3})\s+({_DIM3})\s+(\d+)\s+(0x[0-9a-fA-F]+)"
-                  r"(?:\s+(.+?)\s+(\d+))?\s*$")
-_KERNEL = re.compile(r"^\s*Kernel\s+(\d+)\s*$")
+from cudatui.gdbbridge.models import Breakpoint
 
 
-def parse_breakpoint_threads(text: str) -> tuple[ThreadRange, ...]:
-    """The thread ranges of ``info cuda threads`` console text (any filter), in its order."""
-    kernel = 0
-    out = []
-    for line in text.splitlines():
-        heading = _KERNEL.match(line)
-        if heading:
-            kernel = int(heading.group(1))
-            continue
-        m = _ROW.match(line)
-        if m is None:
-            continue
-        out.append(ThreadRange(
-            kernel=kernel,
-            first_block=to_dim3(m.group(2)),
-            first_thread=to_dim3(m.group(3)),
-            last_block=to_dim3(m.group(4)),
-            last_thread=to_dim3(m.group(5)),
-            count=int(m.group(6)),
-            pc=to_int(m.group(7)),
-            file=m.group(8),
-            line=to_int(m.group(9)),
-            current=m.group(1) == "*",
-        ))
-    return tuple(out)
+def places(bp: Breakpoint) -> set[tuple[str, int]]:
+    """(file base name, line) of each location of ``bp``."""
+    found = {(os.path.basename(bp.file), bp.line)} if bp.file and bp.line is not None else set()
+    found |= {(os.path.basename(loc.file), loc.line) for loc in bp.locations if loc.file and loc.line is not None}
+    return found
 
 
-def console_command(number: int) -> str:
-    """The console command listing the threads at breakpoint ``number``."""
-    return f"info cuda threads breakpoint {int(number)}"
-
-
-async def threads_at_breakpoint(session: "GdbSession", number: int) -> tuple[ThreadRange, ...]:
-    """The thread ranges sitting at breakpoint ``number`` (MIError when cuda-gdb refuses)."""
-    return parse_breakpoint_threads(await session.console(console_command(number)))
+def at_breakpoint(ranges: tuple[ThreadRange, ...], bp: Breakpoint) -> tuple[ThreadRange, ...]:
+    """The ranges of ``ranges`` (``-cuda-info-threads``) that sit at one of ``bp``'s lines."""
+    lines = places(bp)
+    return tuple(r for r in ranges if r.file and r.line is not None and (os.path.basename(r.file), r.line) in lines)

@@ -25,7 +25,7 @@ from typing import Any, Awaitable, Callable, TypeVar
 
 from cudatui.gdbbridge.cuda import warp_watch
 from cudatui.gdbbridge.cuda.culprit import Culprit, faulting_line, find_culprit
-from cudatui.gdbbridge.cuda.breakpoint_threads import threads_at_breakpoint
+from cudatui.gdbbridge.cuda.breakpoint_threads import at_breakpoint
 from cudatui.gdbbridge.cuda.disassembly import disassemble
 from cudatui.gdbbridge.cuda.evaluation import evaluate, read_shared
 from cudatui.gdbbridge.cuda.focus import FocusSyntaxError, switch_focus
@@ -456,9 +456,12 @@ class Debugger(DebuggerCore):
             return clean(parse_threads(await info(self._stopped(), "threads")))
 
     async def threads_at_breakpoint(self, number: int) -> tuple[ThreadRange, ...]:
-        """The thread ranges sitting at breakpoint ``number`` (``info cuda threads breakpoint N``)."""
+        """The thread ranges sitting at breakpoint ``number``'s lines (see cuda/breakpoint_threads.py)."""
         async with self._lock:
-            return clean(await threads_at_breakpoint(self._stopped(), number))
+            bp = next((b for b in self.breakpoints.listed if b.number == number), None) if self.breakpoints else None
+            if bp is None:
+                return ()
+            return clean(at_breakpoint(parse_threads(await info(self._stopped(), "threads")), bp))
 
     async def source_files(self) -> tuple[str, ...]:
         """The program's source files as gdb names them (the libraries loaded so far included)."""

@@ -1,8 +1,7 @@
 """The threads-at-the-breakpoint line at a replayed cuda-gdb kernel breakpoint stop
-(inspect.jsonl: ``reduce_racy``): it asks ``info cuda threads breakpoint 1`` through the console
-when the stop is a kernel breakpoint hit; that recording predates the command, so the replay
-refuses it and the line says so in one line, and T says there is no other thread to go to.
-A recording with the answer is made on a GPU box by scripts/gpu_threads_at_bp.py."""
+(inspect.jsonl: ``reduce_racy``): it asks ``-cuda-info-threads`` when the stop is a kernel
+breakpoint hit and keeps the ranges at the breakpoint's line (cuda-gdb 13.0 refuses ``info cuda
+threads breakpoint N``)."""
 
 from __future__ import annotations
 
@@ -23,9 +22,11 @@ async def test_a_kernel_breakpoint_stop_asks_for_its_threads_and_says_what_came_
         await stopped_at(pilot, app, 9)
         threads = app.query_one(BreakpointThreads)
         line = threads.query_one("#bp-threads-line")
-        await wait_for(pilot, lambda: "threads at breakpoint 1:" in str(line.render()))
-        assert threads.display and threads.number == 1 and threads.ranges == ()
-        assert any(t.endswith('-interpreter-exec console "info cuda threads breakpoint 1"') for t in sent)
-        await pilot.press("T")
-        await wait_for(pilot, lambda: any("no other thread sits at a breakpoint" in m for m in messages(app)))
+        await wait_for(pilot, lambda: "at breakpoint 1: 1024 threads in 4 blocks" in str(line.render()),
+                       why="the threads at the breakpoint's line")
+        assert threads.display and threads.number == 1 and len(threads.ranges) == 1
+        assert any(t.endswith("-cuda-info-threads") for t in sent)
+        assert not any("info cuda threads breakpoint" in t for t in sent)
+        await pilot.press("T")  # block (1,0,0): the recording has no answer for that switch, the app says so
+        await wait_for(pilot, lambda: threads.index == 1 or any("not in this recording" in m for m in messages(app)))
         assert no_internal_errors(app)

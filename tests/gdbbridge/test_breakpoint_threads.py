@@ -1,52 +1,49 @@
-"""``info cuda threads breakpoint N``: its console table parsed into thread ranges.
-
-No recording holds that command yet (scripts/gpu_threads_at_bp.py records one on a GPU box). Its
-layout is cuda-gdb's console rendering of ``CoalescedInfoCudaThreadsTable`` (the column headers of
-the recorded ``-cuda-info-threads`` answer in tests/fixtures/transcripts/inspect.jsonl), with a
-``Kernel K`` line above each kernel's rows as the recorded ``info cuda lanes`` and ``info cuda
-warps`` console answers have a ``Device 0 SM 0 Warp 0`` line; the samples below are in that
-layout, with the values of the recorded table row.
-"""
+"""The threads at a breakpoint: the ``-cuda-info-threads`` ranges at its lines, from the answer
+cuda-gdb 13.0 gave on the H200 at a breakpoint whose condition was true in three resident blocks
+(tests/fixtures/recorded/threads_at_bp.jsonl, scripts/gpu_threads_at_bp.py; in that session
+``info cuda threads breakpoint 1`` answered ``Incorrect filter``)."""
 
 from __future__ import annotations
 
-from cudatui.gdbbridge.cuda.breakpoint_threads import console_command, parse_breakpoint_threads
+from dataclasses import replace
 
-THREE_BLOCKS = """\
-  BlockIdx ThreadIdx To BlockIdx To ThreadIdx Count         Virtual PC                  Filename Line
-Kernel 0
-*  (0,0,0)   (3,0,0)     (0,0,0)     (3,0,0)     1 0x00007ffd037a2560 /home/user/lesson/bugs.cu    9
-   (1,0,0)   (3,0,0)     (1,0,0)     (3,0,0)     1 0x00007ffd037a2560 /home/user/lesson/bugs.cu    9
-   (2,0,0)   (0,0,0)     (3,0,0)   (255,0,0)   512 0x00007ffd037a2560 /home/user/lesson/bugs.cu    9
-Kernel 1
-   (0,0,0)   (0,0,0)     (0,0,0)    (31,0,0)    32 0x00007ffd037a2600  my kernel.cu   12
-"""
+from cudatui.gdbbridge.cuda.breakpoint_threads import at_breakpoint, places
+from cudatui.gdbbridge.cuda.tables import parse_threads
+from cudatui.gdbbridge.models import Breakpoint, BreakpointLocation
+from cudatui.gdbbridge.record.transcript import load
+from cudatui.gdbbridge.session.mi import parse_line
+from tests.support.paths import RECORDED
 
-
-def test_three_ranges_of_one_kernel_and_a_second_kernel() -> None:
-    ranges = parse_breakpoint_threads(THREE_BLOCKS)
-    assert [(r.kernel, r.first_block, r.first_thread, r.last_block, r.last_thread, r.count) for r in ranges] == [
-        (0, (0, 0, 0), (3, 0, 0), (0, 0, 0), (3, 0, 0), 1),
-        (0, (1, 0, 0), (3, 0, 0), (1, 0, 0), (3, 0, 0), 1),
-        (0, (2, 0, 0), (0, 0, 0), (3, 0, 0), (255, 0, 0), 512),
-        (1, (0, 0, 0), (0, 0, 0), (0, 0, 0), (31, 0, 0), 32),
-    ]
-    assert [r.current for r in ranges] == [True, False, False, False]
-    assert ranges[0].pc == 0x7FFD037A2560 and ranges[0].file == "/home/user/lesson/bugs.cu" and ranges[0].line == 9
-    assert ranges[3].file == "my kernel.cu" and ranges[3].line == 12
+RECORDING = RECORDED / "threads_at_bp.jsonl"
 
 
-def test_no_threads_and_messages_give_no_range() -> None:
-    assert parse_breakpoint_threads("") == ()
-    assert parse_breakpoint_threads("No CUDA threads.\n") == ()
-    assert parse_breakpoint_threads('Invalid breakpoint number "7".\n') == ()
+def recorded_threads():
+    exchange = next(x for x in load(str(RECORDING)).exchanges if x.command == "-cuda-info-threads")
+    assert "Incorrect filter" in "".join(e.line for x in load(str(RECORDING)).exchanges
+                                         if "info cuda threads breakpoint" in x.command for e in x.output)
+    return parse_threads(parse_line(exchange.result).payload)
 
 
-def test_a_row_without_line_information() -> None:
-    (only,) = parse_breakpoint_threads("*  (0,0,0)   (0,0,0)     (0,0,0)    (31,0,0)    32 0x00007ffd037a2600\n")
-    assert only.count == 32 and only.file is None and only.line is None and only.kernel == 0
+BP = Breakpoint(number=1, type="breakpoint", enabled=True, original_location="three_blocks.cu:7", pending=False, hits=1,
+                file="/tmp/elsewhere/three_blocks.cu", line=7)
 
 
-def test_the_command_takes_a_number_only() -> None:
-    assert console_command(3) == "info cuda threads breakpoint 3"
+def test_the_recorded_threads_at_the_breakpoint_line_are_its_range() -> None:
+    ranges = recorded_threads()
+    (at,) = at_breakpoint(ranges, BP)
+    assert (at.first_block, at.last_block, at.count, at.line) == ((0, 0, 0), (3, 0, 0), 256, 7)
+    assert at.current and at.file.endswith("/three_blocks.cu")
 
+
+def test_another_line_or_file_has_no_thread() -> None:
+    ranges = recorded_threads()
+    assert at_breakpoint(ranges, replace(BP, line=8)) == ()
+    assert at_breakpoint(ranges, replace(BP, file="other.cu")) == ()
+    assert at_breakpoint(ranges, replace(BP, file=None, line=None)) == ()
+
+
+def test_every_location_of_a_breakpoint_counts() -> None:
+    loc = BreakpointLocation(number="1.2", enabled=True, addr=None, func="k", file="three_blocks.cu",
+                             fullname=None, line=7)
+    multi = replace(BP, file=None, line=None, locations=(loc,))
+    assert places(multi) == {("three_blocks.cu", 7)} and len(at_breakpoint(recorded_threads(), multi)) == 1

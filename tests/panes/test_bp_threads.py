@@ -3,21 +3,23 @@ lists (a coalesced range spans several blocks), in its order; the focus request 
 
 from __future__ import annotations
 
-from cudatui.gdbbridge.cuda.breakpoint_threads import parse_breakpoint_threads
+from cudatui.gdbbridge.cuda.models import ThreadRange
 from cudatui.tui.panes.bp_threads import Target, range_text, targets
 
-LISTED = """\
-  BlockIdx ThreadIdx To BlockIdx To ThreadIdx Count         Virtual PC                  Filename Line
-Kernel 0
-*  (0,0,0)   (5,0,0)     (0,0,0)    (63,0,0)    59 0x00007ffd037a2560 /home/user/lesson/bugs.cu    9
-   (1,0,0)   (0,0,0)     (3,0,0)    (63,0,0)   192 0x00007ffd037a2560 /home/user/lesson/bugs.cu    9
-Kernel 1
-   (0,0,0)   (0,0,0)     (0,1,0)    (31,0,0)    64 0x00007ffd037a2600  my kernel.cu   12
-"""
+
+def span(kernel: int, first: tuple, first_thread: tuple, last: tuple, last_thread: tuple, count: int) -> ThreadRange:
+    return ThreadRange(kernel, first, first_thread, last, last_thread, count, 0x7FFD037A2560, "bugs.cu", 9, False)
+
+
+RANGES = (
+    span(0, (0, 0, 0), (5, 0, 0), (0, 0, 0), (63, 0, 0), 59),
+    span(0, (1, 0, 0), (0, 0, 0), (3, 0, 0), (63, 0, 0), 192),
+    span(1, (0, 0, 0), (0, 0, 0), (0, 1, 0), (31, 0, 0), 64),
+)
 
 
 def test_one_target_per_block_of_each_range() -> None:
-    ranges = parse_breakpoint_threads(LISTED)
+    ranges = RANGES
     found = targets(ranges)
     assert found == (
         Target(0, (0, 0, 0), (5, 0, 0)), Target(0, (1, 0, 0), (0, 0, 0)), Target(0, (2, 0, 0), (0, 0, 0)),

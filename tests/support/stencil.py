@@ -53,7 +53,7 @@ async def check_stencil(pilot: Pilot, app: DebuggerApp, first_stop: float = 30.0
     await pilot.press("right")
     await wait_for(pilot, lambda: "p.scale" in tree_rows(app), why="the members of p")
     rows = tree_rows(app)
-    assert rows["p.width"][1:3] == ["64", "int"] and rows["p.height"][1] == "48"
+    assert rows["p.width"][1:3] == ["64", "@local int"] and rows["p.height"][1] == "48"  # as cuda-gdb 13.0 types it
     assert rows["p.scale"][1].startswith("0.2")
 
     pane = app.query_one(SharedMemoryPane)

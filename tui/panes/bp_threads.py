@@ -3,12 +3,12 @@ to the next of them (``T``).
 
 cuda-gdb reports one hit when threads of several resident blocks reach a breakpoint together
 (measured on an H200: a condition true in three blocks, one stop, the other two never seen).
-At such a stop this line asks the Debugger for ``info cuda threads breakpoint N`` and says how
-many thread ranges sit there; ``T`` switches the focus to the first thread of the next range,
-round the list. A range is coalesced by cuda-gdb (threads at the same pc, over several blocks):
-``T`` goes to each block of it in turn, at its first thread there (:func:`targets`). For a
-breakpoint with a condition that is where the focus goes: the condition is not evaluated per
-thread here (if cuda-gdb lists only the threads that meet it, each is a range of its own).
+At such a stop this line asks the Debugger for the threads at the breakpoint's line (the ranges of
+``-cuda-info-threads`` there: cuda-gdb 13.0 refuses ``info cuda threads breakpoint N``) and says
+how many sit there; ``T`` switches the focus to the first thread of the next range, round the
+list. A range is coalesced by cuda-gdb (threads at the same pc, over several blocks): ``T`` goes
+to each block of it in turn, at its first thread there (:func:`targets`). For a breakpoint with a
+condition that is where the focus goes: the condition is not evaluated per thread here.
 """
 
 from __future__ import annotations
