@@ -8,8 +8,9 @@ from __future__ import annotations
 from cudatui.gdbbridge import RawLine
 from cudatui.tui.app import DebuggerApp
 from cudatui.tui.panes.bp_threads import BreakpointThreads
+from cudatui.tui.replay_plan import plan_replay
 from tests.support.app import messages, no_internal_errors, stopped_at
-from tests.support.paths import TRANSCRIPTS
+from tests.support.paths import RECORDED, ROOT, TRANSCRIPTS
 from tests.support.replay import replay_config
 from tests.support.wait import wait_for
 
@@ -29,4 +30,21 @@ async def test_a_kernel_breakpoint_stop_asks_for_its_threads_and_says_what_came_
         assert not any("info cuda threads breakpoint" in t for t in sent)
         await pilot.press("T")  # block (1,0,0): the recording has no answer for that switch, the app says so
         await wait_for(pilot, lambda: threads.index == 1 or any("not in this recording" in m for m in messages(app)))
+        assert no_internal_errors(app)
+
+
+async def test_t_visits_the_blocks_cuda_gdb_reported_once_on_the_h200() -> None:
+    """threads_at_bp.jsonl (scripts/gpu_threads_at_bp.py, H200): a condition true in three resident
+    blocks, one stop; the line counts the 256 threads of blocks 0-3 at the line, T visits each."""
+    recording = RECORDED / "threads_at_bp.jsonl"
+    app = DebuggerApp(plan_replay(str(recording), extra_dirs=(str(ROOT / "scripts" / "own_programs"),)).config)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await wait_for(pilot, lambda: app.last_state is not None and app.last_state.focus is not None, why="the stop")
+        threads = app.query_one(BreakpointThreads)
+        line = threads.query_one("#bp-threads-line")
+        await wait_for(pilot, lambda: "256 threads in 4 blocks" in str(line.render()), why="the threads line")
+        for block in ((1, 0, 0), (2, 0, 0), (3, 0, 0), (0, 0, 0)):
+            await pilot.press("T")
+            await wait_for(pilot, lambda: app.last_state.focus is not None and app.last_state.focus.block == block,
+                           why=f"the focus on block {block}")
         assert no_internal_errors(app)

@@ -1,7 +1,7 @@
 """The threads at a breakpoint: the ``-cuda-info-threads`` ranges at its lines, from the answer
 cuda-gdb 13.0 gave on the H200 at a breakpoint whose condition was true in three resident blocks
-(tests/fixtures/recorded/threads_at_bp.jsonl, scripts/gpu_threads_at_bp.py; in that session
-``info cuda threads breakpoint 1`` answered ``Incorrect filter``)."""
+(tests/fixtures/recorded/threads_at_bp.jsonl, scripts/gpu_threads_at_bp.py, batch 14); and
+cuda-gdb's refusal of the filter in the session of batch 12 (threads_at_bp_filter.jsonl)."""
 
 from __future__ import annotations
 
@@ -15,13 +15,17 @@ from cudatui.gdbbridge.session.mi import parse_line
 from tests.support.paths import RECORDED
 
 RECORDING = RECORDED / "threads_at_bp.jsonl"
+REFUSED = RECORDED / "threads_at_bp_filter.jsonl"
 
 
 def recorded_threads():
     exchange = next(x for x in load(str(RECORDING)).exchanges if x.command == "-cuda-info-threads")
-    assert "Incorrect filter" in "".join(e.line for x in load(str(RECORDING)).exchanges
-                                         if "info cuda threads breakpoint" in x.command for e in x.output)
     return parse_threads(parse_line(exchange.result).payload)
+
+
+def test_cuda_gdb_13_has_no_breakpoint_filter_for_threads() -> None:
+    asked = [x for x in load(str(REFUSED)).exchanges if "info cuda threads breakpoint 1" in x.command]
+    assert asked and "Incorrect filter: ' breakpoint 1'." in "".join(e.line for e in asked[0].output)
 
 
 BP = Breakpoint(number=1, type="breakpoint", enabled=True, original_location="three_blocks.cu:7", pending=False, hits=1,

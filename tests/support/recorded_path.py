@@ -47,8 +47,9 @@ def why_old(path: Path) -> str | None:
     return OLD if path.name in OLD_FIXTURES else None
 
 
-BY_ITS_TEST = ("recorded through the UI by its own GPU test, not along a lesson path: its replay test checks its "
-               "stops (tests/app/test_own_programs_replay.py, test_jobs_replay.py)")
+BY_ITS_TEST = ("recorded through the UI by its own GPU script or test, not along a lesson path: its own replay test "
+               "checks it (tests/app/test_own_programs_replay.py, test_jobs_replay.py, test_vars_replay.py, "
+               "test_bp_threads_replay.py)")
 
 
 def why_no_path(path: Path) -> str | None:
