@@ -166,6 +166,8 @@ ZH: dict[str, str] = {
         "关闭",
     "Close help":
         "关闭帮助",
+    "Close it (again: to its parent)":
+        "收起（再按：到上一级）",
     "Collective":
         "集合通信",
     "Compare the index in the faulting line with the size of the array it reads or writes; look at the lane's locals and at blockIdx/threadIdx. A bounds check (`if (i < n)`) is the usual fix.":
@@ -220,6 +222,8 @@ ZH: dict[str, str] = {
         "cudatui 按键（escape 关闭；命令面板 ctrl+p 列出所有操作）",
     "cuDNN":
         "cuDNN",
+    "Culprit lane":
+        "罪魁 lane",
     "Debug finding":
         "调试该问题",
     "Debug one rank in cudatui: start each rank by hand in its own terminal, with RANK, LOCAL_RANK, WORLD_SIZE, MASTER_ADDR and MASTER_PORT set as torchrun would, `cudatui {script}` for that rank and `python {script}` for the others. Raise the timeout first (init_process_group(timeout=timedelta(hours=1))): while it is stopped, the others wait.":
@@ -242,6 +246,10 @@ ZH: dict[str, str] = {
         "docker run --cap-add=SYS_PTRACE --security-opt seccomp=unconfined ...",
     "Down":
         "向下",
+    "Down frame":
+        "下一帧",
+    "End search":
+        "结束搜索",
     "Enter opens the lesson: live with cuda-gdb and a GPU, else its recording (REPLAY); q there comes back here. Also: cudatui demo LESSON [--live | --replay] [--fixed], cudatui demo --list.":
         "Enter 打开这一课：有 cuda-gdb 和 GPU 时实时调试，否则播放它的录制（REPLAY）；在那里按 q 回到这里。另见：cudatui demo LESSON [--live | --replay] [--fixed]、cudatui demo --list。",
     "Even/odd branch: warp divergence (a stepping lesson)":
@@ -298,6 +306,8 @@ ZH: dict[str, str] = {
         "跳转",
     "Go to a CUDA focus (block, thread, warp, lane)":
         "跳转到一个 CUDA 焦点（block、thread、warp、lane）",
+    "Go to line":
+        "跳转到行",
     "GPU":
         "GPU",
     "GPU out of memory":
@@ -438,6 +448,8 @@ ZH: dict[str, str] = {
         "查看 GPU 内存窗格（或 `nvidia-smi`）：谁占用了内存？",
     "Make all ranks call the same collectives in the same order with the same sizes: none in code only some ranks run (rank-0 evaluation, logging, saving), the same number of batches everywhere (DistributedSampler(drop_last=True)). TORCH_DISTRIBUTED_DEBUG=DETAIL checks that the ranks' collectives match.":
         "让所有 rank 以相同的顺序、相同的大小调用相同的集合通信：不要放在只有部分 rank 运行的代码中（rank 0 的评估、日志、保存），并让每个 rank 的 batch 数相同（DistributedSampler(drop_last=True)）。TORCH_DISTRIBUTED_DEBUG=DETAIL 会检查各 rank 的集合通信是否一致。",
+    "memcheck":
+        "memcheck",
     "MI log":
         "MI 日志",
     "Misaligned memory access in a kernel":
@@ -456,8 +468,14 @@ ZH: dict[str, str] = {
         "NCCL（torch.distributed 的 GPU 集合通信所用的库）返回了错误。system error 来自操作系统或网络（无法连接的 socket、错误的网卡、容器中 /dev/shm 太小），CUDA error 来自 NCCL 内部的 CUDA 调用（内存不足，或 GPU 已被更早的 kernel 故障破坏），invalid usage 是配置错误（例如两个 rank 用同一块 GPU），internal error 是 bug 或内存被破坏。'Last error:' 之后的那一行（或 NCCL WARN 行）给出了失败的调用。",
     "Next":
         "下一行",
+    "Next block at the breakpoint":
+        "断点处的下一个 block",
+    "Next file":
+        "下一个文件",
     "Next GPU":
         "下一块 GPU",
+    "Next match":
+        "下一个匹配",
     "Next pane":
         "下一个窗格",
     "Next section":
@@ -484,6 +502,10 @@ ZH: dict[str, str] = {
         "一个操作拿到了位于两个设备上的张量（GPU 和 CPU，或两块 GPU），而 PyTorch 不会替你移动它们。通常是模型用 .to(device) 移动了而输入没有，或者反过来；或者 forward() 中新建的张量落在了 CPU 上；或者某个模块保存了 .to() 不会移动的张量（普通属性，而不是注册的 buffer）。",
     "Open":
         "打开",
+    "Open a struct, array or pointer":
+        "展开结构体、数组或指针",
+    "Open file":
+        "打开文件",
     "Open the full-screen guide":
         "打开全屏指南",
     "Or make the compiler fit the block: `__launch_bounds__(1024)` on the kernel (it spills registers to local memory if it must), or `-maxrregcount=N` for the whole file.":
@@ -500,6 +522,14 @@ ZH: dict[str, str] = {
         "向下翻页",
     "Page up":
         "向上翻页",
+    "Pane narrower":
+        "窗格变窄",
+    "Pane shorter":
+        "窗格变矮",
+    "Pane taller":
+        "窗格变高",
+    "Pane wider":
+        "窗格变宽",
     "Paste the full error text, including the line starting with 'CUDA error:' or 'RuntimeError:'.":
         "粘贴完整的错误文本，包括以 'CUDA error:' 或 'RuntimeError:' 开头的那一行。",
     "pip install nvidia-ml-py":
@@ -512,6 +542,10 @@ ZH: dict[str, str] = {
         "上一块 GPU",
     "Previous":
         "上一个",
+    "Previous file":
+        "上一个文件",
+    "Previous match":
+        "上一个匹配",
     "Previous pane":
         "上一个窗格",
     "Previous section":
@@ -628,6 +662,8 @@ ZH: dict[str, str] = {
         "向下滚动",
     "Scroll up":
         "向上滚动",
+    "Search":
+        "搜索",
     "Set a breakpoint on the reported line with the reported thread's condition and inspect the index.":
         "在报告的行上设置断点，条件设为报告的线程，然后检查索引。",
     "set kernel.yama.ptrace_scope=1 in /etc/sysctl.d and reboot":
@@ -720,6 +756,8 @@ ZH: dict[str, str] = {
         "程序的 CUDA 运行时（对 PyTorch 来说：torch.version.cuda）比已安装驱动支持的最新 CUDA 版本还要新。",
     "the read of a slot nobody wrote":
         "读取了一个没有人写过的位置",
+    "The whole value":
+        "完整的值",
     "This error is returned by the call that caused it, so the traceback line is usually right; if it points at a kernel launch, re-run with launch blocking to be sure.":
         "这个错误由引起它的调用直接返回，所以 traceback 中的那一行通常是对的；如果它指向一次 kernel launch，请用 launch blocking 重新运行以确认。",
     "This GPU is {gpu_capability}; the build supports {supported_archs}.":
@@ -756,6 +794,8 @@ ZH: dict[str, str] = {
         "取消监视",
     "Up":
         "向上",
+    "Up frame":
+        "上一帧",
     "Upgrade the NVIDIA driver, or install a PyTorch/CUDA build no newer than what the driver supports.":
         "升级 NVIDIA 驱动，或者安装不比驱动所支持版本更新的 PyTorch/CUDA 构建。",
     "upgrade the NVIDIA driver, or {fix}":
@@ -784,6 +824,8 @@ ZH: dict[str, str] = {
         "含义",
     "What it means:":
         "含义：",
+    "Whole name":
+        "完整名称",
     "Why the traceback may point at the wrong line:":
         "为什么 traceback 可能指向错误的行：",
     "Why the traceback may point elsewhere":
@@ -798,6 +840,8 @@ ZH: dict[str, str] = {
         "你的代码行",
     "Zeros":
         "零值",
+    "Zoom pane":
+        "放大窗格",
     "{hint}; compute-sanitizer is part of the toolkit":
         "{hint}；compute-sanitizer 是 toolkit 的一部分",
     "{hint}; cuda-gdb is part of the toolkit":
