@@ -37,7 +37,7 @@ def test_pane(snap_compare, tmp_path, pane: str, size: str) -> None:
         elif pane == "source":
             app.query_one("#source-view").focus()
         elif pane == "zoom":
-            app.query_one("#locals-table").focus()
+            app.query_one("#locals-tree").focus()
             await pilot.press("z")
             await wait_for(pilot, lambda: app.screen.maximized is app.query_one("#locals"))
         else:
