@@ -138,9 +138,9 @@ async def test_every_inline_edit_of_the_app_is_the_one_input_and_escape_returns_
     async with app.run_test(size=(160, 48)) as pilot:
         await stopped_at(pilot, app, 9)
         inputs = list(app.query("#main Input"))
-        assert [(w.parent.id, w.id) for w in inputs if isinstance(w, InlineInput)] == [
-            ("breakpoints", "condition-input"), ("shared", "shared-add"), ("console", "console-input"),
-            ("locals", "watch-input"), ("focus", "focus-goto"), ("warps", "watch-input")]
+        assert sorted((w.parent.id, w.id) for w in inputs if isinstance(w, InlineInput)) == sorted([
+            ("source", "source-input"), ("breakpoints", "condition-input"), ("shared", "shared-add"),
+            ("console", "console-input"), ("locals", "watch-input"), ("focus", "focus-goto"), ("warps", "watch-input")])
         assert all(isinstance(w, InlineInput) for w in inputs)
         view = app.query_one(SourcePane).view
         view.focus()
