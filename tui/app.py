@@ -91,6 +91,7 @@ class DebuggerApp(NavigatingApp):
     def on_mount(self) -> None:
         shared = self.query_one(SharedMemoryPane)
         shared.source_dirs, shared.recorded = self.config.source_dirs, self.config.replayed
+        self.query_one(GpuStatsPane).always = bool(self.config.record or self.config.replayed)
         self.spawn(self.debugger.start, "start")
 
     @property

@@ -156,6 +156,8 @@ class GpuStatsPane(Widget, can_focus=False):
         super().__init__(name=name, id=id, classes=classes)
         self.sampler = sampler if sampler is not None else Sampler()
         self._sampling = False
+        self.always = False
+        """Sample while hidden too (a recorded or replayed session: each stop gets its GPU sample)."""
         self._snapshot: Snapshot | None = None
         self._device_indices: list[int] = []
 
@@ -195,8 +197,8 @@ class GpuStatsPane(Widget, can_focus=False):
         self.call_after_refresh(self._tick)
 
     def _tick(self) -> None:
-        """Start a sample unless one is running or the pane is hidden."""
-        if self._sampling or not self.display or not self.is_on_screen:
+        """Start a sample unless one is running or the pane is hidden (and need not sample then)."""
+        if self._sampling or not (self.always or self.display and self.is_on_screen):
             return
         self._sampling = True
         self._sample()
