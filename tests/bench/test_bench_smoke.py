@@ -70,7 +70,7 @@ def test_stop_to_screen() -> None:
     for size in ("160x48", "80x24"):
         assert lines[f"UI part median {size}"].group(5) == "<= 50.0 ms"
         assert lines[f"UI part p95 {size}"].group(5) == "<= 80.0 ms"
-        assert f"5 steps of kernels/recordings/race.jsonl.gz replayed, {size}" in lines[f"stop to screen median {size}"].group(8)
+        assert f"5 steps of tests/fixtures/recorded/tours/race.jsonl replayed, {size}" in lines[f"stop to screen median {size}"].group(8)
         assert "layout passes per step" in lines[f"UI part median {size}"].group(8)
         assert "x the goal" in lines[f"UI part median {size}"].group(8)
         assert "^error answers in 5 steps" in lines[f"MI part median {size}"].group(8)
