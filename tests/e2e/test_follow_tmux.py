@@ -55,7 +55,7 @@ def test_two_followers_see_each_step_of_the_instructor_and_change_nothing(tmp_pa
             tmux.wait_for_line("total 9", target=name)
 
         sent = commands_in(tmp_path / "class.jsonl")
-        for key in ("n", "c", "r"):
+        for key in ("n", "c", "b"):
             tmux("send-keys", "-t", "f1", key)
         tmux.wait_for_line("read-only", target="f1")
         assert commands_in(tmp_path / "class.jsonl") == sent, "a follower's key reached the session"
