@@ -19,7 +19,7 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input, RichLog
 
-from cudatui.gdbbridge import Phase, PhaseChanged, Status
+from cudatui.gdbbridge import Notice, Phase, PhaseChanged, Status
 from cudatui.gdbbridge.debugger.config import LaunchConfig
 from cudatui.tui.app import DebuggerApp
 from cudatui.tui.panes.status import SPINNER, StatusBar
@@ -55,13 +55,15 @@ async def test_a_program_gdb_cannot_run_ends_the_start_with_its_message(steps: P
     ended: list[Status] = []
     app.debugger.subscribe(lambda e: ended.append(e.status) if isinstance(e, PhaseChanged) and e.status.phase is
                            Phase.EXITED else None)
+    errors: list[str] = []  # every error notice the Debugger sent (a toast expires after 8 s: under load, before the check)
+    app.debugger.subscribe(lambda e: errors.append(e.message) if isinstance(e, Notice) and e.severity == "error" else None)
     async with app.run_test(size=(100, 24)) as pilot:
         for runs in (1, 2):  # the first run, and r: each ends the same way
             await wait_for(pilot, lambda: len(ended) == runs and phase(app) == "exited")
             assert app.debugger.status.detail == f"(not run) {said}"
             shown = app.query_one(StatusBar).render().plain  # type: ignore[union-attr]
             assert shown.startswith(f" exited (not run) {said}") and not any(c in shown for c in SPINNER), shown
-            assert len([m for m in messages(app, "error") if said.split(".")[0] in m]) == runs, messages(app)
+            assert len([m for m in errors if said.split(".")[0] in m]) == runs, errors
             assert app.debugger.session is not None and app.debugger.session.alive and no_internal_errors(app)
             if runs == 1:
                 await pilot.press("r")
