@@ -21,8 +21,8 @@ Item = Union[str, "tuple[Item, ...]"]
 LIMIT = 1 << 20
 """Elements an answer may expand into (``0 <repeats 4000000000 times>`` stops there)."""
 
-_REPEATS = re.compile(r"\s*<repeats (\d+) times>\s*$")
-_FIELD = re.compile(r"^\s*(?:<[^<>=]*>|[A-Za-z_][\w:]*|\[[^\]]*\])\s*=(?!=)")
+_REPEATS = re.compile(r"<repeats (\d+) times>")
+_FIELD = re.compile(r"\s*(?:<[^<>=]*>|[A-Za-z_][\w:]*|\[[^\]]*\])\s*=(?!=)")
 """A struct member (``x = 1``, a C++ base ``<Base> = {...}``, a designator ``[3] = 1``)."""
 
 
@@ -36,20 +36,21 @@ class Aggregate:
 
 @dataclass
 class _List:
-    """A brace list being read: its start in the text, elements so far, the element under way."""
+    """A brace list being read: where it starts (and, once closed, ends) in the text, its elements
+    so far with their leaf count, the element under way, and the list that closed inside it."""
 
     start: int
     items: list[Item] = field(default_factory=list)
     element_start: int = -1
-    nested: tuple[Item, ...] | None = None
-    """The list that closed inside the element under way, its text, and whether it is a struct."""
-    nested_text: str = ""
-    nested_struct: bool = False
+    end: int = -1
+    leaves: int = 0
+    nested: _List | None = None
     struct: bool = False
 
 
 def decode(text: str) -> Aggregate:
-    """``text`` (a value as gdb prints it) as nested element texts; never raises."""
+    """``text`` (a value as gdb prints it) as nested element texts; never raises. Linear in the
+    text: elements are found by position, a closed list keeps its leaf count."""
     root = _List(-1)
     root.element_start = 0
     stack = [root]
@@ -72,7 +73,8 @@ def decode(text: str) -> Aggregate:
         elif ch == "}" and len(stack) > 1:
             done = stack.pop()
             _finish(done, text, i, count, truncated)
-            _close(stack[-1], done, text[done.start:i + 1])
+            done.end = i + 1
+            stack[-1].nested = done
         elif ch == ",":
             _finish(stack[-1], text, i, count, truncated)
             stack[-1].element_start = i + 1
@@ -80,68 +82,69 @@ def decode(text: str) -> Aggregate:
     while len(stack) > 1:  # a list gdb never closed (a cut answer): what it holds so far
         done = stack.pop()
         _finish(done, text, n, count, truncated)
-        _close(stack[-1], done, text[done.start:n])
+        done.end = n
+        stack[-1].nested = done
         truncated[0] = True
     _finish(root, text, n, count, truncated)
     items = tuple(root.items)
-    if len(items) == 1 and isinstance(items[0], tuple) and text.strip().startswith("{"):
+    if len(items) == 1 and isinstance(items[0], tuple) and text.lstrip()[:1] == "{":
         items = items[0]
     return Aggregate(items, truncated[0])
 
 
-def _close(parent: _List, done: _List, text: str) -> None:
-    parent.nested, parent.nested_text, parent.nested_struct = tuple(done.items), text, done.struct
+def _strip(text: str, start: int, end: int) -> tuple[int, int]:
+    """``text[start:end]`` without its surrounding white space, as positions."""
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return start, end
 
 
 def _finish(current: _List, text: str, end: int, count: list[int], truncated: list[bool]) -> None:
     """End the element of ``current`` that runs to ``end``: append it (repeated) to its items."""
-    raw = text[current.element_start:end] if current.element_start >= 0 else ""
-    nested, nested_text, nested_struct = current.nested, current.nested_text, current.nested_struct
-    current.nested, current.nested_text, current.nested_struct = None, "", False
-    body = raw.strip()
-    if not body:
+    nested, current.nested = current.nested, None
+    if current.element_start < 0:
         return
-    if _FIELD.match(body):
+    start, end = _strip(text, current.element_start, end)
+    if start >= end:
+        return
+    if _FIELD.match(text, start, end):
         current.struct = True
     times = 1
-    repeats = _REPEATS.search(body)
-    if repeats:
-        times = int(repeats.group(1))
-        body = body[:repeats.start()].strip()
-    if body.endswith("..."):  # gdb cut the list here (``{0, 1, 2...}``, ``"abc"...``)
+    if text.endswith("times>", start, end):
+        at = text.rfind("<repeats ", start, end)
+        repeats = _REPEATS.fullmatch(text, at, end) if at >= 0 else None
+        if repeats:
+            times = int(repeats.group(1))
+            start, end = _strip(text, start, at)
+    if text.endswith("...", start, end):  # gdb cut the list here (``{0, 1, 2...}``, ``"abc"...``)
         truncated[0] = True
-        body = body[:-3].rstrip()
-        if not body:
+        start, end = _strip(text, start, end - 3)
+        if start >= end:
             return
     element: tuple[Item, ...]
-    if nested is not None and body == nested_text.strip():
-        element = (nested_text.strip(),) if nested_struct else (nested,)
-    elif len(body) >= 2 and body[0] == '"' and body[-1] == '"':
-        element = _characters(body[1:-1])
+    counted = 0  # a nested list's elements were counted as they were read
+    if nested is not None and (start, end) == _strip(text, nested.start, nested.end):
+        if nested.struct:
+            element, leaves = (text[start:end],), 1
+        else:
+            element, leaves, counted = (tuple(nested.items),), nested.leaves, 1
+    elif end - start >= 2 and text[start] == '"' and text[end - 1] == '"':
+        element = _characters(text[start + 1:end - 1])
+        leaves = len(element)
+        if not leaves:
+            return
     else:
-        element = (body,)
-    size = _size(element)
-    if size == 0:
-        return
-    counted = 1 if element[0] is nested else 0  # a nested list's elements were counted as read
+        element, leaves = (text[start:end],), 1
+    size = max(leaves, 1)
     room = (LIMIT - count[0]) // size + counted
     if room < times:
         truncated[0] = True
         times = max(0, room)
     current.items.extend(element * times)
+    current.leaves += leaves * times
     count[0] += size * max(0, times - counted)
-
-
-def _size(items: tuple[Item, ...]) -> int:
-    """How many leaf elements ``items`` holds (without recursion)."""
-    total, todo = 0, list(items)
-    while todo:
-        item = todo.pop()
-        if isinstance(item, tuple):
-            todo.extend(item)
-        else:
-            total += 1
-    return max(total, 1) if items else 0
 
 
 def _characters(inside: str) -> tuple[str, ...]:

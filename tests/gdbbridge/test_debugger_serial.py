@@ -1,7 +1,8 @@
 """The Debugger serialises a lane walk (the warp watch) and a step issued together.
 
-Replayed: kernels/recordings/divergence.jsonl.gz, a real cuda-gdb 13.0 session on an H200 made
-through the UI. After its first stop it switches to block (0,0,0) thread (32,0,0), the warp
+Replayed: tests/fixtures/recorded/ui_divergence_v1.jsonl.gz, a real cuda-gdb 13.0 session on an
+H200 made through the UI (the divergence lesson as recorded on 2026-11-29, commit 35d3ee8; the
+packaged lesson has since been re-recorded along a longer path). After its first stop it switches to block (0,0,0) thread (32,0,0), the warp
 watch walks the 32 lanes of that warp with ``-cuda-focus-switch "lane N"`` and
 ``threadIdx.x * 2``, and ``-exec-next`` stops at breakpoint 2 (divergence.cu:23), where only the
 16 even lanes are active. The stand-in answers each request from the stop the front end is at,
@@ -24,9 +25,10 @@ from cudatui.gdbbridge.record.path import recorded_breakpoints
 from cudatui.gdbbridge.record.transcript import load
 from cudatui.gdbbridge.session.events import RawLine
 from cudatui.gdbbridge.session.errors import MIError
-from cudatui.kernels.lessons import KERNELS_DIR
 
-RECORDING = KERNELS_DIR / "recordings" / "divergence.jsonl.gz"
+from ..support.paths import RECORDED
+
+RECORDING = RECORDED / "ui_divergence_v1.jsonl.gz"
 FOCUS = "block (0,0,0) thread (32,0,0)"
 WATCH = "threadIdx.x * 2"
 

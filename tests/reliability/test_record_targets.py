@@ -148,7 +148,11 @@ def test_r_after_the_debugger_died_appends_a_session_and_keeps_the_first(tmp_pat
         wait_until(lambda: b"debugger died" in app.output, why="debugger died", timeout=WAIT)
         first = record.read_text()
         app.send("r")
-        wait_until(lambda: hits() == 2, why="the second stop", timeout=WAIT)
+        try:
+            wait_until(lambda: hits() == 2, why="the second stop", timeout=WAIT)
+        except AssertionError as exc:  # what the terminal and the recording showed, to tell why
+            seen = bytes(app.output[-4000:]).decode(errors="replace")
+            raise AssertionError(f"{exc}\n-- terminal --\n{seen!r}\n-- recording --\n{record.read_text()[-3000:]}") from None
         children = descendants(app.proc.pid)
         app.send("q")
         assert app.wait(timeout=WAIT) == 0

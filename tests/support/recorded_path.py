@@ -27,7 +27,7 @@ OLD_FIXTURES = {
     "finding_assert.jsonl.gz", "finding_native_core.jsonl.gz", "finding_native_exception.jsonl.gz",
     "finding_native_handoff.jsonl.gz", "finding_oob.jsonl.gz", "finding_uninit.jsonl.gz",
     "attach.jsonl", "ext_oob.jsonl", "torch_index.jsonl", "torch_index_blocking.jsonl", "triton_fault.jsonl",
-    "ui_torch_index.jsonl", "ui_triton_fault.jsonl",
+    "ui_torch_index.jsonl", "ui_triton_fault.jsonl", "ui_divergence_v1.jsonl.gz",
     "assert.jsonl", "divergence.jsonl", "oob.jsonl", "race.jsonl", "tile.jsonl", "uninit.jsonl",
 }
 """tests/fixtures/recorded recordings made before stop states were written, by name."""
