@@ -188,7 +188,7 @@ class DebuggerApp(NavigatingApp):
 
     def action_console(self) -> None:
         pane = self.show_pane("console")
-        self.call_after_refresh(pane.focus_input)  # type: ignore[attr-defined]
+        pane.focus_input()  # type: ignore[attr-defined]
 
     def action_help(self, first: tuple[tuple[str, Any], ...] = ()) -> None:
         self.push_screen(HelpScreen([*first, *key_sections(self, [bindings for _, bindings in first])]))

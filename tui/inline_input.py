@@ -30,6 +30,12 @@ class InlineInput(Input):
     | up / down | Previous / next submitted line |
     """
 
+    DEFAULT_CSS = """
+    InlineInput.-transient { dock: bottom; }
+    """
+    """A transient input sits at the bottom edge of its pane, over the pane's last rows while it
+    is open: a pane's tables fill its height, and an input laid out after them would be cut off."""
+
     BINDINGS = [
         Binding("escape", "leave", "Leave", show=False),
         Binding("up", "history(-1)", "Previous", show=False),
@@ -50,9 +56,12 @@ class InlineInput(Input):
         self._back: Widget | None = None
         if transient:
             self.display = False
+            self.add_class("-transient")
 
     def open(self, value: str | None = None) -> None:
-        """Show and focus the input (with ``value``, else with what it holds)."""
+        """Show and focus the input (with ``value``, else with what it holds). The focus moves at
+        once (``Widget.focus`` moves it after the next refresh), so that what is typed right after
+        the key that opened it (type-ahead, a paste) lands in it."""
         if self.screen.focused is not self:
             self._back = self.screen.focused
         if value is not None:
@@ -60,7 +69,7 @@ class InlineInput(Input):
             self.cursor_position = len(value)
         self._index = len(self.history)
         self.display = True
-        self.focus()
+        self.screen.set_focus(self)  # now, not after a refresh: keys typed right after the pane's key are the input's
 
     def close(self) -> None:
         """Empty the line and give the focus back (and hide a transient input)."""

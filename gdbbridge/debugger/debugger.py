@@ -118,16 +118,20 @@ class Debugger(DebuggerCore):
             if cfg.attach is not None:
                 await attached(self, first)
                 return
-            hold = cfg.run and is_native(cfg)
             pending: dict[int, str] = {}
+            where: dict[int, tuple[str, str]] = {}
             for text in cfg.breakpoints:
                 spec = BreakpointSpec.parse(text)
-                bp = await self._insert(spec, say_pending=not hold)
-                if hold and bp is not None and bp.pending:
+                bp = await self._insert(spec, say_pending=False)
+                if bp is not None and bp.pending:
                     pending[bp.number] = self._pending(bp, spec)
-            if pending:
+                    where[bp.number] = (spec.location, self._last_log)
+            if pending and cfg.run and is_native(cfg):
                 self._hold(pending)
-            elif cfg.run:
+                return
+            if pending:
+                self._say_pending(where)
+            if cfg.run:
                 await self._run()
             else:
                 self._set_status(Phase.READY, "loaded, not started (r runs it)")
@@ -147,6 +151,17 @@ class Debugger(DebuggerCore):
         self._notice(f"{'; '.join(pending.values())}: the program has no such location, so it was not started. Fix "
                      "it (:break LOCATION in the console) or press r to run anyway (a library loaded at run time may "
                      "define it)", "warning")
+
+    def _say_pending(self, where: dict[int, tuple[str, str]]) -> None:
+        """The ``-b`` breakpoints that are pending (by number: location, what gdb said), in one
+        warning: each is set when a library or a kernel's module that defines it loads."""
+        numbers = ", ".join(map(str, where))
+        locations = ", ".join(location for location, _ in where.values())
+        said = "; ".join(dict.fromkeys(log for _, log in where.values() if log))
+        many = len(where) > 1
+        self._notice(f"breakpoint{'s' * many} {numbers} at {locations} {'are' if many else 'is'} pending"
+                     f"{f' ({said})' if said else ''}: set when a library or kernel defines {'them' if many else 'it'}; "
+                     "check the location if it never stops", "warning")
 
     async def _run(self) -> None:
         assert self.session is not None and self.breakpoints is not None

@@ -1,9 +1,10 @@
 """Following a recording's path key by key in a real terminal (tmux), and checking after each step
 that the screen shows the recorded stop: the source line, the Stack and Locals panes, the focus.
 
-Keys go in as a user types them; a pane is reached by clicking its tab (80x24) and an input by
-clicking it, so no key can land in the wrong widget. At 160x48 each pane is read inside its
-box; at 80x24 the pane under the tab row is the one shown.
+Keys go in as a user types them; a pane is reached by clicking its tab (every pane at 80x24,
+all but Locals, Focus and Warps at 160x48) and an input by clicking it, so no key can land in
+the wrong widget. At 160x48 each pane is read inside its box; at 80x24 the pane under the tab
+row is the one shown.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from cudatui.kernels.lesson_paths import PANE_TITLES
 from .tmux import TmuxServer
 
 WAIT = 60.0
-TAB_ROW = re.compile(r"^Locals\s+Stack\s+Breaks")
+TAB_ROW = re.compile(r"^(Locals\s+Focus\s+Warps\s+)?Stack\s+Breaks")
 
 
 class ScreenPath:
@@ -36,8 +37,8 @@ class ScreenPath:
         the area under the tab row at 80x24."""
         lines = self.lines()
         if not self.wide:
-            tabs = next((i for i, line in enumerate(lines) if TAB_ROW.match(line)), None)
-            return [] if tabs is None else [(row, 0, lines[row]) for row in range(tabs + 2, len(lines) - 2)]
+            tabs = self.tab_row()
+            return [] if tabs is None else [(row, 0, lines[row]) for row in range(tabs[0] + 2, len(lines) - 2)]
         for top, line in enumerate(lines):
             start = line.find(f"╭─ {title} ")
             if start < 0:
@@ -77,18 +78,18 @@ class ScreenPath:
         return any(state.func in line and where in line for line in self.pane("Stack"))
 
     def locals_show(self, state: StopSummary) -> bool:
-        """The Locals pane lists the stop's locals by name, in order (the rows that fit the pane)."""
-        rows = self.pane("Locals")
-        header = next((i for i, line in enumerate(rows) if line.split()[:2] == ["Name", "Value"]), None)
-        if header is None:
-            return False
+        """The Locals tree lists the stop's locals by name, in order (its top-level rows that fit
+        the pane: a row is ``▶ name  value  type``, a child row starts with a tree guide)."""
         names = []
-        for line in rows[header + 1:]:
+        for line in self.pane("Locals"):
             words = line.split()
-            if words[:2] == ["Watch", "expressions"]:
+            if not words or words[0] in ("├", "└", "│"):
+                continue
+            if words[0].startswith("w:") or words[:2] == ["no", "locals"]:
                 break
-            if words and re.fullmatch(r"[A-Za-z_$][\w$]*", words[0]):  # not a scrollbar's glyph
-                names.append(words[0])
+            name = words[1] if words[0] in ("▶", "▼") and len(words) > 1 else words[0]
+            if re.fullmatch(r"[A-Za-z_$][\w$]*", name):  # not a scrollbar's glyph
+                names.append(name)
         wanted = [name for name in state.locals.split(",") if name]
         return bool(names or not wanted) and names == wanted[:len(names)]
 
@@ -117,27 +118,47 @@ class ScreenPath:
                 return
         raise AssertionError(f"nothing like {pattern!r} to click:\n" + "\n".join(lines))
 
+    def tab_row(self) -> tuple[int, str] | None:
+        """The row of the tabs and its tab labels (what precedes the right column at 160x48)."""
+        for row, line in enumerate(self.lines()):
+            if TAB_ROW.match(line):
+                return row, line.split("│", 1)[0]
+        return None
+
     def show(self, pane_id: str) -> None:
-        """At 80x24 click the pane's tab (every pane is shown at 160x48)."""
-        if self.wide:
-            return
+        """Click the pane's tab, unless its box is on the screen already (160x48: Locals, Focus
+        and Warps are always shown, the others are tabs under the source)."""
         title = PANE_TITLES[pane_id]
-        lines = self.lines()
-        row = next((i for i, line in enumerate(lines) if TAB_ROW.match(line)), None)
-        assert row is not None, "no tab row:\n" + "\n".join(lines)
-        self.tmux.click(re.search(rf"\b{title}\b", lines[row]).start() + 1, row)
+
+        def found() -> bool:  # the box, or the tab (a notification may cover a box for seconds)
+            tabs = self.tab_row()
+            return (self.wide and f"╭─ {title} " in self.tmux.screen()) or (
+                tabs is not None and re.search(rf"\b{title}\b", tabs[1]) is not None)
+
+        self.wait(found, f"the {title} pane or its tab")
+        if self.wide and f"╭─ {title} " in self.tmux.screen():
+            return
+        tabs = self.tab_row()
+        assert tabs is not None, "no tab row:\n" + self.tmux.screen()
+        row, labels = tabs
+        label = re.search(rf"\b{title}\b", labels)
+        assert label is not None, f"no {title} tab in {labels!r}"
+        self.tmux.click(label.start() + 1, row)
         self.wait(lambda: self.tab_shown(title), f"the {title} tab")
 
     def tab_shown(self, title: str) -> bool:
-        """Whether the 80x24 tab area shows ``title``'s pane: its tab's underline (the lit segment of
-        the line under the tabs, between ``╸`` and ``╺``) sits under the title and no longer moves."""
+        """Whether the tab area shows ``title``'s pane: its tab's underline (the lit segment of the
+        line under the tabs, between ``╸`` and ``╺``) sits under the title."""
+        tabs = self.tab_row()
         lines = self.lines()
-        row = next((i for i, line in enumerate(lines) if TAB_ROW.match(line)), None)
-        if row is None or row + 1 >= len(lines):
+        if tabs is None or tabs[0] + 1 >= len(lines):
             return False
-        start = re.search(rf"\b{title}\b", lines[row]).start()
-        under, end = lines[row + 1], start + len(title)
-        return (start == 0 or under[start - 1:start] == "╸") and (end >= len(under) or under[end] == "╺")
+        row, labels = tabs
+        label = re.search(rf"\b{title}\b", labels)
+        if label is None:
+            return False
+        start, end, under = label.start(), label.end(), lines[row + 1]
+        return (start == 0 or under[start - 1:start] == "╸") and (end >= len(under) or under[end] in "╺ ")
 
     def focus_source(self) -> None:
         """Click the source text (not its gutter), so that keys go to the debugger."""
@@ -155,9 +176,8 @@ class ScreenPath:
     def click_body(self, pane_title: str, below: int = 2) -> None:
         """Click inside a pane, ``below`` lines under its first (its table, under the summary and
         header lines), so that the pane's keys reach it."""
-        rows = self.pane_rows(pane_title)
-        assert len(rows) > below, f"the {pane_title} pane is not shown:\n{self.tmux.screen()}"
-        row, column, _ = rows[below]
+        self.wait(lambda: len(self.pane_rows(pane_title)) > below, f"the {pane_title} pane")
+        row, column, _ = self.pane_rows(pane_title)[below]
         self.tmux.click(column + 2, row)
 
     def do(self, step: RecordedStep) -> None:
