@@ -75,6 +75,8 @@ class DebuggerApp(NavigatingApp):
         self.debugger = Debugger(config)
         self.link = DebuggerLink(self, self.debugger, self.show_debugger_event)
         self.last_state: StopState | None = None
+        self._explained_stop: object = None
+        """The stop whose failure was last offered an explanation (E)."""
         self._post_mortem_pending = False
         self._state_panes: list[StatePane] = []
         self.failure: str | None = None
@@ -151,7 +153,9 @@ class DebuggerApp(NavigatingApp):
             session = self.debugger.session
             gpu.debuggee_pid = session.inferior_pid if session else None
         stop = state.stop
-        if stop.exception is not None or (stop.exited and stop.exit_code not in (0, None)) or stop.signal:
+        failed = stop.exception is not None or (stop.exited and stop.exit_code not in (0, None)) or stop.signal
+        if failed and stop is not self._explained_stop:  # once per stop, not at each frame or focus change in it
+            self._explained_stop = stop
             self.call_after_refresh(self._offer_explanation)
 
     def notify_user(self, message: str, severity: str = "information") -> None:
