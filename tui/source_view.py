@@ -108,6 +108,11 @@ class SourceView(ScrollView, can_focus=True):
             self.refresh_line(number - 1)
         self._strips.clear()
 
+    def on_resize(self) -> None:
+        """Keep the cursor line in sight when the view shrinks (a banner appears, a split moves)."""
+        if self.lines and not self._well_inside(self.cursor):
+            self.center(self.cursor)
+
     def _well_inside(self, line: int) -> bool:
         """Whether ``line`` is shown with a few lines of context around it."""
         top, height = int(self.scroll_offset.y), self.size.height

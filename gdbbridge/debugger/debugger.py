@@ -35,7 +35,7 @@ from cudatui.gdbbridge.debugger.breakpoints import Breakpoints, BreakpointSpec
 from cudatui.gdbbridge.debugger.core import RUN, STEPS, DebuggerCore, Step
 from cudatui.gdbbridge.debugger.events import ConsoleOutput, Notice, StartupFailed
 from cudatui.gdbbridge.debugger.host import LAUNCH_BLOCKING, is_native, jit_env
-from cudatui.gdbbridge.debugger.state import StateBuilder
+from cudatui.gdbbridge.debugger.state import StateBuilder, reselect_frame
 from cudatui.gdbbridge.debugger.targets import attached, join_rank, restart_refused
 from cudatui.gdbbridge.debugger.status import Phase
 from cudatui.gdbbridge.nvml.models import Snapshot
@@ -375,6 +375,8 @@ class Debugger(DebuggerCore):
             self._selected_by_console = None
             self._console_said = said = []
             try:
+                if self.phase is Phase.STOPPED and self.state is not None and self.state.selected_frame:
+                    await reselect_frame(session, self.state.selected_frame)  # a lane walk may have reset it
                 text = await session.console(command)
             except MIError as exc:
                 self._say_logs(said, exc.message)

@@ -46,6 +46,20 @@ def focus_from_tables(
     )
 
 
+async def reselect_frame(session: GdbSession, level: int) -> None:
+    """Select frame ``level`` in gdb again. cuda-gdb 13.0 leaves frame 0 selected after its
+    ``info cuda`` tables (recorded on the H200: ``print column`` after ``-stack-select-frame 1``
+    and the tables answered "No symbol" from ``__assert_fail``), so a console command or a
+    variable object would see the wrong frame. Best effort: a replay recorded without it answers
+    as it was recorded."""
+    try:
+        await session.command("-stack-select-frame", level)
+    except DebuggerGone:
+        raise
+    except MIError:
+        pass
+
+
 class StateBuilder:
     """Builds StopStates for one session; generations only grow."""
 
@@ -86,6 +100,8 @@ class StateBuilder:
             frames_p, vars_p, self._names(in_kernel, errors), regs_p, self._breakpoints(errors), *tables.values()
         )
         frames_r, vars_r, names, regs_r, breakpoints, *table_r = results
+        if in_kernel and selected_frame:
+            await reselect_frame(self.session, selected_frame)  # cuda-gdb's info cuda tables select frame 0
         t = dict(zip(tables, table_r))
         devices = parse_devices(t.get("devices", {}))
         sms = parse_sms(t.get("sms", {}))

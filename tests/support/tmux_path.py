@@ -38,7 +38,14 @@ class ScreenPath:
         lines = self.lines()
         if not self.wide:
             tabs = self.tab_row()
-            return [] if tabs is None else [(row, 0, lines[row]) for row in range(tabs[0] + 2, len(lines) - 2)]
+            if tabs is None:
+                return []
+            rows = []
+            for row in range(tabs[0] + 2, len(lines) - 2):  # down to the status bar, or the guide strip's rule
+                if lines[row].startswith("─"):
+                    break
+                rows.append((row, 0, lines[row]))
+            return rows
         for top, line in enumerate(lines):
             start = line.find(f"╭─ {title} ")
             if start < 0:
@@ -138,13 +145,20 @@ class ScreenPath:
         self.wait(found, f"the {title} pane or its tab")
         if self.wide and f"╭─ {title} " in self.tmux.screen():
             return
-        tabs = self.tab_row()
-        assert tabs is not None, "no tab row:\n" + self.tmux.screen()
-        row, labels = tabs
-        label = re.search(rf"\b{title}\b", labels)
-        assert label is not None, f"no {title} tab in {labels!r}"
-        self.tmux.click(label.start() + 1, row)
-        self.wait(lambda: self.tab_shown(title), f"the {title} tab")
+        deadline = time.monotonic() + WAIT
+        while True:  # a click the app took while busy (a replay restarting) may be lost: click again
+            tabs = self.tab_row()
+            assert tabs is not None, "no tab row:\n" + self.tmux.screen()
+            row, labels = tabs
+            label = re.search(rf"\b{title}\b", labels)
+            assert label is not None, f"no {title} tab in {labels!r}"
+            self.tmux.click(label.start() + 1, row)
+            try:
+                self.wait(lambda: self.tab_shown(title), f"the {title} tab", timeout=min(5.0, deadline - time.monotonic()))
+                return
+            except AssertionError:
+                if time.monotonic() >= deadline:
+                    raise
 
     def tab_shown(self, title: str) -> bool:
         """Whether the tab area shows ``title``'s pane: its tab's underline (the lit segment of the
@@ -164,19 +178,43 @@ class ScreenPath:
         """Click the source text (not its gutter), so that keys go to the debugger."""
         self.tmux.click(40 if not self.wide else 30, 3)
 
-    def click_row(self, pane_title: str, pattern: str) -> None:
-        """Click the first row of pane ``pane_title`` matching ``pattern``."""
-        rows = self.pane_rows(pane_title)
-        for row, column, text in rows:
-            if re.search(pattern, text):
-                self.tmux.click(column + len(text) - len(text.lstrip()) + 1, row)
-                return
-        raise AssertionError(f"no row like {pattern!r} in {pane_title}:\n" + "\n".join(t for _, _, t in rows))
+    def covered(self, pane_title: str) -> bool:
+        """Whether a notification lies over the pane: its left edge ``▌`` in one column of three
+        rows or more (a click there would dismiss the notification instead of reaching the pane;
+        a scrollbar's thumb is one row)."""
+        texts = [text for _, _, text in self.pane_rows(pane_title)]
+        for top in range(len(texts) - 2):
+            for column, char in enumerate(texts[top]):
+                if char == "▌" and all(column < len(t) and t[column] == "▌" for t in texts[top + 1:top + 3]):
+                    return True
+        return False
+
+    def cursor_to(self, pane_title: str, pattern: str) -> None:
+        """Put the cursor of the table in pane ``pane_title`` on its first row matching ``pattern``,
+        as a user does with the keyboard: a click on the table's header row gives it the focus,
+        ctrl+home goes to its first row, down to the row (a click on a row that already holds the
+        cursor would select it: Breaks would open its source, Stack its frame)."""
+
+        def rows() -> tuple[tuple[int, int, str], int] | None:
+            found = self.pane_rows(pane_title)
+            header = next((i for i, (_, _, text) in enumerate(found) if text.split()[:1] in (["#"], ["Count"])), None)
+            if header is None:
+                return None
+            body = found[header + 1:]
+            index = next((i for i, (_, _, text) in enumerate(body) if re.search(pattern, text)), None)
+            return (found[header], index) if index is not None else None
+
+        self.wait(lambda: rows() is not None and not self.covered(pane_title),
+                  f"a row like {pattern!r} in {pane_title}, not under a notification")
+        (row, column, text), index = rows()  # type: ignore[misc]
+        self.tmux.click(column + len(text) - len(text.lstrip()) + 1, row)
+        self.keys("C-Home", *(["Down"] * index))
 
     def click_body(self, pane_title: str, below: int = 2) -> None:
         """Click inside a pane, ``below`` lines under its first (its table, under the summary and
         header lines), so that the pane's keys reach it."""
-        self.wait(lambda: len(self.pane_rows(pane_title)) > below, f"the {pane_title} pane")
+        self.wait(lambda: len(self.pane_rows(pane_title)) > below and not self.covered(pane_title),
+                  f"the {pane_title} pane, not under a notification")
         row, column, _ = self.pane_rows(pane_title)[below]
         self.tmux.click(column + 2, row)
 
@@ -202,7 +240,7 @@ class ScreenPath:
             self.wait(lambda: f"(gdb) {arg}" in self.tmux.screen(), f"the console's {arg}")
         elif kind == "frame":
             self.show("stack")
-            self.click_row("Stack", rf"^\W*{arg}\s+\S")  # the click moves the cursor there
+            self.cursor_to("Stack", rf"^\W*{arg}\s+\S")
             self.keys("Enter")
         elif kind == "pane":
             self.show(arg)
@@ -210,24 +248,27 @@ class ScreenPath:
             self.show("shared")
             self.click_body("Shared")
             self.keys("a")
+            self.wait(lambda: "shared array, e.g." in self.tmux.screen(), "the shared array's input")
             self.text(arg)
             self.keys("Enter")
         elif kind == "watch":
             self.show("warps")
             self.click_body("Warps")
             self.keys("w")
+            self.wait(lambda: "expression evaluated in every lane" in self.tmux.screen(), "the warp watch's input")
             self.text(arg)
             self.keys("Enter")
         elif kind in ("condition", "delete", "disable"):
             number, _, condition = arg.partition(" ")
             self.show("breakpoints")
-            self.click_row("Breaks", rf"^\W*{number}\s")
+            self.cursor_to("Breaks", rf"^\W*{number}\s")
             if kind == "delete":
                 self.keys("d")
             elif kind == "disable":
                 self.keys("Space")
             else:
                 self.keys("e")
+                self.wait(lambda: "e.g. threadIdx.x == 5" in self.tmux.screen(), "the condition's input")
                 self.text(condition)
                 self.keys("Enter")
         elif kind == "sanitize":
@@ -239,7 +280,7 @@ class ScreenPath:
             self.wait(lambda: "RECORDED" in self.tmux.screen(), "the recorded report")
         elif kind == "debug":
             self.show("sanitizer")
-            self.click_row("Sanitize", r"^\s*\d+\s+\S")
+            self.cursor_to("Sanitize", r"^\s*\d+\s+\S")
             self.keys("d")
 
     def check(self, step: RecordedStep) -> None:

@@ -78,12 +78,14 @@ def banner_text(exception: CudaException, state: StopState) -> Text:
 class ExceptionBanner(StatePane):
     """A banner shown only while the target is stopped on a CUDA exception.
 
-    It has no key bindings; it hides itself when a stop carries no exception.
+    It has no key bindings; it hides itself when a stop carries no exception. It takes at most a
+    quarter of the screen's height (at 80x24 the meaning and the advice are cut: E explains).
     """
 
     DEFAULT_CSS = """
     ExceptionBanner {
         height: auto;
+        max-height: 25vh;
         padding: 0 1;
         background: $error 15%;
         border-left: thick $error;

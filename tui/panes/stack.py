@@ -66,7 +66,7 @@ class StackPane(StatePane):
     StackPane { height: 1fr; }
     StackPane > #stack-table { height: auto; max-height: 70%; }
     StackPane > #host-note { height: auto; color: $warning; display: none; }
-    StackPane > #host-table { height: 1fr; min-height: 2; display: none; }
+    StackPane > #host-table { height: 1fr; display: none; }
     """
 
     COLUMNS = ("mark", "level", "function", "location")
