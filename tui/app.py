@@ -138,6 +138,9 @@ class DebuggerApp(NavigatingApp):
                 self.failure = message
                 self.exit(2, return_code=2)
 
+    def on_resize(self) -> None:
+        self.query_one(ExceptionBanner).refit()
+
     def show_state(self, state: StopState) -> None:
         """Give ``state`` to every pane in one screen update (one layout pass at most)."""
         self.last_state = state

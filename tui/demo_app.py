@@ -86,6 +86,7 @@ class DemoApp(ReplayApp):
         await self.debugger.start()
 
     def on_resize(self) -> None:
+        super().on_resize()
         self.query_one(GuidePane).set_class(self.wide, "-wide")
 
     # -- the guide -----------------------------------------------------------------------------

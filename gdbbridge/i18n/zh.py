@@ -18,6 +18,8 @@ ZH: dict[str, str] = {
         "（录制时按下的键；偏离这条路径的步骤不在录制中）",
     "2-D shared tile (3x3 blur) read before the block finished loading it":
         "二维共享内存 tile（3x3 模糊）在 block 加载完之前就被读取",
+    "E: what it means and what to do next":
+        "E：它的含义与下一步该做什么",
     "`continue` resumes the program after this assert.":
         "`continue` 可以让程序在这个 assert 之后继续运行。",
     "`nvidia-smi` shows the driver's highest supported CUDA version at the top right.":

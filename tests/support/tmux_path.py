@@ -18,6 +18,8 @@ from cudatui.kernels.lesson_paths import PANE_TITLES
 from .tmux import TmuxServer
 
 WAIT = 60.0
+FOOTER = {"Stack": "Up frame", "Warps": "Warp watch", "Shared": "Format", "Breaks": "On/off", "Sanitize": "Debug finding"}
+"""What the footer shows once a pane has the focus (its own keys)."""
 TAB_ROW = re.compile(r"^(Locals\s+Focus\s+Warps\s+)?Stack\s+Breaks")
 
 
@@ -181,13 +183,33 @@ class ScreenPath:
     def covered(self, pane_title: str) -> bool:
         """Whether a notification lies over the pane: its left edge ``▌`` in one column of three
         rows or more (a click there would dismiss the notification instead of reaching the pane;
-        a scrollbar's thumb is one row)."""
-        texts = [text for _, _, text in self.pane_rows(pane_title)]
+        a scrollbar's thumb is one row). A notification found is clicked away, as a user does."""
+        rows = self.pane_rows(pane_title)
+        texts = [text for _, _, text in rows]
         for top in range(len(texts) - 2):
             for column, char in enumerate(texts[top]):
                 if char == "▌" and all(column < len(t) and t[column] == "▌" for t in texts[top + 1:top + 3]):
+                    row, start, _ = rows[top + 1]
+                    self.tmux.click(start + column + 2, row)
                     return True
         return False
+
+    def click_into(self, pane_title: str, x: int, y: int) -> None:
+        """Click at ``x``, ``y`` inside the pane until the footer shows the pane's keys (a click
+        that met a notification dismissed it instead)."""
+        label = FOOTER.get(pane_title)
+        deadline = time.monotonic() + WAIT
+        while True:
+            self.tmux.click(x, y)
+            if label is None:
+                return
+            try:
+                self.wait(lambda: label in self.lines()[-1], f"the {pane_title} pane's keys in the footer",
+                          timeout=min(3.0, max(0.1, deadline - time.monotonic())))
+                return
+            except AssertionError:
+                if time.monotonic() >= deadline:
+                    raise
 
     def cursor_to(self, pane_title: str, pattern: str) -> None:
         """Put the cursor of the table in pane ``pane_title`` on its first row matching ``pattern``,
@@ -207,7 +229,7 @@ class ScreenPath:
         self.wait(lambda: rows() is not None and not self.covered(pane_title),
                   f"a row like {pattern!r} in {pane_title}, not under a notification")
         (row, column, text), index = rows()  # type: ignore[misc]
-        self.tmux.click(column + len(text) - len(text.lstrip()) + 1, row)
+        self.click_into(pane_title, column + len(text) - len(text.lstrip()) + 1, row)
         self.keys("C-Home", *(["Down"] * index))
 
     def click_body(self, pane_title: str, below: int = 2) -> None:
@@ -216,7 +238,7 @@ class ScreenPath:
         self.wait(lambda: len(self.pane_rows(pane_title)) > below and not self.covered(pane_title),
                   f"the {pane_title} pane, not under a notification")
         row, column, _ = self.pane_rows(pane_title)[below]
-        self.tmux.click(column + 2, row)
+        self.click_into(pane_title, column + 2, row)
 
     def do(self, step: RecordedStep) -> None:
         """Make ``step`` with keys and clicks."""

@@ -42,8 +42,13 @@ def lanes_summary(state: StopState) -> str:
     return f"lanes {shown} ({len(faulted)} lanes)"
 
 
-def banner_text(exception: CudaException, state: StopState) -> Text:
-    """The banner: headline, location, whether the program can continue, meaning and advice."""
+COMPACT_BELOW = 36
+"""Screen rows under which the banner leaves its meaning and advice to E (explain)."""
+
+
+def banner_text(exception: CudaException, state: StopState, compact: bool = False) -> Text:
+    """The banner: headline, location, whether the program can continue, meaning and advice
+    (``compact``: a pointer to E instead of the meaning and advice)."""
     text = Text()
     text.append(f" {exception.signal_name} ", style="bold reverse red")
     text.append(f" {exception.name}", style="bold")
@@ -70,6 +75,9 @@ def banner_text(exception: CudaException, state: StopState) -> Text:
     else:
         text.append("\n" + tr("fatal: "), style="bold red")
         text.append(tr("the CUDA context is lost and the program cannot continue; inspect it now."))
+    if compact:
+        text.append("\n" + tr("E: what it means and what to do next"), style="italic")
+        return text
     meaning = EXCEPTION_MEANINGS.get(exception.code, ("A GPU exception.", None))[0]
     text.append(f"\n{tr(meaning)} {tr(WHAT_TO_TRY.get(exception.code, GENERIC_ADVICE))}", style="italic")
     return text
@@ -78,8 +86,9 @@ def banner_text(exception: CudaException, state: StopState) -> Text:
 class ExceptionBanner(StatePane):
     """A banner shown only while the target is stopped on a CUDA exception.
 
-    It has no key bindings; it hides itself when a stop carries no exception. It takes at most a
-    quarter of the screen's height (at 80x24 the meaning and the advice are cut: E explains).
+    It has no key bindings; it hides itself when a stop carries no exception. On a screen under
+    :data:`COMPACT_BELOW` rows it leaves the meaning and the advice to E, and it never takes more
+    than a quarter of the screen's height.
     """
 
     DEFAULT_CSS = """
@@ -96,12 +105,15 @@ class ExceptionBanner(StatePane):
     def __init__(self, *, name: str | None = None, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(name=name, id=id, classes=classes)
         self._text = Text()
+        self._state: StopState | None = None
         self.exception: CudaException | None = None
         """The exception shown, or None while hidden."""
 
     def render_state(self, state: StopState, previous: StopState | None) -> None:
         self.exception = state.stop.exception
-        text = banner_text(self.exception, state) if self.exception else Text()
+        self._state = state
+        compact = self.screen.size.height < COMPACT_BELOW
+        text = banner_text(self.exception, state, compact) if self.exception else Text()
         frame = faulting_frame(state.frames, state.frame) if self.exception else None
         self.tooltip = frame.func if frame is not None and is_shortened(frame.func) else None
         if text == self._text:
@@ -110,6 +122,11 @@ class ExceptionBanner(StatePane):
         if self.display != (self.exception is not None):
             self.display = self.exception is not None
         self.refresh(layout=True)
+
+    def refit(self) -> None:
+        """Render again for the screen's height (the app calls it when the terminal is resized)."""
+        if self._state is not None:
+            self.render_state(self._state, None)
 
     def render(self) -> Text:
         return self._text

@@ -57,8 +57,8 @@ class StackPane(StatePane):
     """
 
     BINDINGS = [
-        Binding("u", "app.frame(1)", "Up frame", show=False),
-        Binding("d", "app.frame(-1)", "Down frame", show=False),
+        Binding("u", "app.frame(1)", "Up frame"),
+        Binding("d", "app.frame(-1)", "Down frame"),
         Binding("i", "details", "Whole name", show=False),
     ]
 
@@ -76,6 +76,11 @@ class StackPane(StatePane):
         self._host: HostStack | None = None
         self._host_stop: StopEvent | None = None
         """The stop whose host stack is shown (a later stop hides it until its own arrives)."""
+
+    def on_resize(self) -> None:
+        """The device frames take the rows they need, up to 70% of the pane, but never fewer than
+        a header and three frames while there is room for them (the Python frames get the rest)."""
+        self.query_one("#stack-table").styles.max_height = max(4, int(self.size.height * 0.7))
 
     def compose(self) -> ComposeResult:
         for table_id, labels in (("stack-table", ("", "#", "Function", "Location")),
