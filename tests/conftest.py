@@ -21,6 +21,12 @@ from tests.support.programs import FOREVER, PANES, STEPS, compile_c  # noqa: E40
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+os.environ["ESCDELAY"] = "1000"
+"""How long (ms) Textual waits for the rest of an escape sequence in a real terminal (tmux, a
+pseudo-terminal) before it takes the ESC as the escape key; its 100 ms default splits a mouse
+report in two under a loaded CI machine (four workers on two cores): a lone escape, then the
+report's characters as keys. The apps the tests start inherit it (tmux's server included)."""
+
 
 @lru_cache(maxsize=1)
 def gpu_available() -> bool:

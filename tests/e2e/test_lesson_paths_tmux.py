@@ -21,9 +21,11 @@ from tests.support.recorded_path import path_of, why_old
 from tests.support.tmux import TmuxServer
 from tests.support.tmux_path import ScreenPath
 
-pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux")
+pytestmark = [pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux"),
+              pytest.mark.xdist_group("lesson-walks")]
+"""The walks run one after the other in one worker: sixteen terminals replaying at once on a
+two-core machine starve the apps' input (clicks are lost)."""
 
-XFAIL_OPEN = "open at the end of the 2026-12-01 session: fails on main since the wave's merges (the tabbed layout, the Locals tree, the source pane's keys) met the lessons re-recorded on the H200; see the closing note"
 CASES = [RECORDINGS_DIR / f"{lesson.name}.jsonl.gz" for lesson in LESSONS] + [RECORDED / "gdb" / "panes_path.jsonl.gz"]
 
 
@@ -39,7 +41,6 @@ def command(path: Path) -> str:
 
 @pytest.mark.parametrize("size", [(80, 24), (160, 48)], ids=["80x24", "160x48"])
 @pytest.mark.parametrize("path", CASES, ids=[*(lesson.name for lesson in LESSONS), "panes_path"])
-@pytest.mark.xfail(run=False, reason=XFAIL_OPEN)
 def test_recorded_path_key_by_key_shows_each_recorded_stop(path: Path, size: tuple[int, int], tmp_path: Path) -> None:
     recorded = path_of(path)
     if not any(step.state for step in recorded):

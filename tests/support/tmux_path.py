@@ -211,25 +211,41 @@ class ScreenPath:
                 if time.monotonic() >= deadline:
                     raise
 
-    def cursor_to(self, pane_title: str, pattern: str) -> None:
-        """Put the cursor of the table in pane ``pane_title`` on its first row matching ``pattern``,
-        as a user does with the keyboard: a click on the table's header row gives it the focus,
-        ctrl+home goes to its first row, down to the row (a click on a row that already holds the
-        cursor would select it: Breaks would open its source, Stack its frame)."""
+    def table_rows(self, pane_title: str, pattern: str) -> tuple[list[tuple[int, int, str]], int] | None:
+        """The rows under the header of the table in pane ``pane_title`` and the index of the
+        first one matching ``pattern`` (None while there is none)."""
+        found = self.pane_rows(pane_title)
+        header = next((i for i, (_, _, text) in enumerate(found) if text.split()[:1] in (["#"], ["Count"])), None)
+        if header is None:
+            return None
+        body = found[header + 1:]
+        index = next((i for i, (_, _, text) in enumerate(body) if re.search(pattern, text)), None)
+        return None if index is None else (body, index)
 
-        def rows() -> tuple[tuple[int, int, str], int] | None:
-            found = self.pane_rows(pane_title)
-            header = next((i for i, (_, _, text) in enumerate(found) if text.split()[:1] in (["#"], ["Count"])), None)
-            if header is None:
-                return None
-            body = found[header + 1:]
-            index = next((i for i, (_, _, text) in enumerate(body) if re.search(pattern, text)), None)
-            return (found[header], index) if index is not None else None
-
-        self.wait(lambda: rows() is not None and not self.covered(pane_title),
+    def click_row(self, pane_title: str, pattern: str) -> None:
+        """Click the first row of the table in ``pane_title`` matching ``pattern``: the cursor goes
+        there (a click on the row that already holds it selects it)."""
+        self.wait(lambda: self.table_rows(pane_title, pattern) is not None and not self.covered(pane_title),
                   f"a row like {pattern!r} in {pane_title}, not under a notification")
-        (row, column, text), index = rows()  # type: ignore[misc]
-        self.click_into(pane_title, column + len(text) - len(text.lstrip()) + 1, row)
+        body, index = self.table_rows(pane_title, pattern)  # type: ignore[misc]
+        row, column, _ = body[index]
+        self.click_into(pane_title, column + 4, row)
+
+    def cursor_to(self, pane_title: str, pattern: str) -> None:
+        """Put the cursor of the table in pane ``pane_title`` (a table that fills its pane) on its
+        first row matching ``pattern``, as a user does with the keyboard: a click on the blank
+        rows under the table's rows gives it the focus without selecting a row (a click on a row
+        selects it: Breaks would open that breakpoint's source), ctrl+home goes to its first
+        row, down to the row. Where the pane is too small for a blank row, the row is clicked."""
+        self.wait(lambda: self.table_rows(pane_title, pattern) is not None and not self.covered(pane_title),
+                  f"a row like {pattern!r} in {pane_title}, not under a notification")
+        rows, index = self.table_rows(pane_title, pattern)  # type: ignore[misc]
+        spare = next(((row, column) for row, column, text in rows[index:] if not text.strip()), None)
+        if spare is None:
+            row, column, _ = rows[index]
+            self.click_into(pane_title, column + 4, row)
+            return
+        self.click_into(pane_title, spare[1] + 4, spare[0])
         self.keys("C-Home", *(["Down"] * index))
 
     def click_body(self, pane_title: str, below: int = 2) -> None:
@@ -262,7 +278,7 @@ class ScreenPath:
             self.wait(lambda: f"(gdb) {arg}" in self.tmux.screen(), f"the console's {arg}")
         elif kind == "frame":
             self.show("stack")
-            self.cursor_to("Stack", rf"^\W*{arg}\s+\S")
+            self.click_row("Stack", rf"^\W*{arg}\s+\S")
             self.keys("Enter")
         elif kind == "pane":
             self.show(arg)
