@@ -20,6 +20,7 @@ from cudatui.gdbbridge import (
     BreakpointSpec, DoctorConfig, LaunchConfig, Transcript, TranscriptError, check_cuda_gdb, clean, find_tool, load,
     probe_nvml, recorded_breakpoints, recorded_moves,
 )
+from cudatui.gdbbridge.record.stop_state import recorded_path
 from cudatui.kernels.lessons import KERNELS_DIR, Lesson, LessonError, get_lesson
 
 RECORDINGS_DIR = KERNELS_DIR / "recordings"
@@ -60,6 +61,9 @@ class RecordingInfo:
     """The breakpoints inserted before the run, as ``LOCATION [if CONDITION]``."""
     steps: tuple[str, ...]
     """The recorded path after the first stop, as keys (``n``, ``c``, ``g block (1,0,0) ...``)."""
+    path_steps: tuple[str, ...] = ()
+    """Every step of the recorded path as the recording marks it (``: print i``, ``Stack: frame
+    1``, ``n`` ...), where it marks them (recordings made along a lesson path)."""
 
     @property
     def label(self) -> str:
@@ -68,8 +72,10 @@ class RecordingInfo:
 
     @property
     def path_text(self) -> str:
-        """The recorded path on one line: ``g block (1,0,0) thread (7,0,0) → n → n → c``."""
-        return " → ".join(self.steps) if self.steps else "run to the end"
+        """The recorded path on one line: ``n → : print i → Stack: frame 1 → c`` (every marked
+        step; else the moves: ``g block (1,0,0) thread (7,0,0) → n → c``)."""
+        steps = self.path_steps or self.steps
+        return " → ".join(steps) if steps else "run to the end"
 
 
 def packaged_recording(lesson: Lesson) -> Path | None:
@@ -118,6 +124,7 @@ def read_recording(path: Path, transcript: Transcript | None = None) -> Recordin
         recorded_at=clean(str(meta.get("recorded_at") or "")),
         breakpoints=tuple(str(spec) for spec in recorded_breakpoints(transcript)),
         steps=tuple(STEP_KEYS[m.step] if m.step else f"g {m.focus}" for m in recorded_moves(transcript)),
+        path_steps=tuple(clean(step.keys) for step in recorded_path(transcript) if step.kind != "start"),
     )
 
 

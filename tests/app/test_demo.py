@@ -14,6 +14,7 @@ import pytest
 from textual.widgets import DataTable, Input
 
 from cudatui.gdbbridge.debugger.breakpoints import BreakpointSpec
+from cudatui.gdbbridge.record.stop_state import summarize
 from cudatui.gdbbridge.doctor.probe import DoctorConfig
 from cudatui.gdbbridge.session.mi import parse_line
 from cudatui.gdbbridge.record.transcript import load
@@ -31,9 +32,9 @@ from cudatui.tui.panes.source import SourcePane
 from cudatui.tui.picker_app import PickerApp
 from cudatui.tui.replay_app import ModeStatusBar
 from tests.support.app import phase
+from tests.support.recorded_path import path_of, walk_path
 from tests.support.wait import wait_for
 
-XFAIL_OPEN = "open at the end of the 2026-12-01 session: fails on main since the wave's merges (the tabbed layout, the Locals tree, the source pane's keys) met the lessons re-recorded on the H200; see the closing note"
 
 RECORDED = sorted(p.name.removesuffix(".jsonl.gz") for p in RECORDINGS_DIR.glob("*.jsonl.gz"))
 
@@ -164,7 +165,6 @@ async def test_picker_quits_without_a_lesson() -> None:
 # -- replay through the UI ---------------------------------------------------------------------
 
 
-@pytest.mark.xfail(strict=True, reason=XFAIL_OPEN)
 async def test_replay_reaches_the_recorded_stop_explains_a_step_outside_it_follows_the_path_and_restarts() -> None:
     plan = plan_demo("race", "replay")
     info = plan.recording
@@ -179,20 +179,13 @@ async def test_replay_reaches_the_recorded_stop_explains_a_step_outside_it_follo
         bar = app.query_one(ModeStatusBar).render().plain
         assert bar.startswith(" REPLAY  ") and bar.endswith(plan.why) and "stopped" in bar
         assert "-exec-finish" not in {x.command for x in load(str(info.path)).exchanges}
+        assert ": print sdata[0]@16" in info.path_text and "Sanitize: racecheck" in info.path_text
         await pilot.press("f")
         await wait_for(pilot, lambda: any(n.message == message for n in app._notifications))
         assert not any("not in this recording" in n.message for n in app._notifications)
-        for step in info.steps:
-            before = app.last_state.generation if app.last_state else 0
-            if step.startswith("g "):
-                await pilot.press("g")
-                await wait_for(pilot, lambda: isinstance(app.focused, Input))
-                app.focused.value = step[2:]  # type: ignore[union-attr]
-                await pilot.press("enter")
-            else:
-                await pilot.press(step)
-            await wait_for(pilot, lambda: app.last_state is not None and app.last_state.generation > before)
-        await wait_for(pilot, lambda: phase(app) == "exited")
+        await walk_path(app, pilot, info.path)
+        last = path_of(info.path)[-1].state
+        assert last is not None and summarize(app.last_state) == last
         await pilot.press("r")
         await wait_for(pilot, lambda: any(n.message == "replaying the recording from the start" for n in app._notifications))
         await wait_for(pilot, lambda: phase(app) == "stopped" and app.query_one(SourcePane).view.current == line)

@@ -6,8 +6,6 @@ which cuda-gdb cut at 200 elements (the recording never asked for the rest: said
 
 from __future__ import annotations
 
-import time
-
 from textual.widgets import DataTable
 
 from cudatui.gdbbridge import decode, flatten
@@ -15,9 +13,8 @@ from cudatui.gdbbridge.record.transcript import load
 from cudatui.tui.demo_app import DemoApp
 from cudatui.tui.demo_plan import RECORDINGS_DIR, plan_demo
 from cudatui.tui.panes.shared_memory import SharedMemoryPane
-from cudatui.tui.path_driver import Driver, Reports
 from tests.support.app import phase
-from tests.support.recorded_path import Quiet, path_of, steps_of
+from tests.support.recorded_path import walk_path
 from tests.support.wait import wait_for
 
 
@@ -39,15 +36,6 @@ def grid(pane: SharedMemoryPane) -> dict[str, list[str]]:
     return {str(k.value): [str(c) for c in table.get_row(k)] for k in table.rows}
 
 
-async def walk(app: DemoApp, pilot, lesson: str, upto: int) -> None:
-    """Replay the lesson's recorded path up to step ``upto``, as the recording made it."""
-    recorded = path_of(RECORDINGS_DIR / f"{lesson}.jsonl.gz")
-    driver = Driver(app, pilot, Quiet(), time.monotonic() + 120, Reports())
-    for step, doing in list(zip(recorded, steps_of(recorded)))[: upto + 1]:
-        await driver.step(step.number, doing)
-        assert app.last_state is not None and app.last_state.stop.reason == step.state.reason
-
-
 async def test_the_tile_lessons_grid_is_the_recorded_answer_decoded() -> None:
     """The tile lesson as re-recorded on the H200 (2026-12-01), at its step 5 (Stack: frame 1,
     blur_racy, where tile is in scope): the Shared pane reads tile[18][18] (gdb's repeats, where it
@@ -59,7 +47,7 @@ async def test_the_tile_lessons_grid_is_the_recorded_answer_decoded() -> None:
     app = DemoApp(plan_demo("tile", "replay"))
     async with app.run_test(size=(160, 48)) as pilot:
         await wait_for(pilot, lambda: phase(app) == "stopped")
-        await walk(app, pilot, "tile", 5)
+        await walk_path(app, pilot, RECORDINGS_DIR / "tile.jsonl.gz", 5)
         pane = app.show_pane("shared")
         assert isinstance(pane, SharedMemoryPane)
         await wait_for(pilot, lambda: len(grid(pane)) == 18, why="the 18 rows of tile")
@@ -81,7 +69,7 @@ async def test_the_race_lessons_sdata_is_a_list_with_banks() -> None:
     app = DemoApp(plan_demo("race", "replay"))
     async with app.run_test(size=(160, 48)) as pilot:
         await wait_for(pilot, lambda: phase(app) == "stopped")
-        await walk(app, pilot, "race", 4)
+        await walk_path(app, pilot, RECORDINGS_DIR / "race.jsonl.gz", 4)
         pane = app.show_pane("shared")
         assert isinstance(pane, SharedMemoryPane)
         await wait_for(pilot, lambda: [r[1] for r in grid(pane).values()] == list(expected), why="the recorded values")

@@ -85,6 +85,17 @@ class Quiet:
         self.lines.append(what)
 
 
+async def walk_path(app: DebuggerApp, pilot, path: Path, upto: int | None = None) -> None:
+    """Drive ``app`` (a replay of ``path`` under Pilot) along the recording's path, up to step
+    ``upto`` (every step when None); after each step the stop reason is the recorded one."""
+    recorded = path_of(path)
+    driver = Driver(app, pilot, Quiet(), time.monotonic() + 300, Reports())
+    for step, doing in list(zip(recorded, steps_of(recorded)))[: None if upto is None else upto + 1]:
+        await driver.step(step.number, doing)
+        assert step.state is not None and app.last_state is not None, f"step {step.number}: no stop"
+        assert app.last_state.stop.reason == step.state.reason, f"step {step.number} ({step.keys})"
+
+
 async def replay_along(path: Path) -> list[str]:
     """Replay ``path`` in the debugger app at 160x48 along its recorded path; after each step,
     compare the state the front end built with the one the live session built. Returns one
