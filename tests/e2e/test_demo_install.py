@@ -22,9 +22,10 @@ from cudatui.gdbbridge.record.transcript import load
 from cudatui.tui.demo_plan import RECORDINGS_DIR, read_recording
 from tests.support.paths import ROOT
 from tests.support.processes import alive
+from tests.support.recorded_path import path_of
 from tests.support.tmux import TmuxServer
+from tests.support.tmux_path import ScreenPath
 
-XFAIL_OPEN = "open at the end of the 2026-12-01 session: fails on main since the wave's merges (the tabbed layout, the Locals tree, the source pane's keys) met the lessons re-recorded on the H200; see the closing note"
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux")
 
@@ -82,31 +83,10 @@ def first_stop_facts() -> tuple[str, str, str]:
 class Tmux(TmuxServer):
     """A private tmux server (own socket) running one command in a 160x48 window."""
 
-    def status(self) -> str:
-        """The status bar: the last line that starts with REPLAY (spaces squeezed)."""
-        return next(" ".join(line.split()) for line in reversed(self.screen().splitlines())
-                    if line.split()[:1] == ["REPLAY"])
-
-    def wait_until_done(self, before: str, timeout: float = 30.0) -> None:
-        """Until the screen differs from ``before``, the status bar says stopped or exited, and
-        the screen stays the same for 0.6 s (a toast or the running phase is not the end)."""
-        deadline = time.monotonic() + timeout
-        last, stable_since = "", time.monotonic()
-        while True:
-            screen = self.screen()
-            if screen != last:
-                last, stable_since = screen, time.monotonic()
-            done = self.status().split()[1] in ("stopped", "exited")
-            if screen != before and done and time.monotonic() - stable_since >= 0.6:
-                return
-            assert time.monotonic() < deadline, f"the step did not finish:\n{screen}"
-            time.sleep(0.15)
-
     def keys(self, *keys: str) -> None:
         self("send-keys", "-t", "t", *keys)
 
 
-@pytest.mark.xfail(run=False, reason=XFAIL_OPEN)
 def test_installed_demo_replays_race_in_a_real_terminal(venv: Path, tmp_path: Path) -> None:
     info = read_recording(RECORDING)
     where, line_text, local = first_stop_facts()
@@ -115,7 +95,7 @@ def test_installed_demo_replays_race_in_a_real_terminal(venv: Path, tmp_path: Pa
     tmux = Tmux(tmp_path / "tmux.sock")
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     env["PATH"] = f"{venv / 'bin'}:/usr/bin:/bin"
-    command = f"cd {tmp_path} && exec cudatui demo race --replay"
+    command = f"unset COLUMNS LINES; cd {tmp_path} && exec cudatui demo race --replay"
     subprocess.run([*tmux.base, "new-session", "-d", "-s", "t", "-x", "160", "-y", "48", "-e", "TERM=xterm-256color",
                     command], check=True, env=env, timeout=20)
     pid = int(tmux("display-message", "-p", "-t", "t", "#{pane_pid}").strip())
@@ -125,17 +105,10 @@ def test_installed_demo_replays_race_in_a_real_terminal(venv: Path, tmp_path: Pa
         tmux.wait_for_all(local)
         tmux.keys("f")
         tmux.wait_for_all("this step is not in the recording")
-        for step in info.steps:
-            before = tmux.screen()
-            if step.startswith("g "):
-                tmux.keys("g")
-                tmux.wait_for_all("Go to CUDA focus")
-                tmux.keys("-l", step[2:])
-                tmux.keys("Enter")
-            else:
-                tmux.keys(step)
-            tmux.wait_until_done(before)
-        assert tmux.status().startswith("REPLAY exited")
+        walker = ScreenPath(tmux, wide=True)
+        for step in path_of(RECORDING):  # the recorded path, key by key: each recorded stop is shown
+            walker.do(step)
+            walker.check(step)
         tmux.keys("q")  # back to the lesson picker, then q quits
         tmux.wait_for_all("pick a lesson")
         tmux.keys("q")
