@@ -231,8 +231,8 @@ def load(path: str, session: int = 1) -> Transcript:
 def _split(entries: list[Entry]) -> tuple[tuple[Entry, ...], tuple[Exchange, ...]]:
     """Group output by command. A result record goes to the command with its token (pipelined
     commands are answered after several were sent); an exec record (``*running``,
-    ``*stopped``) to the latest command that set the target moving (``-exec-*``, or any
-    command answered ``^running``), so a stop is replayed even when a front end does not ask
+    ``*stopped``) to the latest command that set the target moving (``-exec-*``, a detach, or
+    any command answered ``^running``), so a stop is replayed even when a front end does not ask
     the queries that were in flight when it was recorded; everything else to the latest command
     that is not a virtual one (what cudatui wrote beside gdb, such as the host stack or the stop
     state, token ``RECORD_TOKEN``), so program output that arrives then is not lost."""
@@ -249,7 +249,7 @@ def _split(entries: list[Entry]) -> tuple[tuple[Entry, ...], tuple[Exchange, ...
             outputs.append([])
             if heads[-1][0]:
                 by_token[heads[-1][0]] = len(heads) - 1
-            if heads[-1][1].startswith("-exec-"):
+            if heads[-1][1].startswith(("-exec-", "-target-detach")):  # a detach lets the process run on
                 mover = len(heads) - 1
             if heads[-1][0] != str(RECORD_TOKEN):
                 real = len(heads) - 1

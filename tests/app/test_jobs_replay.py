@@ -17,14 +17,11 @@ from tests.support.jobs import JOBS
 from tests.support.paths import RECORDED
 from tests.support.wait import wait_for
 
-XFAIL_OPEN = "open at the end of the 2026-12-01 session: fails on main since the wave's merges (the tabbed layout, the Locals tree, the source pane's keys) met the lessons re-recorded on the H200; see the closing note"
-
 ATTACH = RECORDED / "own" / "ui_attach.jsonl"
 RANK1 = RECORDED / "own" / "ui_rank1.jsonl"
 
 
 @pytest.mark.skipif(not ATTACH.is_file(), reason="ui_attach.jsonl is recorded on a GPU box (scripts/gpu_jobs.sh)")
-@pytest.mark.xfail(strict=True, reason=XFAIL_OPEN)
 async def test_attached_to_a_spinning_kernel_warps_interrupt_and_detach() -> None:
     pid = attached_pid(load(ATTACH).meta.get("argv"))
     assert pid is not None
