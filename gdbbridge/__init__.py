@@ -57,6 +57,7 @@ _PUBLIC = {
     "cudatui.gdbbridge.cuda.shared_decls": ("SharedDecl", "shared_arrays"),
     "cudatui.gdbbridge.record.transcript": ("Exchange", "Transcript", "TranscriptError", "canonical", "load"),
     "cudatui.gdbbridge.record.path": ("Move", "recorded_breakpoints", "recorded_moves", "recorded_start"),
+    "cudatui.gdbbridge.record.stop_state": ("recorded_path",),
     "cudatui.gdbbridge.record.recorder": ("RecordingError", "prepare"),
     "cudatui.gdbbridge.sanitizer.run": (
         "SanitizerError", "SanitizerRequest", "SanitizerResult", "SanitizerRun", "run_sanitizer",

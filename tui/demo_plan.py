@@ -18,9 +18,8 @@ from typing import Any, Callable
 
 from cudatui.gdbbridge import (
     BreakpointSpec, DoctorConfig, LaunchConfig, Transcript, TranscriptError, check_cuda_gdb, clean, find_tool, load,
-    probe_nvml, recorded_breakpoints, recorded_moves,
+    probe_nvml, recorded_breakpoints, recorded_moves, recorded_path,
 )
-from cudatui.gdbbridge.record.stop_state import recorded_path
 from cudatui.kernels.lessons import KERNELS_DIR, Lesson, LessonError, get_lesson
 
 RECORDINGS_DIR = KERNELS_DIR / "recordings"
