@@ -139,7 +139,8 @@ class DebuggerApp(NavigatingApp):
                 self.exit(2, return_code=2)
 
     def on_resize(self) -> None:
-        self.query_one(ExceptionBanner).refit()
+        for banner in self.query(ExceptionBanner):  # none on a screen being torn down
+            banner.refit()
 
     def show_state(self, state: StopState) -> None:
         """Give ``state`` to every pane in one screen update (one layout pass at most)."""

@@ -87,7 +87,8 @@ class DemoApp(ReplayApp):
 
     def on_resize(self) -> None:
         super().on_resize()
-        self.query_one(GuidePane).set_class(self.wide, "-wide")
+        for guide in self.query(GuidePane):
+            guide.set_class(self.wide, "-wide")
 
     # -- the guide -----------------------------------------------------------------------------
 
