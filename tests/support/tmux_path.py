@@ -92,6 +92,8 @@ class ScreenPath:
         names = []
         for line in self.pane("Locals"):
             words = line.split()
+            if not words and names:  # the tree's rows are contiguous: its end
+                break
             if not words or words[0] in ("├", "└", "│"):
                 continue
             if words[0].startswith("w:") or words[:2] == ["no", "locals"]:
