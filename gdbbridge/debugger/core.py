@@ -74,6 +74,11 @@ RUN = "-exec-run"
 """The MI command that runs the program from its start."""
 
 
+def pending_text(number: int, location: str, said: str) -> str:
+    """How a pending breakpoint is told: ``breakpoint 2 at k.cu:9 is pending (what gdb said)``."""
+    return f"breakpoint {number} at {location} is pending{f' ({said})' if said else ''}"
+
+
 class DebuggerCore:
     """The shared state, events and stop refresh of a Debugger (see the module docstring)."""
 
@@ -402,8 +407,7 @@ class DebuggerCore:
 
     def _pending(self, bp: Breakpoint, spec: BreakpointSpec) -> str:
         """How the pending ``bp`` just inserted is told, with what gdb said about it."""
-        why = f" ({self._last_log})" if self._last_log else ""
-        return f"breakpoint {bp.number} at {spec.location} is pending{why}"
+        return pending_text(bp.number, spec.location, self._last_log)
 
     async def _change(self, work: Awaitable[None]) -> None:
         if await self._guard(work):

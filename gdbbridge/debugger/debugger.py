@@ -32,7 +32,7 @@ from cudatui.gdbbridge.cuda.focus import FocusSyntaxError, switch_focus
 from cudatui.gdbbridge.cuda.models import BlockRange, Instruction, ThreadRange
 from cudatui.gdbbridge.cuda.tables import info, parse_blocks, parse_threads
 from cudatui.gdbbridge.debugger.breakpoints import Breakpoints, BreakpointSpec
-from cudatui.gdbbridge.debugger.core import RUN, STEPS, DebuggerCore, Step
+from cudatui.gdbbridge.debugger.core import RUN, STEPS, DebuggerCore, Step, pending_text
 from cudatui.gdbbridge.debugger.events import ConsoleOutput, Notice, StartupFailed
 from cudatui.gdbbridge.debugger.host import LAUNCH_BLOCKING, is_native, jit_env
 from cudatui.gdbbridge.debugger.state import StateBuilder, reselect_frame
@@ -118,19 +118,17 @@ class Debugger(DebuggerCore):
             if cfg.attach is not None:
                 await attached(self, first)
                 return
-            pending: dict[int, str] = {}
-            where: dict[int, tuple[str, str]] = {}
+            pending: dict[int, tuple[str, str]] = {}
             for text in cfg.breakpoints:
                 spec = BreakpointSpec.parse(text)
                 bp = await self._insert(spec, say_pending=False)
                 if bp is not None and bp.pending:
-                    pending[bp.number] = self._pending(bp, spec)
-                    where[bp.number] = (spec.location, self._last_log)
+                    pending[bp.number] = (spec.location, self._last_log)
             if pending and cfg.run and is_native(cfg):
-                self._hold(pending)
+                self._hold({number: pending_text(number, *where) for number, where in pending.items()})
                 return
             if pending:
-                self._say_pending(where)
+                self._say_pending(pending)
             if cfg.run:
                 await self._run()
             else:
@@ -152,16 +150,19 @@ class Debugger(DebuggerCore):
                      "it (:break LOCATION in the console) or press r to run anyway (a library loaded at run time may "
                      "define it)", "warning")
 
-    def _say_pending(self, where: dict[int, tuple[str, str]]) -> None:
+    def _say_pending(self, pending: dict[int, tuple[str, str]]) -> None:
         """The ``-b`` breakpoints that are pending (by number: location, what gdb said), in one
         warning: each is set when a library or a kernel's module that defines it loads."""
-        numbers = ", ".join(map(str, where))
-        locations = ", ".join(location for location, _ in where.values())
-        said = "; ".join(dict.fromkeys(log for _, log in where.values() if log))
-        many = len(where) > 1
-        self._notice(f"breakpoint{'s' * many} {numbers} at {locations} {'are' if many else 'is'} pending"
-                     f"{f' ({said})' if said else ''}: set when a library or kernel defines {'them' if many else 'it'}; "
-                     "check the location if it never stops", "warning")
+        if len(pending) == 1:
+            number, (location, said) = next(iter(pending.items()))
+            told, them = pending_text(number, location, said), "it"
+        else:
+            numbers = ", ".join(map(str, pending))
+            locations = ", ".join(location for location, _ in pending.values())
+            said = "; ".join(dict.fromkeys(log for _, log in pending.values() if log))
+            told, them = f"breakpoints {numbers} at {locations} are pending{f' ({said})' if said else ''}", "them"
+        self._notice(f"{told}: set when a library or kernel defines {them}; check the location if it never stops",
+                     "warning")
 
     async def _run(self) -> None:
         assert self.session is not None and self.breakpoints is not None

@@ -105,13 +105,11 @@ class ExceptionBanner(StatePane):
     def __init__(self, *, name: str | None = None, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(name=name, id=id, classes=classes)
         self._text = Text()
-        self._state: StopState | None = None
         self.exception: CudaException | None = None
         """The exception shown, or None while hidden."""
 
     def render_state(self, state: StopState, previous: StopState | None) -> None:
         self.exception = state.stop.exception
-        self._state = state
         compact = self.screen.size.height < COMPACT_BELOW
         text = banner_text(self.exception, state, compact) if self.exception else Text()
         frame = faulting_frame(state.frames, state.frame) if self.exception else None
@@ -125,8 +123,8 @@ class ExceptionBanner(StatePane):
 
     def refit(self) -> None:
         """Render again for the screen's height (the app calls it when the terminal is resized)."""
-        if self._state is not None:
-            self.render_state(self._state, None)
+        if self.state is not None:
+            self.render_state(self.state, None)
 
     def render(self) -> Text:
         return self._text
