@@ -12,6 +12,7 @@ from functools import lru_cache
 from pathlib import Path
 
 import pytest
+from textual import constants as textual_constants
 
 pytest.register_assert_rewrite("tests.support")  # the helpers' asserts explain themselves too
 
@@ -49,6 +50,18 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if "gpu" in item.keywords:
             item.add_marker(skip)
+
+
+@pytest.fixture(autouse=True)
+def no_animations(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Apps started in the tests' own process do not animate. Textual 8.2.8 stops its animator
+    when an app exits, but a tab's underline animation, scheduled 20 ms after a tab is shown, can
+    begin after that and never end; a Pilot key press that ended the app (``q``) then waited for
+    it forever: CI ran out of its 90 minutes, a full run here hung in 2 tests and 2 of 7 runs of
+    three app test files hung (the worker idle in epoll, the app gone, its animator holding the
+    underline); 0 of 12 runs since. Apps that tests start in a terminal (tmux) keep their
+    animations, as a user sees them."""
+    monkeypatch.setattr(textual_constants, "TEXTUAL_ANIMATIONS", "none")
 
 
 @pytest.fixture(autouse=True)

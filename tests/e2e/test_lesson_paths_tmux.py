@@ -39,13 +39,8 @@ def command(path: Path) -> str:
     return f"{run} replay {shlex.quote(str(path))} {breaks}"
 
 
-FLAKY = pytest.mark.xfail(strict=False, reason="under the full suite's load (2 of 4 runs on 2 cores), the click on "
-                          "Stack's frame 1 at 160x48 did not reach the table within 60 s; passes alone and in the group")
-
-
 @pytest.mark.parametrize("size", [(80, 24), (160, 48)], ids=["80x24", "160x48"])
-@pytest.mark.parametrize("path", [pytest.param(p, marks=FLAKY) if p.name == "assert.jsonl.gz" else p for p in CASES],
-                         ids=[*(lesson.name for lesson in LESSONS), "panes_path"])
+@pytest.mark.parametrize("path", CASES, ids=[*(lesson.name for lesson in LESSONS), "panes_path"])
 def test_recorded_path_key_by_key_shows_each_recorded_stop(path: Path, size: tuple[int, int], tmp_path: Path) -> None:
     recorded = path_of(path)
     if not any(step.state for step in recorded):

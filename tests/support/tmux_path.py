@@ -213,41 +213,27 @@ class ScreenPath:
                 if time.monotonic() >= deadline:
                     raise
 
-    def table_rows(self, pane_title: str, pattern: str) -> tuple[list[tuple[int, int, str]], int] | None:
-        """The rows under the header of the table in pane ``pane_title`` and the index of the
-        first one matching ``pattern`` (None while there is none)."""
+    def table_rows(self, pane_title: str, pattern: str) -> tuple[tuple[int, int], list[tuple[int, int, str]], int] | None:
+        """The header line (row, column) of the table in pane ``pane_title``, the rows under it and
+        the index of the first one matching ``pattern`` (None while there is none)."""
         found = self.pane_rows(pane_title)
         header = next((i for i, (_, _, text) in enumerate(found) if text.split()[:1] in (["#"], ["Count"])), None)
         if header is None:
             return None
         body = found[header + 1:]
         index = next((i for i, (_, _, text) in enumerate(body) if re.search(pattern, text)), None)
-        return None if index is None else (body, index)
-
-    def click_row(self, pane_title: str, pattern: str) -> None:
-        """Click the first row of the table in ``pane_title`` matching ``pattern``: the cursor goes
-        there (a click on the row that already holds it selects it)."""
-        self.wait(lambda: self.table_rows(pane_title, pattern) is not None and not self.covered(pane_title),
-                  f"a row like {pattern!r} in {pane_title}, not under a notification")
-        body, index = self.table_rows(pane_title, pattern)  # type: ignore[misc]
-        row, column, _ = body[index]
-        self.click_into(pane_title, column + 4, row)
+        return None if index is None else (found[header][:2], body, index)
 
     def cursor_to(self, pane_title: str, pattern: str) -> None:
-        """Put the cursor of the table in pane ``pane_title`` (a table that fills its pane) on its
-        first row matching ``pattern``, as a user does with the keyboard: a click on the blank
-        rows under the table's rows gives it the focus without selecting a row (a click on a row
-        selects it: Breaks would open that breakpoint's source), ctrl+home goes to its first
-        row, down to the row. Where the pane is too small for a blank row, the row is clicked."""
+        """Put the cursor of the table in pane ``pane_title`` on its first row matching
+        ``pattern``, as a user does with the keyboard: a click on the table's header gives it the
+        focus without moving its cursor (a click on a row selects it: Breaks would open that
+        breakpoint's source, and a click lost while the app is busy would leave the cursor where
+        it was), ctrl+home goes to its first row, down to the row."""
         self.wait(lambda: self.table_rows(pane_title, pattern) is not None and not self.covered(pane_title),
                   f"a row like {pattern!r} in {pane_title}, not under a notification")
-        rows, index = self.table_rows(pane_title, pattern)  # type: ignore[misc]
-        spare = next(((row, column) for row, column, text in rows[index:] if not text.strip()), None)
-        if spare is None:
-            row, column, _ = rows[index]
-            self.click_into(pane_title, column + 4, row)
-            return
-        self.click_into(pane_title, spare[1] + 4, spare[0])
+        (row, column), _, index = self.table_rows(pane_title, pattern)  # type: ignore[misc]
+        self.click_into(pane_title, column + 4, row)
         self.keys("C-Home", *(["Down"] * index))
 
     def click_body(self, pane_title: str, below: int = 2) -> None:
@@ -280,7 +266,7 @@ class ScreenPath:
             self.wait(lambda: f"(gdb) {arg}" in self.tmux.screen(), f"the console's {arg}")
         elif kind == "frame":
             self.show("stack")
-            self.click_row("Stack", rf"^\W*{arg}\s+\S")
+            self.cursor_to("Stack", rf"^\W*{arg}\s+\S")
             self.keys("Enter")
         elif kind == "pane":
             self.show(arg)
