@@ -6,16 +6,13 @@ from __future__ import annotations
 
 import pytest
 from textual.app import App, ComposeResult
-from textual.widgets import Static
 
 from cudatui.gdbbridge.explain.diagnose import explain
 from cudatui.gdbbridge.i18n import set_language
-from cudatui.tui.demo_plan import plan_demo
 from cudatui.tui.explain_view import ExplainPanel
-from cudatui.tui.guide_screen import GuideScreen
-from cudatui.tui.panes.guide import Guide, GuidePane
 from cudatui.tui.panes.exception import ExceptionBanner
 from tests.support import paths
+from tests.support.guide_host import GuideHost
 from tests.support.panes import PaneApp, Replay
 from tests.support.wait import wait_for
 
@@ -62,30 +59,8 @@ def test_explain_panel_in_chinese(snap_compare, size):
     assert snap_compare(app, terminal_size=size)
 
 
-class GuideApp(App[None]):
-    """The race lesson's guide strip under a stand-in for the panes, and the full guide over it."""
-
-    CSS = "#panes { height: 1fr; border: solid $primary; }"
-
-    def __init__(self, full: bool) -> None:
-        super().__init__()
-        plan = plan_demo("race", "replay")
-        assert plan.recording is not None
-        self.guide = Guide.for_lesson(plan.lesson, plan.mode, plan.banner, plan.recording.path_text)
-        self.full = full
-
-    def compose(self) -> ComposeResult:
-        yield Static("the debugger's panes", id="panes")
-        yield GuidePane(self.guide, id="guide")
-
-    def on_mount(self) -> None:
-        self.query_one(GuidePane).set_class(self.size.width >= 160 and self.size.height >= 48, "-wide")
-        if self.full:
-            self.push_screen(GuideScreen(self.guide))
-
-
 @pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("view", ["strip", "full"])
 def test_guide_in_chinese(snap_compare, view, size):
-    app = GuideApp(full=view == "full")
+    app = GuideHost("race", full=view == "full")
     assert snap_compare(app, terminal_size=size)
