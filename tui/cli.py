@@ -16,7 +16,7 @@ from dataclasses import replace
 from importlib import metadata
 from pathlib import Path
 from types import ModuleType
-from typing import NoReturn, Sequence
+from typing import Mapping, NoReturn, Sequence
 
 from cudatui.gdbbridge.i18n import set_language
 from cudatui.gdbbridge.jobs.attach import attach_problem
@@ -45,8 +45,8 @@ def version() -> str:
         return "source tree (not installed)"
 
 
-def commands_parser() -> tuple[ArgumentParser, tuple[str, ...]]:
-    """The parser of ``cudatui COMMAND ...`` and the command names."""
+def commands_parser() -> tuple[ArgumentParser, Mapping[str, argparse.ArgumentParser]]:
+    """The parser of ``cudatui COMMAND ...`` and each command's own parser, by name."""
     parser = ArgumentParser(prog="cudatui")
     subparsers = parser.add_subparsers(title="commands", metavar="COMMAND", parser_class=ArgumentParser)
     replay = subparsers.add_parser(
@@ -65,7 +65,7 @@ def commands_parser() -> tuple[ArgumentParser, tuple[str, ...]]:
     replay.set_defaults(func=run_replay)
     for module in COMMAND_MODULES:
         module.add_parser(subparsers)
-    return parser, tuple(subparsers.choices)
+    return parser, subparsers.choices
 
 
 def debug_parser(commands: Sequence[str]) -> ArgumentParser:
@@ -309,6 +309,8 @@ def _main(argv: Sequence[str] | None) -> int:
             return _fail(f"error: --lang: {exc}")
     index = first_positional(words)
     if index is not None and words[index] in names:
-        args = commands.parse_args([words[index], *words[:index], *words[index + 1 :]])
+        args, unknown = commands.parse_known_args([words[index], *words[:index], *words[index + 1 :]])
+        if unknown:  # said by the command's parser (argparse leaves it to the top one: "cudatui: error")
+            names[words[index]].error(f"unrecognized arguments: {' '.join(unknown)}")
         return int(args.func(args))
-    return run_debugger(debug_parser(names).parse_args(words))
+    return run_debugger(debug_parser(tuple(names)).parse_args(words))

@@ -43,14 +43,15 @@ def one_line(rc: int, out: str, err: str) -> str:
 
 @pytest.mark.parametrize("argv, expected", [
     (["--bogus", "prog"], "unrecognized arguments: --bogus"),
-    (["replay", "--bogus", "x.jsonl"], "unrecognized arguments: --bogus"),
+    (["replay", "--bogus", "x.jsonl"], "cudatui replay: error: unrecognized arguments: --bogus"),
+    (["stats", "--bogus"], "cudatui stats: error: unrecognized arguments: --bogus"),
     (["sanitize", "--tool", "nosuchtool", "prog"], "invalid choice: 'nosuchtool'"),
     (["-b"], "expected one argument"),
     (["--debugger", "", sys.executable], "debugger  not found"),
     (["--debugger", "/etc/passwd", sys.executable], "debugger /etc/passwd not found or not executable"),
     (["--debugger", "/", sys.executable], "debugger / not found or not executable"),
     (["--debugger", "gdb", "/dev/null/x.py"], "program /dev/null/x.py not found"),
-], ids=["unknown-option", "replay-unknown-option", "sanitize-bad-tool", "b-without-value", "empty-debugger",
+], ids=["unknown-option", "replay-unknown-option", "stats-unknown-option", "sanitize-bad-tool", "b-without-value", "empty-debugger",
         "debugger-not-executable", "debugger-directory", "py-under-a-file"])
 def test_bad_command_lines(capsys: pytest.CaptureFixture[str], argv: list[str], expected: str) -> None:
     assert expected in one_line(*run_main(capsys, *argv))
