@@ -282,7 +282,10 @@ class Driver:
 
 async def drive_app(app: Any, steps: tuple[PathStep, ...], timer: Say, deadline: float, reports: Reports,
                     start_timeout: float) -> list[StepLog]:
-    """Run ``app`` headless at 160x48 and drive it along ``steps``; quit with ctrl+q."""
+    """Run ``app`` headless at 160x48 and drive it along ``steps``; quit with ctrl+q. Nobody
+    watches it, so it does not animate: Textual 8.2.8 can begin a tab's underline animation after
+    the app has stopped its animator, and a key press that ended the app then waits forever."""
+    app.animation_level = "none"
     async with app.run_test(size=SIZE) as pilot:
         driver = Driver(app, pilot, timer, deadline, reports)
         sampler = asyncio.get_running_loop().create_task(driver.sampling())
