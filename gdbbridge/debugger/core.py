@@ -108,6 +108,9 @@ class DebuggerCore:
         self._refreshing = False
         self._tasks: set[asyncio.Task[None]] = set()
         self._unsubscribe: list[Callable[[], None]] = []
+        self._unresolved: dict[int, tuple[str, str]] = {}
+        """The ``-b`` breakpoints pending when the program was started (by number: location, what
+        gdb said); those still pending when it exits are told then, in one warning."""
         self._last_log = ""
         self._console_said: list[str] | None = None
         """While the user's console command runs, the log records (``&``) gdb says meanwhile
@@ -276,12 +279,33 @@ class DebuggerCore:
         if stop.exited:
             detail = stop.signal or "?" if stop.exit_code is None else str(stop.exit_code)
             self._set_status(Phase.EXITED, detail, focus="", kernel="")
+            self._tell_unresolved()
             if self.job is not None:
                 self.job.finished(exit_status(stop.exit_code, stop.signal))
             return
         focus = state.focus.software if state.focus else ""
         detail, self.attaching = "attached" if self.attaching else stop_detail(stop), False
         self._set_status(Phase.STOPPED, detail, focus=focus, kernel=focused_kernel(state))
+
+    def _tell_unresolved(self) -> None:
+        """At the program's exit: the ``-b`` breakpoints pending at its start that no library or
+        kernel it loaded defined (a mistyped location, most likely), in one warning. Those that
+        were set meanwhile are not told: a kernel's breakpoint is pending until its module loads."""
+        still = {bp.number for bp in self.breakpoints.listed if bp.pending} if self.breakpoints else set()
+        told = {number: where for number, where in self._unresolved.items() if number in still}
+        self._unresolved = {}
+        if not told:
+            return
+        if len(told) == 1:
+            number, (location, said) = next(iter(told.items()))
+            text, them = pending_text(number, location, said), "it"
+        else:
+            numbers = ", ".join(map(str, told))
+            locations = ", ".join(location for location, _ in told.values())
+            said = "; ".join(dict.fromkeys(log for _, log in told.values() if log))
+            text, them = f"breakpoints {numbers} at {locations} are pending{f' ({said})' if said else ''}", "them"
+        self._notice(f"{text}: the program ended and loaded no library or kernel that defines {them}; check the "
+                     "location", "warning")
 
     # -- helpers ---------------------------------------------------------------------------
 

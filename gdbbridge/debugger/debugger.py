@@ -127,8 +127,7 @@ class Debugger(DebuggerCore):
             if pending and cfg.run and is_native(cfg):
                 self._hold({number: pending_text(number, *where) for number, where in pending.items()})
                 return
-            if pending:
-                self._say_pending(pending)
+            self._unresolved = pending
             if cfg.run:
                 await self._run()
             else:
@@ -149,20 +148,6 @@ class Debugger(DebuggerCore):
         self._notice(f"{'; '.join(pending.values())}: the program has no such location, so it was not started. Fix "
                      "it (:break LOCATION in the console) or press r to run anyway (a library loaded at run time may "
                      "define it)", "warning")
-
-    def _say_pending(self, pending: dict[int, tuple[str, str]]) -> None:
-        """The ``-b`` breakpoints that are pending (by number: location, what gdb said), in one
-        warning: each is set when a library or a kernel's module that defines it loads."""
-        if len(pending) == 1:
-            number, (location, said) = next(iter(pending.items()))
-            told, them = pending_text(number, location, said), "it"
-        else:
-            numbers = ", ".join(map(str, pending))
-            locations = ", ".join(location for location, _ in pending.values())
-            said = "; ".join(dict.fromkeys(log for _, log in pending.values() if log))
-            told, them = f"breakpoints {numbers} at {locations} are pending{f' ({said})' if said else ''}", "them"
-        self._notice(f"{told}: set when a library or kernel defines {them}; check the location if it never stops",
-                     "warning")
 
     async def _run(self) -> None:
         assert self.session is not None and self.breakpoints is not None

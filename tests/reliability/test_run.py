@@ -138,8 +138,21 @@ async def test_a_pending_breakpoint_in_a_python_program_is_set_when_its_library_
         await wait_for(pilot, lambda: phase(app) == "stopped", timeout=60)
         assert app.last_state is not None and app.last_state.frame is not None
         assert app.last_state.frame.func == "work" and app.debugger.status.detail == "breakpoint 1"
-        assert any("breakpoint 1 at work is pending" in w and "set when a library or kernel defines it" in w
-                   for w in messages(app, "warning"))
         await pilot.press("c")
         await wait_for(pilot, lambda: phase(app) == "exited")
+        assert not [w for w in messages(app, "warning") if "pending" in w]  # it was set when the library loaded
+        await pilot.press("q")
+
+
+async def test_a_pending_breakpoint_no_library_defined_is_told_when_the_python_program_ends(tmp_path: Path) -> None:
+    script = tmp_path / "no_library.py"
+    script.write_text("print('done')\n")
+    app = DebuggerApp(LaunchConfig(debugger=("gdb",), target=(str(script),), cwd=str(tmp_path),
+                                   breakpoints=("no_such_function",)))
+    async with app.run_test(size=(100, 24)) as pilot:
+        await wait_for(pilot, lambda: phase(app) == "exited", timeout=60)
+        await wait_for(pilot, lambda: bool(messages(app, "warning")))
+        (warning,) = messages(app, "warning")
+        assert warning == ('breakpoint 1 at no_such_function is pending (Function "no_such_function" not defined.): '
+                           "the program ended and loaded no library or kernel that defines it; check the location")
         await pilot.press("q")
