@@ -7,10 +7,11 @@ instants are taken per step: the ``*stopped`` line read from gdb (the Debugger's
 ``show_state`` called by the app (the refresh batch is done: the MI part), and the last screen
 update the compositor rendered before the app went idle (the UI part).
 
-The default recordings are the lessons' UI recordings (kernels/recordings/LESSON.jsonl.gz, made
-through the app at 160x48 with every pane shown, so they hold every query the panes send); the
-bench counts the ``^error`` answers (a query the recording lacks is answered ``^error``, which
-would flatter the figure) and names their commands.
+The recording is the lesson's recorded tour (tests/fixtures/recorded/tours/LESSON.jsonl) where
+there is one, else its UI recording (kernels/recordings/LESSON.jsonl.gz): the UI recordings walk
+their guide's path before their first ``-exec-next``, and the steps synthesized from there get no
+new stop yet (see ``recording_path``). The bench counts the ``^error`` answers (a query the
+recording lacks is answered ``^error``, which would flatter the figure) and names their commands.
 
 Goal: UI part <= 50 ms median and <= 80 ms p95, at 160x48 and at 80x24.
 """
