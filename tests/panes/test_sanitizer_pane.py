@@ -57,7 +57,7 @@ async def test_report_rows_details_and_messages():
             ["1", "race (2160 hazards)", "bugs.cu:13", "-", "reduce_racy", "-", "-", "racecheck"],
             ["1", "device assert", "bugs.cu:27", "bugs.cu:48", "void checked_index(…", "(0,0,0)", "(77,0,0)",
              "memcheck"],
-            ["1", "API cudaErrorAssert", "bugs.cu:51", "bugs.cu:51", "-", "-", "-", "memcheck"],
+            ["1", "cudaDeviceSynchronize: cudaErrorAssert", "bugs.cu:51", "bugs.cu:51", "-", "-", "-", "memcheck"],
         ]
         status = str(app.query_one("#sanitizer-status", Static).visual)
         assert "12 findings in 4 groups" in status and "ERROR SUMMARY 2" in status

@@ -48,7 +48,7 @@ def describe(finding: Finding) -> str:
         RACE: f"race ({finding.hazard_count or '?'} hazards)",
         LEAK: f"leak{size}",
         ASSERT: "device assert",
-        API_ERROR: f"API {finding.error or 'error'}",
+        API_ERROR: f"{finding.api_call or 'API'}: {finding.error or 'error'}",  # the call tells two such rows apart
     }
     return labels.get(finding.kind, _short(finding.message, 24))
 
