@@ -47,8 +47,9 @@ COMPACT_BELOW = 36
 
 
 def banner_text(exception: CudaException, state: StopState, compact: bool = False) -> Text:
-    """The banner: headline, location, whether the program can continue, meaning and advice
-    (``compact``: a pointer to E instead of the meaning and advice)."""
+    """The banner: headline, location, why there is no source (and the device assert printed),
+    whether the program can continue, meaning and advice (``compact``: a pointer to E instead of
+    the meaning and advice, and no source note: the source pane shows it)."""
     text = Text()
     text.append(f" {exception.signal_name} ", style="bold reverse red")
     text.append(f" {exception.name}", style="bold")
@@ -66,7 +67,7 @@ def banner_text(exception: CudaException, state: StopState, compact: bool = Fals
         where.append(frame.where)
     if where:
         text.append("\n" + " · ".join(where))
-    if frame is None or not frame.file:
+    if (frame is None or not frame.file) and not compact:  # compact: the source pane says both
         found = state.notes.device_assert
         text.append("\n" + no_source_reason(state.frame) + (f" · {found}" if found else ""), style="bold")
     if exception.recoverable:
