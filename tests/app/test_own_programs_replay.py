@@ -16,7 +16,7 @@ from cudatui.tui.panes.exception import ExceptionBanner
 from cudatui.tui.panes.source import SourcePane
 from cudatui.tui.panes.stack import StackPane
 from cudatui.tui.panes.warps import WarpsPane
-from tests.support.app import phase, rows
+from tests.support.app import phase, rows, tree_rows
 from tests.support.paths import RECORDED, ROOT
 from tests.support.wait import wait_for
 
@@ -106,6 +106,24 @@ async def test_pytorch_kernel_without_source_says_why_with_the_assert_sass_and_p
         assert "CUPY_CUDA_COMPILE_WITH_DEBUG=1" in lines[4]
         banner = str(app.query_one(ExceptionBanner).render())
         assert lines[0] in banner and "IndexKernel.cu:111" in banner
+        await app.action_quit()
+
+
+async def test_pytorch_index_assert_at_80x24_keeps_the_banners_verdict_and_says_why_no_locals() -> None:
+    """At 80x24 the compact banner leaves the no-source lines to the source pane (there they all
+    are) and keeps whether the program can go on and the pointer to E; Locals says why it is
+    empty."""
+    app = replay("torch_index")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: phase(app) == "stopped" and "python:" in missing(app), why="the no-source lines")
+        banner = str(app.query_one(ExceptionBanner).render()).split("\n")
+        assert banner[0] == " CUDA_EXCEPTION_12  Warp Assert"
+        assert banner[2:] == ["recoverable: `continue` resumes the program after this assert.",
+                              "E: what it means and what to do next"]
+        assert app.query_one(ExceptionBanner).size.height == len(banner) + 1  # the location wraps at 80 columns
+        assert missing(app).startswith("no source for at::native::index_elementwise_kernel<128, 4, …>: PyTorch's")
+        note_line = "no locals: at::native::index_elementwise_kernel<128, 4, …> has no debug information"
+        assert tree_rows(app, "frame") == {"none": ["none", note_line, "", ""]} and tree_rows(app) == {}
         await app.action_quit()
 
 

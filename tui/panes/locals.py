@@ -10,7 +10,7 @@ from textual.reactive import reactive
 from textual.widgets import Input, Tree
 from textual.widgets.tree import TreeNode
 
-from cudatui.gdbbridge import DebuggerQueries, MIError, StopState, Variable, VarNode
+from cudatui.gdbbridge import DebuggerQueries, MIError, StopState, Variable, VarNode, short_name
 from cudatui.tui.inline_input import InlineInput
 from cudatui.tui.messages import WatchAdded, WatchRemoved
 from cudatui.tui.value_screen import ValueScreen
@@ -19,6 +19,15 @@ from .base import QueryPane
 from .variables_tree import NAME_WIDTH, Row, VariablesTree, expandable, label, value_words
 
 WATCHES = "Watch expressions (w adds one, delete removes it)"
+
+
+def no_locals(state: StopState | None) -> str | None:
+    """Why a stop in a frame shows no locals (None where no frame is shown: running, exited)."""
+    if state is None or state.frame is None or state.stop.exited:
+        return None
+    if not state.frame.file:
+        return f"no locals: {short_name(state.frame.func) or 'this frame'} has no debug information"
+    return "no locals or arguments in this frame"
 
 
 class LocalsPane(QueryPane):
@@ -126,11 +135,14 @@ class LocalsPane(QueryPane):
                     changed=self._changed(("watch", (w.name,)), w.value)) for w in watches]
 
     def _show_top(self, locals_: list[Row], watches: list[Row]) -> None:
-        """The top lines: the locals, then the watch heading and its watches (diffed by key)."""
+        """The top lines: the locals (or why there are none), then the watch heading and its
+        watches (diffed by key)."""
         tree = self.tree
         width = min(NAME_WIDTH, max([len(r.name) + 6 * r.is_arg for r in locals_ + watches] or [0]))
+        none = no_locals(self.state) if not locals_ else None
+        top = locals_ or ([Row("note", "frame", ("none",), none)] if none else [])
         with self.app.batch_update():
-            self._sync(tree.root, locals_ + ([Row("section", "watch", (WATCHES,))] if watches else []), width)
+            self._sync(tree.root, top + ([Row("section", "watch", (WATCHES,))] if watches else []), width)
             if watches:
                 section = self._lines[("watch", (WATCHES,))]
                 self._sync(section, watches, width)
