@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import time
+from typing import Callable
 
 from cudatui.gdbbridge.record.stop_state import RecordedStep, StopSummary
 from cudatui.kernels.lesson_paths import PANE_TITLES
@@ -96,7 +97,7 @@ class ScreenPath:
                 break
             if not words or words[0] in ("├", "└", "│"):
                 continue
-            if words[0].startswith("w:") or words[:2] == ["no", "locals"]:
+            if words[0].startswith("w:") or line.strip().startswith("no locals"):  # the watch input; why none
                 break
             name = words[1] if words[0] in ("▶", "▼") and len(words) > 1 else words[0]
             if re.fullmatch(r"[A-Za-z_$][\w$]*", name):  # not a scrollbar's glyph
@@ -196,13 +197,16 @@ class ScreenPath:
                     return True
         return False
 
-    def click_into(self, pane_title: str, x: int, y: int) -> None:
-        """Click at ``x``, ``y`` inside the pane until the footer shows the pane's keys (a click
-        that met a notification dismissed it instead)."""
+    def click_into(self, pane_title: str, where: Callable[[], tuple[int, int] | None]) -> None:
+        """Click inside the pane at ``where()`` (column, row; read again before each click: the
+        panes move while a stop's banner settles, and a notification over the pane is clicked
+        away first) until the footer shows the pane's keys."""
         label = FOOTER.get(pane_title)
         deadline = time.monotonic() + WAIT
         while True:
-            self.tmux.click(x, y)
+            self.wait(lambda: not self.covered(pane_title) and where() is not None,
+                      f"the {pane_title} pane, not under a notification", timeout=max(0.1, deadline - time.monotonic()))
+            self.tmux.click(*where())  # type: ignore[misc]
             if label is None:
                 return
             try:
@@ -230,19 +234,22 @@ class ScreenPath:
         focus without moving its cursor (a click on a row selects it: Breaks would open that
         breakpoint's source, and a click lost while the app is busy would leave the cursor where
         it was), ctrl+home goes to its first row, down to the row."""
-        self.wait(lambda: self.table_rows(pane_title, pattern) is not None and not self.covered(pane_title),
-                  f"a row like {pattern!r} in {pane_title}, not under a notification")
-        (row, column), _, index = self.table_rows(pane_title, pattern)  # type: ignore[misc]
-        self.click_into(pane_title, column + 4, row)
+        def header() -> tuple[int, int] | None:
+            found = self.table_rows(pane_title, pattern)
+            return None if found is None else (found[0][1] + 4, found[0][0])
+
+        self.click_into(pane_title, header)
+        _, _, index = self.table_rows(pane_title, pattern)  # type: ignore[misc]
         self.keys("C-Home", *(["Down"] * index))
 
     def click_body(self, pane_title: str, below: int = 2) -> None:
         """Click inside a pane, ``below`` lines under its first (its table, under the summary and
         header lines), so that the pane's keys reach it."""
-        self.wait(lambda: len(self.pane_rows(pane_title)) > below and not self.covered(pane_title),
-                  f"the {pane_title} pane, not under a notification")
-        row, column, _ = self.pane_rows(pane_title)[below]
-        self.click_into(pane_title, column + 2, row)
+        def body() -> tuple[int, int] | None:
+            rows = self.pane_rows(pane_title)
+            return (rows[below][1] + 2, rows[below][0]) if len(rows) > below else None
+
+        self.click_into(pane_title, body)
 
     def do(self, step: RecordedStep) -> None:
         """Make ``step`` with keys and clicks."""
