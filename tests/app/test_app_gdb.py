@@ -86,8 +86,9 @@ async def test_bad_breakpoint_is_a_warning_and_r_runs_the_program_anyway(steps: 
     app = DebuggerApp(gdb_config(steps, "nosuchfile.c:3"))
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: phase(app) == "ready")  # pending in a native program: not run
-        warnings = [n.message for n in app._notifications if n.severity == "warning"]
-        assert any("nosuchfile.c:3 is pending (No source file named nosuchfile.c.)" in w for w in warnings)
+        await wait_for(pilot, lambda: any("nosuchfile.c:3 is pending (No source file named nosuchfile.c.)" in n.message
+                                          for n in app._notifications if n.severity == "warning"),
+                       why="the warning (the status can be shown before the notification is)")
         await pilot.press("r")
         await wait_for(pilot, lambda: phase(app) == "exited")
         await pilot.press("n")

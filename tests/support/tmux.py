@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import time
 from pathlib import Path
@@ -14,7 +15,12 @@ class TmuxServer:
         self.base = ["tmux", "-S", str(socket)]
 
     def __call__(self, *args: str) -> str:
-        return subprocess.run([*self.base, *args], check=True, capture_output=True, text=True, timeout=20).stdout
+        """Run without COLUMNS and LINES (set under pytest): the server and its sessions would
+        inherit them, and Textual takes them over the terminal's size (a full run once showed an
+        80x24 app in a 160x48 window)."""
+        env = {name: value for name, value in os.environ.items() if name not in ("COLUMNS", "LINES")}
+        return subprocess.run([*self.base, *args], check=True, capture_output=True, text=True, timeout=20,
+                              env=env).stdout
 
     def screen(self, target: str = "t") -> str:
         return self("capture-pane", "-p", "-t", target)
