@@ -30,6 +30,16 @@ from cudatui.gdbbridge.session.errors import MIError
 from cudatui.gdbbridge.session.gdb import GdbSession
 
 
+def pending_text(pending: Mapping[int, tuple[str, str]]) -> str:
+    """How pending breakpoints (by number: location, what gdb said) are told, in one phrase:
+    ``breakpoint 2 at k.cu:9 is pending (No symbol ...)``, ``breakpoints 2, 3 at a, b are pending``."""
+    numbers = ", ".join(map(str, pending))
+    locations = ", ".join(location for location, _ in pending.values())
+    said = "; ".join(dict.fromkeys(log for _, log in pending.values() if log))
+    many = len(pending) > 1
+    return f"breakpoint{'s' * many} {numbers} at {locations} {'are' if many else 'is'} pending{f' ({said})' if said else ''}"
+
+
 @dataclass(frozen=True)
 class BreakpointSpec:
     """A breakpoint to insert: ``location`` (``file:line``, a function) and an optional

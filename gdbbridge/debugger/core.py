@@ -26,7 +26,7 @@ from dataclasses import replace
 from enum import Enum
 from typing import Any, Awaitable, Callable, Coroutine
 
-from cudatui.gdbbridge.debugger.breakpoints import Breakpoints, BreakpointSpec
+from cudatui.gdbbridge.debugger.breakpoints import Breakpoints, BreakpointSpec, pending_text
 from cudatui.gdbbridge.debugger.config import LaunchConfig
 from cudatui.gdbbridge.convert import to_int
 from cudatui.gdbbridge.cuda.evaluation import evaluation
@@ -72,11 +72,6 @@ STEPS = {Step.CONTINUE: "-exec-continue", Step.NEXT: "-exec-next", Step.STEP: "-
 """The MI command of each step."""
 RUN = "-exec-run"
 """The MI command that runs the program from its start."""
-
-
-def pending_text(number: int, location: str, said: str) -> str:
-    """How a pending breakpoint is told: ``breakpoint 2 at k.cu:9 is pending (what gdb said)``."""
-    return f"breakpoint {number} at {location} is pending{f' ({said})' if said else ''}"
 
 
 class DebuggerCore:
@@ -296,16 +291,8 @@ class DebuggerCore:
         self._unresolved = {}
         if not told:
             return
-        if len(told) == 1:
-            number, (location, said) = next(iter(told.items()))
-            text, them = pending_text(number, location, said), "it"
-        else:
-            numbers = ", ".join(map(str, told))
-            locations = ", ".join(location for location, _ in told.values())
-            said = "; ".join(dict.fromkeys(log for _, log in told.values() if log))
-            text, them = f"breakpoints {numbers} at {locations} are pending{f' ({said})' if said else ''}", "them"
-        self._notice(f"{text}: the program ended and loaded no library or kernel that defines {them}; check the "
-                     "location", "warning")
+        self._notice(f"{pending_text(told)}: the program ended and loaded no library or kernel that defines "
+                     f"{'them' if len(told) > 1 else 'it'}; check the location", "warning")
 
     # -- helpers ---------------------------------------------------------------------------
 
@@ -431,7 +418,7 @@ class DebuggerCore:
 
     def _pending(self, bp: Breakpoint, spec: BreakpointSpec) -> str:
         """How the pending ``bp`` just inserted is told, with what gdb said about it."""
-        return pending_text(bp.number, spec.location, self._last_log)
+        return pending_text({bp.number: (spec.location, self._last_log)})
 
     async def _change(self, work: Awaitable[None]) -> None:
         if await self._guard(work):

@@ -31,8 +31,8 @@ from cudatui.gdbbridge.cuda.evaluation import evaluate, read_shared
 from cudatui.gdbbridge.cuda.focus import FocusSyntaxError, switch_focus
 from cudatui.gdbbridge.cuda.models import BlockRange, Instruction, ThreadRange
 from cudatui.gdbbridge.cuda.tables import info, parse_blocks, parse_threads
-from cudatui.gdbbridge.debugger.breakpoints import Breakpoints, BreakpointSpec
-from cudatui.gdbbridge.debugger.core import RUN, STEPS, DebuggerCore, Step, pending_text
+from cudatui.gdbbridge.debugger.breakpoints import Breakpoints, BreakpointSpec, pending_text
+from cudatui.gdbbridge.debugger.core import RUN, STEPS, DebuggerCore, Step
 from cudatui.gdbbridge.debugger.events import ConsoleOutput, Notice, StartupFailed
 from cudatui.gdbbridge.debugger.host import LAUNCH_BLOCKING, is_native, jit_env
 from cudatui.gdbbridge.debugger.state import StateBuilder, reselect_frame
@@ -125,7 +125,7 @@ class Debugger(DebuggerCore):
                 if bp is not None and bp.pending:
                     pending[bp.number] = (spec.location, self._last_log)
             if pending and cfg.run and is_native(cfg):
-                self._hold({number: pending_text(number, *where) for number, where in pending.items()})
+                self._hold({number: pending_text({number: where}) for number, where in pending.items()})
                 return
             self._unresolved = pending
             if cfg.run:

@@ -203,10 +203,18 @@ class ScreenPath:
         away first) until the footer shows the pane's keys."""
         label = FOOTER.get(pane_title)
         deadline = time.monotonic() + WAIT
+        spot: tuple[int, int] | None = None
+
+        def ready() -> bool:  # the spot is read once per try: the one checked is the one clicked
+            nonlocal spot
+            spot = None if self.covered(pane_title) else where()
+            return spot is not None
+
         while True:
-            self.wait(lambda: not self.covered(pane_title) and where() is not None,
-                      f"the {pane_title} pane, not under a notification", timeout=max(0.1, deadline - time.monotonic()))
-            self.tmux.click(*where())  # type: ignore[misc]
+            self.wait(ready, f"the {pane_title} pane, not under a notification",
+                      timeout=max(0.1, deadline - time.monotonic()))
+            assert spot is not None
+            self.tmux.click(*spot)
             if label is None:
                 return
             try:
@@ -234,12 +242,17 @@ class ScreenPath:
         focus without moving its cursor (a click on a row selects it: Breaks would open that
         breakpoint's source, and a click lost while the app is busy would leave the cursor where
         it was), ctrl+home goes to its first row, down to the row."""
+        index = 0
+
         def header() -> tuple[int, int] | None:
+            nonlocal index
             found = self.table_rows(pane_title, pattern)
-            return None if found is None else (found[0][1] + 4, found[0][0])
+            if found is None:
+                return None
+            (row, column), _, index = found
+            return column + 4, row
 
         self.click_into(pane_title, header)
-        _, _, index = self.table_rows(pane_title, pattern)  # type: ignore[misc]
         self.keys("C-Home", *(["Down"] * index))
 
     def click_body(self, pane_title: str, below: int = 2) -> None:
