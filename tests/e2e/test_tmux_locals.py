@@ -34,7 +34,8 @@ def test_a_struct_opens_and_closes_in_the_terminal(tmp_path: Path, size: tuple[i
     try:
         tmux.wait_for_all("breakpoint 1", "where {…} struct point", "step = 1; /* FIRST */")  # the source shown too
         tmux("send-keys", "-t", "t", "Tab")
-        tmux("send-keys", "-t", "t", "Down")
+        tmux.wait_for_all("w Watch")  # Locals has the focus (its keys in the footer); under load, keys sent
+        tmux("send-keys", "-t", "t", "Down")  # sooner went to the source
         tmux("send-keys", "-t", "t", "Right")
         screen = tmux.wait_for_all("▼ where", "x 3 int", "y 4 int")
         assert "▶ frame" in screen
