@@ -3,7 +3,8 @@
 ``python -m cudatui.gdbbridge.record.replay FILE [--session N] [gdb flags...]`` answers each
 incoming command with the recorded answer of the matching recorded command (tokens
 rewritten), emits the recorded async records after it, writes the recorded program output to
-the tty given by ``-inferior-tty-set``, and answers ``^error,msg="not in this recording: ..."``
+the tty given by ``-inferior-tty-set`` (unless the front end is gone by then: that tty's number
+may belong to another terminal now), and answers ``^error,msg="not in this recording: ..."``
 otherwise.
 
 The recording is read as a sequence of stops: a command that sets the target moving
@@ -25,10 +26,11 @@ import argparse
 import json
 import os
 import re
+import select
 import sys
 import time
 from dataclasses import dataclass
-from typing import IO, Iterator
+from typing import IO, Callable, Iterator
 
 from cudatui.gdbbridge.record.transcript import MOVERS, Entry, Exchange, Transcript, TranscriptError, load, match_key
 from cudatui.gdbbridge.session.errors import NOT_RECORDED
@@ -115,8 +117,10 @@ def places(transcript: Transcript) -> tuple[Step, ...]:
 class Replayer:
     """Serves one transcript. ``speed`` > 0 replays recorded delays divided by it."""
 
-    def __init__(self, transcript: Transcript, out: IO[str], speed: float = 0.0) -> None:
+    def __init__(self, transcript: Transcript, out: IO[str], speed: float = 0.0,
+                 front_end_gone: Callable[[], bool] = lambda: False) -> None:
         self.transcript = transcript
+        self.front_end_gone = front_end_gone
         self.steps = places(transcript)
         self.cursor = 0
         """Where the forward search for a moving command starts."""
@@ -230,11 +234,27 @@ class Replayer:
         return f" (the recording was cut off at line {self.transcript.cut_at}: it replays up to there)"
 
     def _open_tty(self, command: str) -> None:
+        """Open the tty the front end named, to write the program's output to it; not once the
+        front end has gone (it closed its pty: the number may be another terminal's by now).
+        Appended to, never truncated, and never made this process's controlling terminal."""
         path = command.split(None, 1)[1] if " " in command else ""
         path = json.loads(path) if path.startswith('"') else path
+        self.tty = None
+        if self.front_end_gone():
+            return
         try:
-            self.tty = open(path, "w", encoding="utf-8", errors="replace")
+            self.tty = os.fdopen(os.open(path, os.O_WRONLY | os.O_APPEND | os.O_NOCTTY), "w", encoding="utf-8",
+                                 errors="replace")
         except OSError:
+            self.tty = None
+
+    def _write_program(self, text: str) -> None:
+        if self.tty is None:
+            return
+        try:
+            self.tty.write(text)
+            self.tty.flush()
+        except OSError:  # the front end closed its pty
             self.tty = None
 
     def _emit(self, output: tuple[Entry, ...], tokens: tuple[str, str] | None, t0: float) -> None:
@@ -245,9 +265,7 @@ class Replayer:
                 if delay > 0:
                     time.sleep(min(delay, 5.0))
             if entry.dir == "program":
-                if self.tty is not None:
-                    self.tty.write(entry.line)
-                    self.tty.flush()
+                self._write_program(entry.line)
                 continue
             line = entry.line
             if tokens is not None:
@@ -263,12 +281,24 @@ class Replayer:
 
 def serve(path: str, speed: float, stdin: IO[str], stdout: IO[str], session: int = 1) -> int:
     transcript = load(path, session)
-    replayer = Replayer(transcript, stdout, speed)
+    replayer = Replayer(transcript, stdout, speed, lambda: hung_up(stdin))
     replayer.start()
     for line in _lines(stdin):
         if not replayer.handle(line):
             break
     return 0
+
+
+def hung_up(stream: IO[str]) -> bool:
+    """Whether every writer of ``stream`` (a pipe from the front end) has closed it; False for
+    what is not a pipe or file descriptor."""
+    try:
+        fd = stream.fileno()
+    except (AttributeError, OSError, ValueError):
+        return False
+    poller = select.poll()
+    poller.register(fd, select.POLLIN)
+    return any(events & select.POLLHUP for _, events in poller.poll(0))
 
 
 def _lines(stream: IO[str]) -> Iterator[str]:
