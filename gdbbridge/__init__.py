@@ -26,7 +26,7 @@ _PUBLIC = {
         "DebuggerExited", "Event", "LineDropped", "NonMI", "Notify", "ProgramOutput", "RawLine", "RecordingStopped",
         "Running", "Stopped", "Stream", "UnmatchedResult",
     ),
-    "cudatui.gdbbridge.debugger.state": ("StateBuilder",),
+    "cudatui.gdbbridge.debugger.state": ("WARP_TABLES_UNASKED", "StateBuilder", "warp_tables_unsafe"),
     "cudatui.gdbbridge.debugger.breakpoints": ("BreakpointSpec", "Breakpoints"),
     "cudatui.gdbbridge.debugger.config": ("LaunchConfig",),
     "cudatui.gdbbridge.debugger.debugger": ("Debugger", "Step"),

@@ -35,7 +35,7 @@ from cudatui.gdbbridge.debugger.breakpoints import Breakpoints, BreakpointSpec, 
 from cudatui.gdbbridge.debugger.core import RUN, STEPS, DebuggerCore, Step
 from cudatui.gdbbridge.debugger.events import ConsoleOutput, Notice, StartupFailed
 from cudatui.gdbbridge.debugger.host import LAUNCH_BLOCKING, is_native, jit_env
-from cudatui.gdbbridge.debugger.state import StateBuilder, reselect_frame
+from cudatui.gdbbridge.debugger.state import WARP_TABLES_UNASKED, StateBuilder, reselect_frame, warp_tables_unsafe
 from cudatui.gdbbridge.debugger.targets import attached, join_rank, restart_refused
 from cudatui.gdbbridge.debugger.status import Phase
 from cudatui.gdbbridge.nvml.models import Snapshot
@@ -431,6 +431,7 @@ class Debugger(DebuggerCore):
     async def evaluate_in_lanes(self, expression: str) -> tuple[tuple[int, str], ...]:
         """``expression`` in each active lane of the focused warp; the focus is restored."""
         async with self._lock:
+            self._lanes_listable()
             values = await warp_watch.evaluate_in_lanes(self._stopped(), expression)
             return clean(tuple((v.lane, v.text) for v in values))
 
@@ -440,6 +441,7 @@ class Debugger(DebuggerCore):
         async with self._lock:
             session, state = self._stopped(), self.state
             assert state is not None
+            self._lanes_listable()
             code, before = faulting_line(state, self.config.source_dirs, self.config.replayed)
             culprit = await find_culprit(session, state, code, before)
             focused = state.focus.lane if state.focus else None
@@ -447,6 +449,10 @@ class Debugger(DebuggerCore):
                 result = await switch_focus(session, f"lane {culprit.lane}")
                 await self._refresh(state.stop, focus=result.focus)
             return clean(culprit)
+
+    def _lanes_listable(self) -> None:
+        if self.state is not None and warp_tables_unsafe(self.state.stop):
+            raise warp_watch.WarpWatchError(WARP_TABLES_UNASKED)
 
     async def blocks(self) -> tuple[BlockRange, ...]:
         """The coalesced block ranges of every running kernel."""

@@ -47,10 +47,18 @@ def focus_from_tables(
 
 
 WARP_ASSERT = 12
-"""CUDA_EXCEPTION_12, where the warps table is not asked for: at that stop cuda-gdb 13.0 aborted
-inside ``-cuda-info-warps`` ("std::out_of_range: array::at: __n (which is 32) >= _Nm (which is
-32)", SIGABRT) in five of seven H200 runs of the assert lesson (batches 11-16); the focus comes
-from the stop itself and the lanes table."""
+"""CUDA_EXCEPTION_12, where no warp or lane table is asked for: at that stop cuda-gdb 13.0 aborted
+inside ``-cuda-info-warps`` or ``-cuda-info-lanes`` ("std::out_of_range: array::at: __n (which is
+32) >= _Nm (which is 32)", SIGABRT) in five of seven H200 runs of the assert lesson (batches
+11-16); the focus comes from the stop itself."""
+
+WARP_TABLES_UNASKED = "not asked at a Warp Assert: cuda-gdb 13.0 aborts listing a warp's lanes there"
+"""Why the Warps pane, the warp watch and the culprit search are empty at a CUDA_EXCEPTION_12 stop."""
+
+
+def warp_tables_unsafe(stop: StopEvent) -> bool:
+    """Whether asking for the warps or lanes tables at ``stop`` may kill cuda-gdb (WARP_ASSERT)."""
+    return stop.exception is not None and stop.exception.code == WARP_ASSERT
 
 
 async def reselect_frame(session: GdbSession, level: int) -> None:
@@ -102,8 +110,8 @@ class StateBuilder:
         tables: dict[str, Awaitable[dict[str, Any]]] = {}
         if in_kernel:
             for what in ("devices", "sms", "kernels", "warps", "lanes"):
-                if what == "warps" and stop.exception is not None and stop.exception.code == WARP_ASSERT:
-                    continue  # cuda-gdb 13.0 aborts in it at a Warp Assert (WARP_ASSERT)
+                if what in ("warps", "lanes") and warp_tables_unsafe(stop):
+                    continue
                 tables[what] = self._try(info(self.session, what), errors, f"cuda {what}")
         results = await asyncio.gather(
             frames_p, vars_p, self._names(in_kernel, errors), regs_p, self._breakpoints(errors), *tables.values()

@@ -18,7 +18,10 @@ from textual.binding import Binding
 from textual.reactive import reactive
 from textual.widgets import DataTable, Input
 
-from cudatui.gdbbridge import DebuggerQueries, Lane, MIError, StopState, ThreadRange, Warp, WarpWatchError, fmt_dim3
+from cudatui.gdbbridge import (
+    WARP_TABLES_UNASKED, DebuggerQueries, Lane, MIError, StopState, ThreadRange, Warp, WarpWatchError, fmt_dim3,
+    warp_tables_unsafe,
+)
 from cudatui.tui.inline_input import InlineInput
 from cudatui.tui.messages import FocusRequested
 
@@ -280,9 +283,11 @@ class WarpsPane(QueryPane):
         sm = f"SM {focus.sm}" if focus and focus.sm is not None else "no SM"
         where = f"warp {focus.warp} lane {focus.lane}" if focus and focus.warp is not None else "no CUDA focus"
         rebuilt = " (from its lanes)" if self._warps and not state.warps else ""
-        self.query_one("#warps-title", InfoLine).show(
-            Text(f"{sm} · {len(self._warps)} warps{rebuilt} · focus {where} · cursor lane {self.lane_cursor}")
-        )
+        if not self._warps and warp_tables_unsafe(state.stop):
+            title = f"{sm} · focus {where} · warps {WARP_TABLES_UNASKED}"
+        else:
+            title = f"{sm} · {len(self._warps)} warps{rebuilt} · focus {where} · cursor lane {self.lane_cursor}"
+        self.query_one("#warps-title", InfoLine).show(Text(title))
         follow = self._follow_focus
         here = focused_index(self._warps, focus.warp if focus else None)
         cursor_row = (here or 0) if follow else table.cursor_row

@@ -1,0 +1,42 @@
+"""At a Warp Assert (CUDA_EXCEPTION_12) cudatui asks cuda-gdb for no warp or lane table: cuda-gdb
+13.0 aborted inside ``-cuda-info-warps``/``-cuda-info-lanes`` at that stop in five of seven H200
+runs of the assert lesson, and took the session with it. Over the assert lesson's real recording
+(kernels/recordings/assert.jsonl.gz), replayed along its path to the assert stop: the state has no
+warps or lanes, the Warps pane says why, and the warp watch and the culprit search say it too
+instead of asking."""
+
+from __future__ import annotations
+
+import pytest
+
+from cudatui.gdbbridge import WARP_TABLES_UNASKED, WarpWatchError
+from cudatui.gdbbridge.debugger.state import WARP_ASSERT
+from cudatui.tui.demo_app import DemoApp
+from cudatui.tui.demo_plan import RECORDINGS_DIR, plan_demo
+from cudatui.tui.panes.warps import WarpsPane
+from tests.support.app import phase
+from tests.support.recorded_path import path_of, walk_path
+from tests.support.wait import wait_for
+
+RECORDING = RECORDINGS_DIR / "assert.jsonl.gz"
+
+
+async def test_at_the_warp_assert_no_warp_table_is_asked_and_the_warps_pane_says_why() -> None:
+    at_assert = next(s.number for s in path_of(RECORDING) if s.state is not None and s.state.exception == "CUDA_EXCEPTION_12")
+    app = DemoApp(plan_demo("assert", "replay"))
+    async with app.run_test(size=(160, 48)) as pilot:
+        await wait_for(pilot, lambda: phase(app) == "stopped")
+        await walk_path(app, pilot, RECORDING, at_assert)
+        state = app.last_state
+        assert state is not None and state.stop.exception is not None and state.stop.exception.code == WARP_ASSERT
+        assert state.warps == () and state.lanes == ()
+        assert state.focus is not None and state.focus.lane is not None  # from the stop itself
+        pane = app.show_pane("warps")
+        assert isinstance(pane, WarpsPane)
+        await wait_for(pilot, lambda: WARP_TABLES_UNASKED in str(pane.query_one("#warps-title").render()),
+                       why="the Warps pane's reason")
+        with pytest.raises(WarpWatchError, match="Warp Assert"):
+            await app.debugger.evaluate_in_lanes("threadIdx.x")
+        with pytest.raises(WarpWatchError, match="Warp Assert"):
+            await app.debugger.find_culprit()
+        await pilot.press("ctrl+q")
