@@ -52,6 +52,8 @@ class StepLog:
     generation: int = 0
     told: list[str] = field(default_factory=list)
     """The notifications the step raised (a refusal says why there)."""
+    gpu: str = ""
+    """Why the step recorded no GPU sample ('' when it did, or in a replay)."""
 
 
 @dataclass
@@ -104,15 +106,22 @@ class Driver:
         self.last_sample = snapshot.timestamp
         gpu_record.record(session.record, snapshot)
 
-    async def fresh_sample(self) -> None:
+    async def fresh_sample(self) -> str:
         """Live: wait (a few seconds at most) for a GPU sample taken after the step, and record
-        it, so every stop of the recording has one."""
+        it, so every stop of the recording has one; why there is none ('' when there is)."""
         if self.app.debugger.config.replayed:
-            return
+            return ""
         pane = self.app.query_one("#gpu")
         before = pane.sampler.latest
         await self.wait(lambda: pane.sampler.latest is not before or pane.reason is not None, 3.0)
         await self.sample_gpu()
+        if pane.sampler.latest is not before:
+            return ""
+        running = pane.sampling_for
+        if pane.reason:
+            return pane.reason
+        return "no sample in 3 s" + (" (none yet)" if before is None else "") + (
+            f"; the one in flight has run {running:.1f} s" if running is not None else "")
 
     async def sampling(self) -> None:
         """Every second, the GPU pane's new sample into the recording."""
@@ -151,7 +160,7 @@ class Driver:
             entry.ok, note = False, f"{type(exc).__name__}: {exc}"
         if not await self.wait(self.idle, IDLE_TIMEOUT):
             note = (note + "; " if note else "") + "the UI was still busy after the step"
-        await self.fresh_sample()
+        entry.gpu = await self.fresh_sample()
         entry.told = [n for n in self.notifications() if n not in said]
         state = self.app.last_state
         entry.seconds = round(time.monotonic() - started, 2)
@@ -165,7 +174,8 @@ class Driver:
         status = self.app.debugger.status
         self.timer.say(f"step {number} {step.keys}: {entry.seconds:.1f}s {status.phase.value} {status.detail}"
                        f" · {entry.state}{' · ' + entry.note if entry.note else ''}"
-                       + "".join(f" · told: {text}" for text in entry.told))
+                       + "".join(f" · told: {text}" for text in entry.told)
+                       + (f" · GPU: {entry.gpu}" if entry.gpu else ""))
         return entry
 
     def notifications(self) -> list[str]:

@@ -15,6 +15,7 @@ import pytest
 
 from cudatui.gdbbridge import load
 from cudatui.gdbbridge.record.stop_state import COMMAND, recorded_path
+from tests.support.nvml import NO_DRIVER_REASON, NVML_WORKS
 from tests.support.paths import C_SOURCES, ROOT
 from tests.support.programs import compile_c, marked_line
 from tests.support.recorded_path import replay_along
@@ -41,6 +42,8 @@ async def test_program_mode_records_the_path_with_gdb_and_the_replay_matches(tmp
     assert done.returncode == 0, done.stdout + done.stderr
     log = json.loads((out / "panes.steps.json").read_text())
     assert [s["ok"] for s in log["steps"]] == [True] * len(STEPS), log
+    if not NVML_WORKS:  # each step says why it recorded no GPU sample: what the GPU pane says
+        assert {s["gpu"] for s in log["steps"]} == {NO_DRIVER_REASON}, log
     recording = out / "panes.jsonl.gz"
     with gzip.open(recording, "rt") as handle:
         meta = json.loads(handle.readline())

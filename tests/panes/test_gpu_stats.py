@@ -106,6 +106,31 @@ async def test_app_keeps_working_without_nvml():
         assert not pane.query_one("#stats").display
 
 
+class BrokenSource:
+    """A source whose read fails otherwise than NVML missing (as a replay's sample timing out)."""
+
+    def read(self) -> Snapshot:
+        raise TimeoutError("no answer in 10 s\x1b[2J")
+
+    def close(self) -> None:
+        pass
+
+
+class BrokenApp(App[None]):
+    def compose(self) -> ComposeResult:
+        yield GpuStatsPane(Sampler(BrokenSource()))
+
+
+async def test_a_sample_that_fails_says_how_instead_of_reading_for_ever():
+    app = BrokenApp()
+    async with app.run_test() as pilot:
+        pane = app.query_one(GpuStatsPane)
+        await wait_for(pilot, lambda: pane.reason is not None)
+        assert pane.reason == "the sample failed: TimeoutError: no answer in 10 s"
+        assert text_of(pane.query_one("#unavailable", Static)) == f"GPU stats unavailable: {pane.reason}"
+        assert pane.sampling_for is None
+
+
 async def test_shows_latest_sample_and_history():
     sampler = Sampler(real_source(), interval_s=0.05)
     app = StatsApp(sampler)

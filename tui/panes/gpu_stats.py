@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 
 from rich.text import Text
 from textual import on, work
@@ -12,6 +13,7 @@ from textual.containers import Horizontal, Vertical
 from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import DataTable, Select, Sparkline, Static
+from textual.worker import Worker, WorkerState
 
 from cudatui.gdbbridge import GpuSample, NvmlUnavailable, RecordedSource, Sampler, Snapshot, clean, find_device
 from cudatui.tui.messages import Sampled, Unavailable
@@ -156,6 +158,7 @@ class GpuStatsPane(Widget, can_focus=False):
         super().__init__(name=name, id=id, classes=classes)
         self.sampler = sampler if sampler is not None else Sampler()
         self._sampling = False
+        self._sampling_since = 0.0
         self.always = False
         """Sample while hidden too (a recorded or replayed session: each stop gets its GPU sample)."""
         self._snapshot: Snapshot | None = None
@@ -201,7 +204,13 @@ class GpuStatsPane(Widget, can_focus=False):
         if self._sampling or not (self.always or self.display and self.is_on_screen):
             return
         self._sampling = True
+        self._sampling_since = time.monotonic()
         self._sample()
+
+    @property
+    def sampling_for(self) -> float | None:
+        """For how many seconds the sample in flight has run (None: none is)."""
+        return time.monotonic() - self._sampling_since if self._sampling else None
 
     @work(thread=True, group="nvml", exit_on_error=False)
     def _sample(self) -> None:
@@ -239,6 +248,13 @@ class GpuStatsPane(Widget, can_focus=False):
 
     def on_gpu_stats_pane_unavailable(self, message: Unavailable) -> None:
         self.reason = message.reason
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """A sample that failed otherwise than NVML missing says how (else the pane would read
+        "Reading GPU stats…" for ever)."""
+        if event.worker.group == "nvml" and event.state == WorkerState.ERROR:
+            error = event.worker.error
+            self.reason = f"the sample failed: {type(error).__name__}: {clean(str(error))}"
 
     @on(Select.Changed, "#device-select")
     def _device_chosen(self, event: Select.Changed) -> None:

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Eighteenth GPU-box batch: why the assert lesson's recordings hold no GPU sample (batches 13 and
+# 17; every other lesson's does). The lesson recorded again with the step log saying, per step, why
+# no sample was recorded (the GPU pane's reason, or how long the sample in flight has run), and
+# beside it a plain Sampler reading NVML every second (how long each read took, what it raised).
+set -u
+cd "$(dirname "$0")/.."
+python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --target /tmp/site .whl/*.whl 2>/dev/null
+export PYTHONPATH=/tmp/site:$PWD PYTHONUNBUFFERED=1
+R=$OUT/r; mkdir -p $R
+python3 -m cudatui.kernels.build --all > $R/build.log 2>&1
+(
+  SECONDS=0
+  timeout 200 python3 scripts/record_demos.py --jobs 1 --out $R/recordings.new assert > $R/record_demos.log 2>&1
+  echo "record_demos rc=$? seconds=$SECONDS" >> $R/record_demos.log
+) &
+timeout 90 python3 - > $R/sampler.log 2>&1 <<'PY' &
+import time, traceback
+from cudatui.gdbbridge.nvml.sampler import Sampler
+sampler = Sampler()
+for n in range(80):
+    started = time.monotonic()
+    try:
+        snap = sampler.sample()
+        print(f"{n} {time.monotonic() - started:.3f}s ok gpus={len(snap.gpus)} procs={[len(g.processes) for g in snap.gpus]}", flush=True)
+    except Exception:
+        print(f"{n} {time.monotonic() - started:.3f}s FAILED", flush=True)
+        traceback.print_exc()
+    time.sleep(1.0)
+PY
+wait
+tar czf $OUT/results.tgz -C $OUT r
+cat $R/recordings.new/summary.txt 2>/dev/null; grep -o "GPU: .*" $R/record_demos.log | cut -c1-300 | sort | uniq -c
+grep -c " ok " $R/sampler.log; grep -v " ok " $R/sampler.log | head -20
