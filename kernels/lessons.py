@@ -237,7 +237,8 @@ LESSONS: tuple[Lesson, ...] = (
         ),
         next_steps=(
             "c (continue): cuda-gdb stops with CUDA_EXCEPTION_12 on the asserting thread",
-            "Stack: down to frame 1, enter (leaves __assert_fail); then : print column",
+            "Stack: down to frame 1, enter (leaves __assert_fail); : print column may read stale there (an outer "
+            "frame's register), : print labels[blockIdx.x * blockDim.x + threadIdx.x] reads the label from memory",
             "cudatui demo assert --torch: PyTorch's own x[idx] stops the same way inside IndexKernel",
             "cudatui demo assert --fixed: labels are shifted to 0-based columns",
         ),

@@ -3,6 +3,8 @@
 # 17; every other lesson's does). The lesson recorded again with the step log saying, per step, why
 # no sample was recorded (the GPU pane's reason, or how long the sample in flight has run), and
 # beside it a plain Sampler reading NVML every second (how long each read took, what it raised).
+# Its path now also reads the asserting thread's label from memory at frame 1 (: print column read
+# a stale register there in batch 17).
 set -u
 cd "$(dirname "$0")/.."
 python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --target /tmp/site .whl/*.whl 2>/dev/null

@@ -698,8 +698,8 @@ ZH: dict[str, str] = {
         "调用栈，在异常处：第 1 帧是 one_hot_buggy 中的 assert 行",
     "Stack: box3x3 called from blur_racy":
         "调用栈：box3x3 由 blur_racy 调用",
-    "Stack: down to frame 1, enter (leaves __assert_fail); then : print column":
-        "调用栈：向下到第 1 帧，回车（离开 __assert_fail）；然后 : print column",
+    "Stack: down to frame 1, enter (leaves __assert_fail); : print column may read stale there (an outer frame's register), : print labels[blockIdx.x * blockDim.x + threadIdx.x] reads the label from memory":
+        "调用栈：向下到第 1 帧，回车（离开 __assert_fail）；那里 : print column 可能读到过时的值（外层帧的寄存器），: print labels[blockIdx.x * blockDim.x + threadIdx.x] 从内存读出标签",
     "Start the process with PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True: segments then grow and release memory in pages, so freed space serves other sizes. PyTorch 2.8+ also reads the newer name PYTORCH_ALLOC_CONF (both worked on 2.11; 2.9.1 ignored expandable_segments under the new name, pytorch/pytorch#183387). It cannot help when small live tensors are spread over all of the cache.":
         "用 PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True 启动进程：这样 segment 会按页增长和释放内存，释放的空间可以服务其他大小的请求。PyTorch 2.8+ 也读取新的名字 PYTORCH_ALLOC_CONF（两者在 2.11 上都有效；2.9.1 在新名字下会忽略 expandable_segments，见 pytorch/pytorch#183387）。如果小的存活张量分散在整个缓存中，它也无能为力。",
     "Step":

@@ -13,6 +13,7 @@ from cudatui.gdbbridge import WARP_TABLES_UNASKED, WarpWatchError
 from cudatui.gdbbridge.debugger.state import WARP_ASSERT
 from cudatui.tui.demo_app import DemoApp
 from cudatui.tui.demo_plan import RECORDINGS_DIR, plan_demo
+from cudatui.tui.panes.locals import STALE_REGISTERS, LocalsPane
 from cudatui.tui.panes.warps import WarpsPane
 from tests.support.app import phase
 from tests.support.recorded_path import path_of, walk_path
@@ -39,4 +40,23 @@ async def test_at_the_warp_assert_no_warp_table_is_asked_and_the_warps_pane_says
             await app.debugger.evaluate_in_lanes("threadIdx.x")
         with pytest.raises(WarpWatchError, match="Warp Assert"):
             await app.debugger.find_culprit()
+        await pilot.press("ctrl+q")
+
+
+async def test_an_outer_kernel_frames_register_locals_carry_a_note() -> None:
+    """At frame 1 of the Warp Assert (one_hot_buggy above __assert_fail) cuda-gdb 13.0 listed
+    thread 67's ``i`` and ``column`` as 0 (they are 67 and 10): the Locals pane says under them
+    that an outer frame's @register values may be stale."""
+    at_frame_1 = next(s.number for s in path_of(RECORDING) if s.kind == "frame" and s.arg == "1")
+    app = DemoApp(plan_demo("assert", "replay"))
+    async with app.run_test(size=(160, 48)) as pilot:
+        await wait_for(pilot, lambda: phase(app) == "stopped")
+        await walk_path(app, pilot, RECORDING, at_frame_1)
+        state = app.last_state
+        assert state is not None and state.selected_frame == 1
+        assert {v.name: v.value for v in state.variables if "@register" in v.type}.get("i") == "0"
+        pane = app.query_one(LocalsPane)
+        await wait_for(pilot, lambda: ("stale",) in pane.rows("frame"), why="the note")
+        assert pane.rows("frame")[("stale",)].value == STALE_REGISTERS
+        assert list(pane.rows("local"))[:2] == [("i",), ("column",)]  # the note is under the locals
         await pilot.press("ctrl+q")

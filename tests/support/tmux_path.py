@@ -97,7 +97,7 @@ class ScreenPath:
                 break
             if not words or words[0] in ("├", "└", "│"):
                 continue
-            if words[0].startswith("w:") or line.strip().startswith("no locals"):  # the watch input; why none
+            if words[0].startswith("w:") or line.strip().startswith(("no locals", "outer frame:")):  # the watch input; notes
                 break
             name = words[1] if words[0] in ("▶", "▼") and len(words) > 1 else words[0]
             if re.fullmatch(r"[A-Za-z_$][\w$]*", name):  # not a scrollbar's glyph

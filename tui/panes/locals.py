@@ -30,6 +30,18 @@ def no_locals(state: StopState | None) -> str | None:
     return "no locals or arguments in this frame"
 
 
+STALE_REGISTERS = "outer frame: @register values may be stale here; trust memory, parameters and built-ins"
+"""The note under an outer kernel frame's register locals. Measured on the H200 (cuda-gdb 13.0,
+the assert lesson, batch 17): at the Warp Assert of thread (67,0,0), frame 1 (one_hot_buggy,
+above __assert_fail) listed ``i = 0`` and ``column = 0``, where i is 67 and column 10."""
+
+
+def stale_registers(state: StopState | None) -> bool:
+    """Whether the frame shown is an outer frame of a kernel with locals held in registers."""
+    return (state is not None and state.in_kernel and state.selected_frame > 0
+            and any("@register" in v.type for v in state.variables))
+
+
 class LocalsPane(QueryPane):
     """The selected frame's locals and arguments, then the watch expressions, as a tree.
 
@@ -141,6 +153,8 @@ class LocalsPane(QueryPane):
         width = min(NAME_WIDTH, max([len(r.name) + 6 * r.is_arg for r in locals_ + watches] or [0]))
         none = no_locals(self.state) if not locals_ else None
         top = locals_ or ([Row("note", "frame", ("none",), none)] if none else [])
+        if locals_ and stale_registers(self.state):
+            top = [*top, Row("note", "frame", ("stale",), STALE_REGISTERS)]
         with self.app.batch_update():
             self._sync(tree.root, top + ([Row("section", "watch", (WATCHES,))] if watches else []), width)
             if watches:
