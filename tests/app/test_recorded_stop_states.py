@@ -48,15 +48,16 @@ def test_a_lesson_recording_follows_its_path_with_gpu_samples_and_its_reports(pa
     if why_old(path) is not None:
         pytest.skip(why_old(path))
     name = path.name.removesuffix(".jsonl.gz")
-    if name == "assert":
-        pytest.xfail("the assert recording holds no GPU samples: with the GPU pane sampling, cuda-gdb 13.0 aborted at "
-                     "the Warp Assert in 6 of 7 runs on the H200 (batches 11-15); the one good run sampled nothing")
     recorded = path_of(path)
     assert [(s.kind, s.arg) for s in recorded] == [(s.kind, s.arg) for s in lesson_path(name)], (
         f"{path.name} was recorded along another path than kernels/lesson_paths.py's: record it again")
-    exchanges = load(str(path)).exchanges
-    assert any(x.key[:1] == (GPU_SAMPLE,) for x in exchanges), f"{path.name} holds no GPU samples"
     for tool in sanitizer_tools(name):
         report = path.parent / f"{name}.{tool}.xml.gz"
         assert report.is_file(), f"{report.name} is not packaged beside {path.name}"
         assert read_report(str(report), "memcheck" if tool == "leak" else tool).finding_count > 0
+    exchanges = load(str(path)).exchanges
+    if name == "assert" and not any(x.key[:1] == (GPU_SAMPLE,) for x in exchanges):
+        pytest.xfail("the assert recording holds no GPU samples: in its three full runs on the H200 (batches 13, 17, "
+                     "18) the GPU pane took none (batch 18's step log: 'no sample in 3 s (none yet)' at all 11 "
+                     "steps, while a plain Sampler beside it read NVML 80 times of 80); the cause is not found")
+    assert any(x.key[:1] == (GPU_SAMPLE,) for x in exchanges), f"{path.name} holds no GPU samples"

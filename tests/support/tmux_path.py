@@ -120,14 +120,14 @@ class ScreenPath:
     def text(self, text: str) -> None:
         self.tmux("send-keys", "-t", "t", "-l", text)
 
-    def click_text(self, pattern: str, rows: range | None = None) -> None:
-        """Click the first place on the screen matching ``pattern`` (a regex)."""
+    def click_text(self, pattern: str, rows: range | None = None) -> int:
+        """Click the first place on the screen matching ``pattern`` (a regex); its row."""
         lines = self.lines()
         for row in rows or range(len(lines)):
             match = re.search(pattern, lines[row]) if row < len(lines) else None
             if match:
                 self.tmux.click(match.start() + 1, row)
-                return
+                return row
         raise AssertionError(f"nothing like {pattern!r} to click:\n" + "\n".join(lines))
 
     def tab_row(self) -> tuple[int, str] | None:
@@ -280,10 +280,11 @@ class ScreenPath:
             self.keys("Enter")
         elif kind == "console":
             self.show("console")
-            self.click_text(r"gdb command|^\s*:|│:")
+            row = self.click_text(r"gdb command|^\s*:|│:")
             self.text(arg)
-            self.keys("Enter")
-            self.wait(lambda: f"(gdb) {arg}" in self.tmux.screen(), f"the console's {arg}")
+            self.wait(lambda: arg in self.lines()[row], f"{arg} typed into the console's input")
+            self.keys("Enter")  # the console took it when its input is empty again
+            self.wait(lambda: arg not in self.lines()[row], f"the console to take {arg}")
         elif kind == "frame":
             self.show("stack")
             self.cursor_to("Stack", rf"^\W*{arg}\s+\S")
