@@ -94,6 +94,10 @@ class DebuggerApp(NavigatingApp):
         shared = self.query_one(SharedMemoryPane)
         shared.source_dirs, shared.recorded = self.config.source_dirs, self.config.replayed
         self.query_one(GpuStatsPane).always = bool(self.config.record or self.config.replayed)
+        self.start_debugger()
+
+    def start_debugger(self) -> None:
+        """Start the debugger session (once the panes are set up)."""
         self.spawn(self.debugger.start, "start")
 
     @property

@@ -17,7 +17,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
-from textual import events, on
+from textual import on
 from textual.actions import SkipAction
 from textual.app import SystemCommand
 from textual.binding import Binding
@@ -64,11 +64,15 @@ class DemoApp(ReplayApp):
     def above_status(self) -> list[Widget]:
         return [GuidePane(self.guide, id="guide")]
 
-    def on_mount(self, event: events.Mount) -> None:
+    def on_mount(self) -> None:
         self.query_one(GuidePane).set_class(self.wide, "-wide")
+
+    def start_debugger(self) -> None:
+        """A live lesson builds its kernels first."""
         if self.plan.build:
-            event.prevent_default()
             self.run_worker(self._build_then_start(), name="build", group="debugger", exit_on_error=False)
+        else:
+            super().start_debugger()
 
     async def _build_then_start(self) -> None:
         source = self.plan.lesson.source.name

@@ -28,6 +28,8 @@ from cudatui.tui.demo_plan import (
 )
 from cudatui.tui.lesson_picker import LessonPicker
 from cudatui.tui.panes.console import ConsolePane
+from cudatui.tui.panes.gpu_stats import GpuStatsPane
+from cudatui.tui.panes.shared_memory import SharedMemoryPane
 from cudatui.tui.panes.source import SourcePane
 from cudatui.tui.picker_app import PickerApp
 from cudatui.tui.replay_app import ModeStatusBar
@@ -222,6 +224,24 @@ async def test_live_build_failure_shows_nvccs_error_and_starts_no_debugger(tmp_p
         log = app.query_one(ConsolePane).query_one("#console-log")  # shown (a tab): its lines come once laid out
         await wait_for(pilot, lambda: any('identifier "undefined_name" is undefined' in line.text for line in log.lines))
         assert app.debugger.session is None
+        await pilot.press("q")
+
+
+@pytest.mark.skipif(shutil.which("nvcc") is None, reason="needs nvcc")
+async def test_a_recorded_live_lesson_sets_its_panes_up_before_the_build(tmp_path) -> None:
+    """A live lesson that builds first still sets its panes up as any session: recording, the GPU
+    pane samples while hidden (each stop of the recording gets its sample; the assert lesson's
+    recordings held none, batches 13-18), the Shared pane gets the source directories."""
+    broken = tmp_path / "broken.cu"
+    broken.write_text("__global__ void k(int *p) { p[0] = undefined_name; }\n")
+    lesson = get_lesson("assert")
+    config = live_config(lesson, "cuda-gdb", record=str(tmp_path / "rec.jsonl"))
+    app = DemoApp(DemoPlan(lesson, "live", "cuda-gdb on a test machine", config, build=True),
+                  build=lambda: build_source(broken, arch="sm_90", cache_root=tmp_path / "cache"))
+    async with app.run_test(size=(160, 48)) as pilot:
+        await wait_for(pilot, lambda: app.query_one(ModeStatusBar).status.phase == "dead", timeout=60)
+        assert app.query_one(GpuStatsPane).always
+        assert app.query_one(SharedMemoryPane).source_dirs == config.source_dirs
         await pilot.press("q")
 
 
