@@ -52,7 +52,7 @@ inside ``-cuda-info-warps`` or ``-cuda-info-lanes`` ("std::out_of_range: array::
 32) >= _Nm (which is 32)", SIGABRT) in five of seven H200 runs of the assert lesson (batches
 11-16); the focus comes from the stop itself."""
 
-WARP_TABLES_UNASKED = "not asked at a Warp Assert: cuda-gdb 13.0 aborts listing a warp's lanes there"
+WARP_TABLES_UNASKED = "not asked (cuda-gdb 13.0 aborts listing the lanes at a Warp Assert)"
 """Why the Warps pane, the warp watch and the culprit search are empty at a CUDA_EXCEPTION_12 stop."""
 
 

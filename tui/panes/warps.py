@@ -284,7 +284,7 @@ class WarpsPane(QueryPane):
         where = f"warp {focus.warp} lane {focus.lane}" if focus and focus.warp is not None else "no CUDA focus"
         rebuilt = " (from its lanes)" if self._warps and not state.warps else ""
         if not self._warps and warp_tables_unsafe(state.stop):
-            title = f"{sm} · focus {where} · warps {WARP_TABLES_UNASKED}"
+            title = f"warps {WARP_TABLES_UNASKED} · {sm} · focus {where}"
         else:
             title = f"{sm} · {len(self._warps)} warps{rebuilt} · focus {where} · cursor lane {self.lane_cursor}"
         self.query_one("#warps-title", InfoLine).show(Text(title))

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Nineteenth GPU-box batch: the assert lesson recorded again after the fix of its missing GPU samples
+# (a live lesson that builds first skipped the app's pane setup: the GPU pane never sampled hidden).
+set -u
+cd "$(dirname "$0")/.."
+python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --target /tmp/site .whl/*.whl 2>/dev/null
+export PYTHONPATH=/tmp/site:$PWD PYTHONUNBUFFERED=1
+R=$OUT/r; mkdir -p $R
+python3 -m cudatui.kernels.build --all > $R/build.log 2>&1
+(
+  SECONDS=0
+  timeout 200 python3 scripts/record_demos.py --jobs 1 --out $R/recordings.new assert > $R/record_demos.log 2>&1
+  echo "record_demos rc=$? seconds=$SECONDS" >> $R/record_demos.log
+) &
+wait
+tar czf $OUT/results.tgz -C $OUT r
+cat $R/recordings.new/summary.txt 2>/dev/null; grep -o "GPU: .*" $R/record_demos.log | cut -c1-300 | sort | uniq -c
+grep -c -e "-cudatui-gpu-sample" <(zcat $R/recordings.new/assert.jsonl.gz)
