@@ -47,6 +47,20 @@ async def test_rows_are_diffed_by_key_and_the_cursor_follows_its_row():
         assert keys(table) == ["pc", "R2"] and table.cursor_row == 1
 
 
+async def test_a_kept_row_whose_value_grows_widens_its_column():
+    """The Stack's first row once showed ``leak_square`` for ``leak_square_plus_buggy`` (its cell
+    rewritten in place, the column left at the old width, the rows added after it narrower)."""
+    app = TableApp()
+    async with app.run_test() as pilot:
+        table = app.query_one(DataTable)
+        sync_rows(table, COLUMNS, regs(("pc", "0x10")))
+        await pilot.pause()
+        sync_rows(table, COLUMNS, regs(("pc", "0x7ffff7e96000"), ("R0", "0x1")))
+        await pilot.pause()
+        assert table.columns["hex"].content_width >= len("0x7ffff7e96000")
+        assert "0x7ffff7e96000" in "".join(s.text for s in table.render_line(1))
+
+
 async def test_columns_are_rebuilt_only_when_their_keys_change():
     app = TableApp()
     async with app.run_test():

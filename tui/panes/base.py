@@ -205,8 +205,8 @@ def sync_rows(table: DataTable, columns: Sequence[str], rows: Mapping[str, Seque
             table.remove_row(key)
         for key in wanted[:same]:
             for column, cell in zip(columns, rows[key]):
-                if table.get_cell(key, column) != cell:
-                    table.update_cell(key, column, cell)
+                if table.get_cell(key, column) != cell:  # a longer value widens its column
+                    table.update_cell(key, column, cell, update_width=True)
         for key in wanted[same:]:
             table.add_row(*rows[key], key=key)
         if cursor_key in rows and table.cursor_row != wanted.index(cursor_key):
