@@ -4,6 +4,9 @@ changed, so after each stop the screen as painted must equal the screen rendered
 
 from __future__ import annotations
 
+import html
+import re
+
 from textual.pilot import Pilot
 
 from cudatui.tui.app import DebuggerApp
@@ -30,6 +33,22 @@ async def from_scratch(app: DebuggerApp, pilot: Pilot) -> str:
     return app.export_screenshot()
 
 
+def rows(svg: str) -> dict[int, str]:
+    """The screen's text, row by row, from an exported screenshot."""
+    found: dict[int, str] = {}
+    for row, text in re.findall(r'<text[^>]*clip-path="url\(#terminal-\d+-line-(\d+)\)"[^>]*>([^<]*)</text>', svg):
+        found[int(row)] = found.get(int(row), "") + html.unescape(text).replace("\xa0", " ").rstrip("\n")
+    return found
+
+
+def differences(painted: str, rendered: str) -> str:
+    """The rows whose text differs (or that the styles alone differ), for the failure message."""
+    a, b = rows(painted), rows(rendered)
+    lines = [f"row {r}:\n  painted:  {a.get(r, '')!r}\n  rendered: {b.get(r, '')!r}"
+             for r in sorted(set(a) | set(b)) if a.get(r) != b.get(r)]
+    return "\n".join(lines) or "the same text: the styles differ"
+
+
 async def test_each_stop_paints_what_a_full_render_shows(tmp_path) -> None:
     tour = sequential(TOURS / "tile.jsonl", tmp_path)
     app = DebuggerApp(replay_config(tour, *TILE_BREAKS, source_dirs=(str(ROOT / "kernels"),)))
@@ -37,7 +56,8 @@ async def test_each_stop_paints_what_a_full_render_shows(tmp_path) -> None:
 
         async def same(what: str) -> None:
             screen = await painted(app, pilot)
-            assert screen == await from_scratch(app, pilot), f"stale lines on screen after {what}"
+            again = await from_scratch(app, pilot)
+            assert screen == again, f"stale lines on screen after {what}:\n{differences(screen, again)}"
 
         await stopped_at(pilot, app, 37)
         app.query_one("#source-view").focus()
