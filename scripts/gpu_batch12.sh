@@ -5,10 +5,7 @@
 # the 2-D stencil locals/shared test with its recording (tests/gpu/test_vars_gpu.py); then every
 # GPU test. Everything comes back in $OUT/results.tgz.
 set -u
-cd "$(dirname "$0")/.."
-python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --target /tmp/site .whl/*.whl 2>/dev/null
-export PYTHONPATH=/tmp/site:$PWD PYTHONUNBUFFERED=1
-R=$OUT/r; mkdir -p $R
+. "$(dirname "$0")/gpu_box.sh"
 python3 -m cudatui.kernels.build --all > $R/build.log 2>&1
 (
   timeout 200 python3 scripts/record_demos.py --jobs 2 --out $R/recordings.new assert leak > $R/record_demos.log 2>&1

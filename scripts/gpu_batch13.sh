@@ -4,10 +4,7 @@
 # stencil locals/shared test with the new layout, recorded; which filter forms `info cuda threads`
 # takes for a breakpoint (batch 12: "Incorrect filter: ' breakpoint 1'"); every GPU test.
 set -u
-cd "$(dirname "$0")/.."
-python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --target /tmp/site .whl/*.whl 2>/dev/null
-export PYTHONPATH=/tmp/site:$PWD PYTHONUNBUFFERED=1
-R=$OUT/r; mkdir -p $R
+. "$(dirname "$0")/gpu_box.sh"
 python3 -m cudatui.kernels.build --all > $R/build.log 2>&1
 (
   timeout 150 python3 scripts/record_demos.py --jobs 1 --out $R/recordings.new assert > $R/record_demos.log 2>&1

@@ -3,10 +3,7 @@
 # a member type the test expected without cuda-gdb's @local), and threads at a breakpoint through
 # -cuda-info-threads at the breakpoint's line, recorded through the UI.
 set -u
-cd "$(dirname "$0")/.."
-python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --target /tmp/site .whl/*.whl 2>/dev/null
-export PYTHONPATH=/tmp/site:$PWD PYTHONUNBUFFERED=1
-R=$OUT/r; mkdir -p $R
+. "$(dirname "$0")/gpu_box.sh"
 ( CUDATUI_RECORD_VARS=$R/vars_stencil.jsonl timeout 200 python3 -m pytest -p no:cacheprovider -q -rs \
     tests/gpu/test_vars_gpu.py > $R/vars_gpu.log 2>&1; echo "vars rc=$?" >> $R/vars_gpu.log ) &
 ( rm -f tests/fixtures/recorded/threads_at_bp.jsonl; timeout 150 python3 scripts/gpu_threads_at_bp.py > $R/threads_at_bp.log 2>&1

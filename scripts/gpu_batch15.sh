@@ -2,10 +2,7 @@
 # Fifteenth GPU-box batch: the assert lesson recorded again, now with the GPU pane sampling while
 # hidden (batch 13's recording held no GPU samples).
 set -u
-cd "$(dirname "$0")/.."
-python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --target /tmp/site .whl/*.whl 2>/dev/null
-export PYTHONPATH=/tmp/site:$PWD PYTHONUNBUFFERED=1
-R=$OUT/r; mkdir -p $R
+. "$(dirname "$0")/gpu_box.sh"
 python3 -m cudatui.kernels.build assert > $R/build.log 2>&1
 timeout 200 python3 scripts/record_demos.py --jobs 1 --out $R/recordings.new assert > $R/record_demos.log 2>&1
 echo "record_demos rc=$?" >> $R/record_demos.log

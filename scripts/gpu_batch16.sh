@@ -5,10 +5,7 @@
 # first recording died (cuda-gdb aborted in -cuda-info-warps at the Warp Assert); the second,
 # with SKIP_FIXED=1, after the state builder stopped asking for that table there.
 set -u
-cd "$(dirname "$0")/.."
-python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --target /tmp/site .whl/*.whl 2>/dev/null
-export PYTHONPATH=/tmp/site:$PWD PYTHONUNBUFFERED=1
-R=$OUT/r; mkdir -p $R
+. "$(dirname "$0")/gpu_box.sh"
 python3 -m cudatui.kernels.build --all > $R/build.log 2>&1
 (
   timeout 160 python3 scripts/record_demos.py --jobs 1 --out $R/recordings.new assert > $R/record_demos.log 2>&1

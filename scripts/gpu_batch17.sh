@@ -4,10 +4,7 @@
 # selected after the info cuda tables, so `: print column` at frame 1 answers from
 # one_hot_buggy; GPU samples on), while every tier-3 test (tests/gpu, -m gpu) runs beside it.
 set -u
-cd "$(dirname "$0")/.."
-python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --target /tmp/site .whl/*.whl 2>/dev/null
-export PYTHONPATH=/tmp/site:$PWD PYTHONUNBUFFERED=1
-R=$OUT/r; mkdir -p $R
+. "$(dirname "$0")/gpu_box.sh"
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader > $R/gpu.txt 2>&1
 cuda-gdb --version | head -2 >> $R/gpu.txt 2>&1
 python3 -m cudatui.kernels.build --all > $R/build.log 2>&1

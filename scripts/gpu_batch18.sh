@@ -6,10 +6,7 @@
 # Its path now also reads the asserting thread's label from memory at frame 1 (: print column read
 # a stale register there in batch 17).
 set -u
-cd "$(dirname "$0")/.."
-python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --target /tmp/site .whl/*.whl 2>/dev/null
-export PYTHONPATH=/tmp/site:$PWD PYTHONUNBUFFERED=1
-R=$OUT/r; mkdir -p $R
+. "$(dirname "$0")/gpu_box.sh"
 python3 -m cudatui.kernels.build --all > $R/build.log 2>&1
 (
   SECONDS=0

@@ -2,10 +2,7 @@
 # Nineteenth GPU-box batch: the assert lesson recorded again after the fix of its missing GPU samples
 # (a live lesson that builds first skipped the app's pane setup: the GPU pane never sampled hidden).
 set -u
-cd "$(dirname "$0")/.."
-python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --target /tmp/site .whl/*.whl 2>/dev/null
-export PYTHONPATH=/tmp/site:$PWD PYTHONUNBUFFERED=1
-R=$OUT/r; mkdir -p $R
+. "$(dirname "$0")/gpu_box.sh"
 python3 -m cudatui.kernels.build --all > $R/build.log 2>&1
 (
   SECONDS=0

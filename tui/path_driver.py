@@ -117,9 +117,9 @@ class Driver:
         await self.sample_gpu()
         if pane.sampler.latest is not before:
             return ""
-        running = pane.sampling_for
         if pane.reason:
             return pane.reason
+        running = pane.sampling_for
         return "no sample in 3 s" + (" (none yet)" if before is None else "") + (
             f"; the one in flight has run {running:.1f} s" if running is not None else "")
 

@@ -245,8 +245,8 @@ class Replayer:
         try:
             self.tty = os.fdopen(os.open(path, os.O_WRONLY | os.O_APPEND | os.O_NOCTTY), "w", encoding="utf-8",
                                  errors="replace")
-        except OSError:
-            self.tty = None
+        except OSError:  # no such terminal: the program's output goes nowhere
+            return
 
     def _write_program(self, text: str) -> None:
         if self.tty is None:

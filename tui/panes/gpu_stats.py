@@ -157,8 +157,8 @@ class GpuStatsPane(Widget, can_focus=False):
                  classes: str | None = None) -> None:
         super().__init__(name=name, id=id, classes=classes)
         self.sampler = sampler if sampler is not None else Sampler()
-        self._sampling = False
-        self._sampling_since = 0.0
+        self._sampling_since: float | None = None
+        """When the sample in flight started (None: none is)."""
         self.always = False
         """Sample while hidden too (a recorded or replayed session: each stop gets its GPU sample)."""
         self._snapshot: Snapshot | None = None
@@ -201,16 +201,16 @@ class GpuStatsPane(Widget, can_focus=False):
 
     def _tick(self) -> None:
         """Start a sample unless one is running or the pane is hidden (and need not sample then)."""
-        if self._sampling or not (self.always or self.display and self.is_on_screen):
+        if self._sampling_since is not None or not (self.always or self.display and self.is_on_screen):
             return
-        self._sampling = True
         self._sampling_since = time.monotonic()
         self._sample()
 
     @property
     def sampling_for(self) -> float | None:
         """For how many seconds the sample in flight has run (None: none is)."""
-        return time.monotonic() - self._sampling_since if self._sampling else None
+        since = self._sampling_since
+        return None if since is None else time.monotonic() - since
 
     @work(thread=True, group="nvml", exit_on_error=False)
     def _sample(self) -> None:
@@ -224,7 +224,7 @@ class GpuStatsPane(Widget, can_focus=False):
             if snapshot is not None:
                 self.post_message(Sampled(snapshot))
         finally:
-            self._sampling = False
+            self._sampling_since = None
 
     def on_gpu_stats_pane_sampled(self, message: Sampled) -> None:
         self._snapshot = message.snapshot
