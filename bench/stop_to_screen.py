@@ -1,17 +1,15 @@
-"""Stop to screen: from ``*stopped`` arriving to every visible pane painted with the new state.
+"""Stop to screen: from a new stop arriving to every visible pane painted with the new state.
 
-The real cudatui app (``cudatui.tui.app.DebuggerApp``, at 160x48 and at 80x24) runs a replayed
-H200 recording whose recorded ``-exec-next`` steps (each with its recorded refresh batch and the
-panes' on-demand queries) are repeated to make STEPS steps. Each step is a pressed ``n``. Three
-instants are taken per step: the ``*stopped`` line read from gdb (the Debugger's raw MI line),
-``show_state`` called by the app (the refresh batch is done: the MI part), and the last screen
-update the compositor rendered before the app went idle (the UI part).
-
-The recording is the lesson's recorded tour (tests/fixtures/recorded/tours/LESSON.jsonl) where
-there is one, else its UI recording (kernels/recordings/LESSON.jsonl.gz): the UI recordings walk
-their guide's path before their first ``-exec-next``, and the steps synthesized from there get no
-new stop yet (see ``recording_path``). The bench counts the ``^error`` answers (a query the
-recording lacks is answered ``^error``, which would flatter the figure) and names their commands.
+The real cudatui app (``cudatui.tui.app.DebuggerApp``, at 160x48 and at 80x24) replays each
+lesson's H200 recording (kernels/recordings/LESSON.jsonl.gz, made through the app with every
+pane shown, so it holds every query the panes send at each stop) and is driven along the
+lesson's recorded path by the recorder's own driver (``cudatui.tui.path_driver``): continue,
+next, focus switches, frame selection, ``d`` on a sanitizer finding. Three instants are taken per
+step that shows a new state: the ``*stopped`` line read from gdb (the Debugger's raw MI line; a
+focus or frame switch has none), ``show_state`` called by the app (the refresh batch is done: the
+MI part), and the last screen update the compositor rendered before the app went idle (the UI
+part). The bench counts the ``^error`` answers (a query the recording lacks is answered
+``^error``, which would flatter the figure) and names their commands.
 
 Goal: UI part <= 50 ms median and <= 80 ms p95, at 160x48 and at 80x24.
 """
@@ -20,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import json
 import re
 import tempfile
@@ -30,66 +29,31 @@ from typing import Any
 
 from textual.widget import Widget
 
+from cudatui.gdbbridge import load
 from cudatui.gdbbridge.debugger.events import DebuggerEvent
+from cudatui.gdbbridge.record.stop_state import recorded_path
 from cudatui.gdbbridge.session.events import RawLine
 from cudatui.gdbbridge.models import StopState
-from cudatui.gdbbridge.record.replay import kind_of
-from cudatui.gdbbridge.record.transcript import Exchange, load
+from cudatui.kernels.lesson_paths import PathStep
+from cudatui.kernels.lessons import LESSONS as LESSON_LIST
 from cudatui.tui import app as app_module
 from cudatui.tui.app import DebuggerApp
+from cudatui.tui.demo_plan import RECORDINGS_DIR, read_recording, replay_config
+from cudatui.tui.path_driver import Driver, Reports
 from cudatui.gdbbridge.debugger.config import LaunchConfig
 
-from . import ROOT, TOURS, Result, fmt, median, p95, print_results, write_transcript
+from . import Result, fmt, median, p95, print_results
 
 BENCH = "stop_to_screen"
-STEPS = 200
+PASSES = 3
 SIZES = ((160, 48), (80, 24))
 UI_GOAL_MS = 50.0
 UI_P95_GOAL_MS = 80.0
-LESSONS = ROOT / "kernels" / "recordings"
+LESSONS = tuple(lesson.name for lesson in LESSON_LIST)
 _ERROR = re.compile(r"^(\d+)\^error")
-_RESULT = re.compile(r"^(\d+)\^")
 SETTLE = 0.05
 """Seconds without a screen update after which a step counts as painted."""
-
-
-def synthesize(tour: Path, steps: int, out: Path) -> Path:
-    """The tour up to its first ``-exec-next``, then its recorded next-steps (each with the refresh
-    batch that followed it) repeated to ``steps`` steps.
-
-    The tours were recorded with the refresh batch pipelined, so a request's result record may be
-    stored after a later request; each result is moved back to the request with its token, which
-    the replay stand-in needs to answer requests one by one.
-    """
-    transcript = load(str(tour))
-    exchanges = transcript.exchanges
-    nexts = [x.index for x in exchanges if x.command.startswith("-exec-next")]
-    if not nexts:
-        raise ValueError(f"{tour.name}: no -exec-next recorded")
-    outputs = _outputs_by_token(exchanges)
-    blocks = []
-    for i in nexts:
-        end = next((j for j in range(i + 1, len(exchanges)) if kind_of(exchanges[j].key) != "query"), len(exchanges))
-        blocks.append(exchanges[i:end])
-    entries = [(e.dir, e.line) for e in transcript.prologue]
-    chosen = list(exchanges[: nexts[0]]) + [x for k in range(steps) for x in blocks[k % len(blocks)]]
-    for x in chosen:
-        entries.append(("in", f"{x.token}{x.command}"))
-        entries += outputs[x.index]
-    return write_transcript(out, entries)
-
-
-def _outputs_by_token(exchanges: "tuple[Exchange, ...]") -> list[list[tuple[str, str]]]:
-    by_token = {x.token: x.index for x in exchanges if x.token}
-    outputs: list[list[tuple[str, str]]] = [[] for _ in exchanges]
-    for x in exchanges:
-        for entry in x.output:
-            m = _RESULT.match(entry.line)
-            if m and m.group(1) in by_token:
-                outputs[by_token[m.group(1)]] += [(entry.dir, entry.line), ("out", "(gdb) ")]
-            elif entry.line.strip() != "(gdb)":
-                outputs[x.index].append((entry.dir, entry.line))
-    return outputs
+STEP_TIMEOUT = 60.0
 
 
 class TimedApp(DebuggerApp):
@@ -157,46 +121,85 @@ class LayoutTrace:
         screen._refresh_layout = timed
 
 
-async def _settled(app: TimedApp, pilot, since: float) -> float:  # type: ignore[no-untyped-def]
-    """Wait until no screen update happened for SETTLE seconds; the last update time after ``since``."""
+def _idle(app: TimedApp, driver: Driver) -> bool:
+    """No worker but the GPU sampler, nothing in flight, nothing left to lay out or paint."""
+    screen = app.screen
+    return (driver.idle() and not screen._dirty_widgets and not screen._layout_required
+            and not screen._repaint_required)
+
+
+async def _painted(app: TimedApp, driver: Driver, pilot) -> float:  # type: ignore[no-untyped-def]
+    """The time of the last screen update, once the app is idle and stays so across the
+    processing of its pending messages."""
     while True:
-        await pilot.pause()
+        await asyncio.sleep(0.001)
+        if not _idle(app, driver):
+            continue
         mark = app.painted_at
-        await asyncio.sleep(SETTLE)
-        if app.painted_at == mark and not app.screen._dirty_widgets:
-            return max(mark, since)
+        await pilot.pause()
+        if _idle(app, driver) and app.painted_at == mark:
+            return mark
 
 
-async def _run(transcript: Path, record: Path, steps: int, trace: LayoutTrace,
-               size: tuple[int, int]) -> tuple[list[float], list[float], Counter[str]]:
-    config = LaunchConfig.replay(transcript, record=str(record), source_dirs=(str(ROOT / "kernels"),))
+class _Log:
+    """The driver's log (kept, printed when a walk fails)."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+
+    def say(self, what: str) -> None:
+        self.lines.append(what)
+
+
+@dataclasses.dataclass
+class Walk:
+    """What the replayed lesson walks measured, per step that showed a new state."""
+
+    mi: list[float] = dataclasses.field(default_factory=list)
+    """ms from ``*stopped`` to ``show_state`` (steps that resumed the program)."""
+    by_kind: dict[str, list[float]] = dataclasses.field(default_factory=dict)
+    """ms from ``show_state`` to the last screen update before idle (every step with a new
+    state), by what the step did (``key c``, ``focus``, ``frame``, ``debug``, ``console``)."""
+
+    @property
+    def ui(self) -> list[float]:
+        return [part for parts in self.by_kind.values() for part in parts]
+
+
+async def _walk(recording: Path, record: Path, trace: LayoutTrace, size: tuple[int, int], walk: Walk) -> None:
+    """Replay ``recording`` at ``size`` along its recorded path; time each step that shows a new
+    state, into ``walk``."""
+    steps = tuple(PathStep(step.kind, step.arg, "") for step in recorded_path(load(str(recording))))
+    config = dataclasses.replace(replay_config(read_recording(recording)), record=str(record))
     app = TimedApp(config)
-    mi: list[float] = []
-    ui: list[float] = []
+    app.animation_level = "none"
+    log = _Log()
     async with app.run_test(size=size) as pilot:
-        deadline = time.perf_counter() + 60
-        while app.last_state is None:
-            if time.perf_counter() > deadline:
-                raise RuntimeError("the replayed session never reached its first stop")
-            await pilot.pause(0.05)
-        await _settled(app, pilot, 0.0)
+        driver = Driver(app, pilot, log, time.monotonic() + 600, Reports())
         trace.watch(app.screen)
-        trace.active = True
-        for _ in range(steps):
-            generation = app.last_state.generation if app.last_state else 0
-            stops = len(app.stopped_at)
-            await pilot.press("n")
-            deadline = time.perf_counter() + 20
-            while len(app.stopped_at) == stops or not any(g > generation for g in app.shown_at):
-                if time.perf_counter() > deadline:
-                    raise RuntimeError(f"step {len(mi) + 1}: no new state within 20 s")
-                await asyncio.sleep(0.001)
-            stopped = app.stopped_at[stops]
-            shown = min(t for g, t in app.shown_at.items() if g > generation)
-            painted = await _settled(app, pilot, shown)
-            mi.append((shown - stopped) * 1000)
-            ui.append((painted - shown) * 1000)
-    return mi, ui, _errors(record)
+        for number, step in enumerate(steps):
+            await driver.leave_inputs()  # a user's Escape before the step, not a part of it
+            await _painted(app, driver, pilot)
+            before, stops = driver.generation(), len(app.stopped_at)
+            passes, requesters = len(trace.passes), trace.requesters.copy()
+            trace.active = True
+            note = await driver.do(step, before, STEP_TIMEOUT)
+            if note.startswith(("FAILED", "TIMED OUT")):
+                raise RuntimeError(f"{recording.name} step {number} ({step.keys}) at {size}: {note}\n"
+                                   + "\n".join(log.lines))
+            painted = await _painted(app, driver, pilot)
+            trace.active = False
+            if step.kind == "start" or driver.generation() == before:  # not measured
+                del trace.passes[passes:]
+                trace.requesters = requesters
+                continue
+            resumed = app.stopped_at[stops:]
+            shown = min(t for g, t in app.shown_at.items() if g > before and (not resumed or t >= resumed[-1]))
+            ui = max(painted - shown, 0.0) * 1000  # 0: the new state changed nothing on the screen
+            walk.by_kind.setdefault(f"key {step.arg}" if step.kind == "key" else step.kind, []).append(ui)
+            if resumed:
+                walk.mi.append((shown - resumed[-1]) * 1000)
+        await pilot.press("ctrl+q")
 
 
 def _errors(record: Path) -> Counter[str]:
@@ -218,65 +221,63 @@ def _errors(record: Path) -> Counter[str]:
     return errors
 
 
-def recording_path(tour: str) -> Path:
-    """The recorded tour when there is one, else the lesson's UI recording. (The lessons recorded
-    again on 2026-12-01 walk their guide's path before their first ``-exec-next``; replayed from
-    there, the synthesized steps get no new stop yet: the tours are used until that is fixed.)"""
-    recorded = TOURS / f"{tour}.jsonl"
-    return recorded if recorded.is_file() else LESSONS / f"{tour}.jsonl.gz"
-
-
-def measure(quick: bool = False, tour: str = "race", sizes: tuple[tuple[int, int], ...] = SIZES,
-            steps: int = STEPS) -> list[Result]:
-    """Replay ``tour`` for ``steps`` steps (``quick``: 5) through the app at each of ``sizes``."""
-    steps = 5 if quick else steps
-    recording = recording_path(tour)
+def measure(quick: bool = False, lessons: tuple[str, ...] = LESSONS, sizes: tuple[tuple[int, int], ...] = SIZES,
+            passes: int = PASSES) -> list[Result]:
+    """Walk each of ``lessons`` (``quick``: race, once) ``passes`` times at each of ``sizes``."""
+    if quick:
+        lessons, passes = ("race",), 1
     results: list[Result] = []
     for size in sizes:
-        with tempfile.TemporaryDirectory(prefix="cudatui-bench-") as tmp:
-            transcript = synthesize(recording, steps, Path(tmp) / "steps.jsonl")
-            with LayoutTrace() as trace:
-                mi, ui, errors = asyncio.run(_run(transcript, Path(tmp) / "record.jsonl", steps, trace, size))
-        results += _results(mi, ui, errors, trace, f"{size[0]}x{size[1]}", f"{recording.relative_to(ROOT)}")
+        total, errors = Walk(), Counter[str]()
+        with LayoutTrace() as trace:
+            for _ in range(passes):
+                for name in lessons:
+                    with tempfile.TemporaryDirectory(prefix="cudatui-bench-") as tmp:
+                        record = Path(tmp) / "record.jsonl"
+                        asyncio.run(_walk(RECORDINGS_DIR / f"{name}.jsonl.gz", record, trace, size, total))
+                        errors += _errors(record)
+        where = f"{len(lessons)} lesson recording{'s' if len(lessons) > 1 else ''} x {passes}"
+        results += _results(total, errors, trace, f"{size[0]}x{size[1]}", where)
     return results
 
 
-def _results(mi: list[float], ui: list[float], errors: Counter[str], trace: LayoutTrace, size: str,
-             recording: str) -> list[Result]:
-    total = [a + b for a, b in zip(mi, ui)]
-    share = sum(ui) / sum(total) if sum(total) else float("nan")
-    layouts = f"{len(trace.passes) / max(1, len(ui)):.1f} layout passes per step, median {fmt(median(trace.passes))} ms each"
-    asked = ", ".join(f"{name} x{count / max(1, len(ui)):.0f}" for name, count in trace.requesters.most_common(8))
-    where = f"{len(total)} steps of {recording} replayed, {size}"
+def _results(walk: Walk, errors: Counter[str], trace: LayoutTrace, size: str, where: str) -> list[Result]:
+    ui, mi = walk.ui, walk.mi
+    steps = len(ui)
+    layouts = f"{len(trace.passes) / max(1, steps):.1f} layout passes per step, median {fmt(median(trace.passes))} ms each"
+    asked = ", ".join(f"{name} x{count / max(1, steps):.1f}" for name, count in trace.requesters.most_common(8))
+    kinds = ", ".join(f"{kind} x{len(parts)} {fmt(median(parts))} ms"
+                      for kind, parts in sorted(walk.by_kind.items(), key=lambda kv: -len(kv[1])))
+    what = f"{steps} steps (by kind, with their median: {kinds}) of {where} replayed, {size}"
     failed = ", ".join(f"{name} x{count}" for name, count in errors.most_common(6)) or "none"
     fix = (f"{layouts} (requested by: {asked or 'nobody'}); per step: show_state to every pane, one screen update "
            "over the changed regions and a second one after the on-demand fetches of the visible panes")
     return [
-        Result(BENCH, f"stop to screen median {size}", median(total), " ms", f"p95 {fmt(p95(total))} ms; {where}"),
         Result(BENCH, f"MI part median {size}", median(mi), " ms",
-               f"p95 {fmt(p95(mi))} ms; {sum(errors.values())} ^error answers in {len(total)} steps: {failed}"),
+               f"p95 {fmt(p95(mi))} ms over the {len(mi)} steps that resumed the program; "
+               f"{sum(errors.values())} ^error answers in {steps} steps: {failed}"),
         Result(BENCH, f"UI part median {size}", median(ui), " ms",
-               f"{fmt(median(ui) / UI_GOAL_MS)}x the goal; {layouts}", ("<=", UI_GOAL_MS), fix),
+               f"{fmt(median(ui) / UI_GOAL_MS)}x the goal; {what}; {layouts}", ("<=", UI_GOAL_MS), fix),
         Result(BENCH, f"UI part p95 {size}", p95(ui), " ms", f"{fmt(p95(ui) / UI_P95_GOAL_MS)}x the goal",
                ("<=", UI_P95_GOAL_MS), fix),
-        Result(BENCH, f"UI share of stop to screen {size}", share, "x", f"MI share {fmt(1 - share)}"),
     ]
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.stop_to_screen", description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="5 steps (a smoke run)")
-    parser.add_argument("--tour", default="race",
-                        help="a lesson (its UI recording in kernels/recordings) or a tour in tests/fixtures/recorded/tours")
-    parser.add_argument("--steps", type=int, default=STEPS, help=f"steps per size (default {STEPS})")
+    parser.add_argument("--quick", action="store_true", help="the race lesson once (a smoke run)")
+    parser.add_argument("--lesson", action="append", dest="lessons", metavar="LESSON",
+                        help=f"a lesson to walk (repeatable; default: all of {', '.join(LESSONS)})")
+    parser.add_argument("--passes", type=int, default=PASSES, help=f"walks of each lesson per size (default {PASSES})")
     parser.add_argument("--size", choices=[f"{w}x{h}" for w, h in SIZES], help="one size only (default: both)")
     args = parser.parse_args(argv)
-    if not recording_path(args.tour).is_file():
-        parser.error(f"no recorded tour {args.tour!r} in {LESSONS} or {TOURS}")
+    for name in args.lessons or ():
+        if not (RECORDINGS_DIR / f"{name}.jsonl.gz").is_file():
+            parser.error(f"no lesson recording {name!r} in {RECORDINGS_DIR} (lessons: {', '.join(LESSONS)})")
+    if args.passes < 1:
+        parser.error("--passes must be at least 1")
     sizes = tuple(s for s in SIZES if args.size in (None, f"{s[0]}x{s[1]}"))
-    if args.steps < 1:
-        parser.error("--steps must be at least 1")
-    print_results(measure(args.quick, args.tour, sizes, args.steps))
+    print_results(measure(args.quick, tuple(args.lessons or LESSONS), sizes, args.passes))
     return 0
 
 

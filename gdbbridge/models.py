@@ -51,8 +51,11 @@ class Frame:
 
     @property
     def where(self) -> str:
-        """``function at file:line`` (or at its address), the function's C++ name shortened."""
-        loc = f"{self.file}:{self.line}" if self.file and self.line else (hex(self.addr) if self.addr else "")
+        """``function at file:line`` (or at its address), the function's C++ name shortened and
+        the file named by its base name (a recording names the recording machine's paths; the
+        source pane's title shows where the file was found)."""
+        loc = (f"{self.file.rsplit('/', 1)[-1]}:{self.line}" if self.file and self.line
+               else (hex(self.addr) if self.addr else ""))
         name = short_name(self.func)
         return f"{name} at {loc}" if loc else name
 

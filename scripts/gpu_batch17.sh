@@ -8,11 +8,7 @@ set -u
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader > $R/gpu.txt 2>&1
 cuda-gdb --version | head -2 >> $R/gpu.txt 2>&1
 python3 -m cudatui.kernels.build --all > $R/build.log 2>&1
-(
-  SECONDS=0
-  timeout 200 python3 scripts/record_demos.py --jobs 1 --out $R/recordings.new assert > $R/record_demos.log 2>&1
-  echo "record_demos rc=$? seconds=$SECONDS" >> $R/record_demos.log
-) &
+record_lessons assert &
 (
   timeout 420 python3 -m pytest -p no:cacheprovider -n 6 -q -rs -m gpu tests/gpu -o addopts="" \
     --timeout 400 --durations 15 > $R/gpu_tests.log 2>&1

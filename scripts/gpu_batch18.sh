@@ -8,11 +8,7 @@
 set -u
 . "$(dirname "$0")/gpu_box.sh"
 python3 -m cudatui.kernels.build --all > $R/build.log 2>&1
-(
-  SECONDS=0
-  timeout 200 python3 scripts/record_demos.py --jobs 1 --out $R/recordings.new assert > $R/record_demos.log 2>&1
-  echo "record_demos rc=$? seconds=$SECONDS" >> $R/record_demos.log
-) &
+record_lessons assert &
 timeout 90 python3 - > $R/sampler.log 2>&1 <<'PY' &
 import time, traceback
 from cudatui.gdbbridge.nvml.sampler import Sampler

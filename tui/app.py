@@ -15,7 +15,6 @@ from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Footer
 from textual.worker import Worker, WorkerState
 
 from cudatui.gdbbridge import (
@@ -23,6 +22,7 @@ from cudatui.gdbbridge import (
     ProgramText, QueriesFailed, RawLine, SanitizerRequest, StartupFailed, StateChanged, Step, StopState,
     WatchesChanged, clean, debug_breakpoint_for, explain_all,
 )
+from cudatui.tui.footer import KeyBar
 from cudatui.tui.debugger_link import Call, DebuggerLink
 from cudatui.tui.explain_screen import ExplainScreen
 from cudatui.tui.goto_focus import GotoFocusScreen
@@ -88,7 +88,7 @@ class DebuggerApp(NavigatingApp):
         yield ExceptionBanner(id="exception")
         yield Workspace(self.debugger, self.config, id="main")
         yield StatusBar(id="status")
-        yield Footer(compact=True, show_command_palette=False)
+        yield KeyBar(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
         shared = self.query_one(SharedMemoryPane)

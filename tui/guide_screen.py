@@ -10,9 +10,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from cudatui.gdbbridge import tr
+from cudatui.tui.footer import KeyBar
 from cudatui.tui.panes.guide import Guide, sections
 
 
@@ -64,7 +65,7 @@ class GuideScreen(ModalScreen[None]):
         with VerticalScroll(id="guide-scroll", can_focus=False):
             for section, text in sections(self.guide):
                 yield GuideSection(text, id=f"section-{section}")
-        yield Footer(compact=True, show_command_palette=False)
+        yield KeyBar(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
         self.query_one(GuideSection).focus(scroll_visible=False)

@@ -7,10 +7,11 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import DataTable, Static
 
 from cudatui.gdbbridge import tr
 from cudatui.kernels.lessons import LESSONS, Lesson
+from cudatui.tui.footer import KeyBar
 from cudatui.tui.demo_plan import packaged_recording
 
 
@@ -21,6 +22,13 @@ def lesson_row(lesson: Lesson) -> tuple[str, Text, str, Text]:
     recorded = (Text(tr("recorded"), style="green") if packaged_recording(lesson)
                 else Text(tr("live only"), style="yellow"))
     return lesson.name, title, lesson.tool, recorded
+
+
+class LessonTable(DataTable[str | Text]):
+    """The lessons' table: Enter (shown in the key bar) selects the row, in order with the keys
+    before it (a screen's priority binding ran ahead of a Down in the same burst)."""
+
+    BINDINGS = [Binding("enter", "select_cursor", "Open")]
 
 
 class LessonPicker(Screen[str]):
@@ -34,7 +42,6 @@ class LessonPicker(Screen[str]):
     """
 
     BINDINGS = [
-        Binding("enter", "choose", "Open", priority=True),
         Binding("q,escape", "app.quit", "Quit"),
     ]
 
@@ -53,7 +60,7 @@ class LessonPicker(Screen[str]):
     def compose(self) -> ComposeResult:
         yield Static(Text.assemble(("cudatui demo", "bold"), tr(" · bundled CUDA bugs to debug: pick a lesson")),
                      id="picker-title")
-        table: DataTable[str | Text] = DataTable(id="lessons", cursor_type="row", zebra_stripes=True)
+        table = LessonTable(id="lessons", cursor_type="row", zebra_stripes=True)
         table.add_column(tr("lesson"), key="name")
         table.add_column(tr("title / symptom"), key="title")
         table.add_column(tr("tool"), key="tool")
@@ -64,7 +71,7 @@ class LessonPicker(Screen[str]):
         yield Static(tr("Enter opens the lesson: live with cuda-gdb and a GPU, else its recording (REPLAY); q there "
                         "comes back here. Also: cudatui demo LESSON [--live | --replay] [--fixed], cudatui demo --list."),
                      id="picker-hint")
-        yield Footer(compact=True)
+        yield KeyBar(compact=True)
 
     def on_mount(self) -> None:
         names = [lesson.name for lesson in LESSONS]
@@ -76,9 +83,6 @@ class LessonPicker(Screen[str]):
         """The name of the highlighted lesson."""
         table = self.query_one(DataTable)
         return str(table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value)
-
-    def action_choose(self) -> None:
-        self.dismiss(self.highlighted)
 
     @on(DataTable.RowSelected)
     def _selected(self, event: DataTable.RowSelected) -> None:

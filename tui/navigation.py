@@ -8,18 +8,18 @@ from __future__ import annotations
 from functools import partial
 from typing import TYPE_CHECKING
 
-from textual.app import App
 from textual.binding import Binding
 
 from cudatui.tui.panes.bp_threads import BreakpointThreads
 from cudatui.tui.panes.source import SourcePane
+from cudatui.tui.toasts import ToastingApp
 
 if TYPE_CHECKING:
     from cudatui.gdbbridge import Debugger
     from cudatui.tui.debugger_link import DebuggerLink
 
 
-class NavigatingApp(App[int]):
+class NavigatingApp(ToastingApp[int]):
     """Frame and breakpoint-thread keys for an app that has a ``debugger`` and its ``link``.
 
     | Key | Action |

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from textual.app import App
-
 from cudatui.tui.lesson_picker import LessonPicker
+from cudatui.tui.toasts import ToastingApp
 
 
-class PickerApp(App[str]):
+class PickerApp(ToastingApp[str]):
     """Shows the :class:`LessonPicker`; returns the chosen lesson's name (None on quit)."""
 
     TITLE = "cudatui demo"

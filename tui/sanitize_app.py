@@ -7,19 +7,20 @@ import shlex
 from dataclasses import replace
 from typing import Optional
 
-from textual.app import App, ComposeResult
+from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.widgets import Footer
 
 from cudatui.gdbbridge import (
     BreakpointSpec, LaunchConfig, SanitizerReport, SanitizerRequest, SanitizerResult, debug_breakpoint_for,
 )
+from cudatui.tui.footer import KeyBar
 from cudatui.tui.launch import debug_config
 from cudatui.tui.messages import DebugFinding, Finished, OpenSource, PostMortem
 from cudatui.tui.panes.sanitizer import SanitizerPane
+from cudatui.tui.toasts import ToastingApp
 
 
-class SanitizeApp(App[int]):
+class SanitizeApp(ToastingApp[int]):
     """Shows one sanitizer run (``request``) or one saved report (``report``).
 
     With a program (``request``), "Debug this finding" and "Post-mortem" end this app and leave
@@ -42,7 +43,7 @@ class SanitizeApp(App[int]):
 
     def compose(self) -> ComposeResult:
         yield SanitizerPane(self.report)
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         if self.request is not None:

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-from textual.app import App, ComposeResult
+from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.widgets import Footer
 
 from cudatui.gdbbridge import Sampler
+from cudatui.tui.footer import KeyBar
 from cudatui.tui.panes.gpu_stats import GpuStatsPane
+from cudatui.tui.toasts import ToastingApp
 
 
-class StatsApp(App[None]):
+class StatsApp(ToastingApp[None]):
     """The GPU stats pane full screen.
 
     | Key | Description |
@@ -41,7 +42,7 @@ class StatsApp(App[None]):
 
     def compose(self) -> ComposeResult:
         yield GpuStatsPane(self._sampler)
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         pane = self.query_one(GpuStatsPane)

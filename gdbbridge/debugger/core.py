@@ -98,6 +98,9 @@ class DebuggerCore:
         self.uses_cuda = False
         """Whether the program loaded the CUDA driver (or stopped in a kernel)."""
         self._lock = asyncio.Lock()
+        self._resuming: set[asyncio.Future[None]] = set()
+        """One future per resume asked for and not yet sent or refused (an interrupt asked right
+        after it waits for it: c then ctrl+c typed fast stops the program)."""
         self._pending_stop: StopEvent | None = None
         """The last ``*stopped`` not refreshed yet (None once a ``*running`` followed it)."""
         self._refreshing = False
@@ -332,10 +335,9 @@ class DebuggerCore:
             stack = await read_host_stack(self.session, self.config)
         except DebuggerGone:
             return
-        if stack is not None:
-            in_kernel = state.focus is not None
-            note = sync_point(stack, debuggee_env(self.config, self.launch_blocking)) if in_kernel else None
-            self._emit(HostStackChanged(state.generation, stack, note))
+        in_kernel = stack is not None and state.focus is not None
+        note = sync_point(stack, debuggee_env(self.config, self.launch_blocking)) if in_kernel else None
+        self._emit(HostStackChanged(state.generation, stack, note))
 
     async def _publish_watches(self) -> None:
         state, session = self.state, self.session

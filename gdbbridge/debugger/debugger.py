@@ -24,6 +24,7 @@ from dataclasses import replace
 from typing import Any, Awaitable, Callable, TypeVar
 
 from cudatui.gdbbridge.cuda.focus import FocusSyntaxError, switch_focus
+from cudatui.gdbbridge.cuda.models import CudaFocus
 from cudatui.gdbbridge.debugger.breakpoints import Breakpoints, BreakpointSpec, pending_text
 from cudatui.gdbbridge.debugger.core import RUN, STEPS, Step
 from cudatui.gdbbridge.debugger.events import ConsoleOutput, Notice, StartupFailed
@@ -84,7 +85,8 @@ class Debugger(StopQueries):
         extra = {**jit_env(cfg), **dict(cfg.env)}
         env = {**os.environ, **extra} if extra else None
         self.session = GdbSession(cfg.debugger, cfg.program_argv, cwd=cfg.cwd, env=env, record=cfg.record,
-                                  record_mode=SHARED if cfg.share_group else PRIVATE, attach=cfg.attach)
+                                  record_mode=SHARED if cfg.share_group else PRIVATE, attach=cfg.attach,
+                                  hand_tty=cfg.replayed)
         previous = self.builder
         self.breakpoints = Breakpoints(self.session)
         self.builder = StateBuilder(self.session, self.breakpoints)
@@ -242,19 +244,28 @@ class Debugger(StopQueries):
     @_drives
     async def resume(self, how: Step) -> None:
         """Continue, next, step or finish."""
-        async with self._lock:
-            session = self.session
-            if session is not None and session.alive and self.phase is Phase.STOPPED:
-                await self._guard(self._go(STEPS[how]))
-            elif session is None or not session.alive:
-                self._notice("the debugger is not running: press r to restart", "warning")
-            else:
-                self._notice("the program is running: ctrl+c interrupts it" if self._program_running()
-                             else "the program is not running: press r to run it", "warning")
+        sent: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._resuming.add(sent)
+        try:
+            async with self._lock:
+                session = self.session
+                if session is not None and session.alive and self.phase is Phase.STOPPED:
+                    await self._guard(self._go(STEPS[how]))
+                elif session is None or not session.alive:
+                    self._notice("the debugger is not running: press r to restart", "warning")
+                else:
+                    self._notice("the program is running: ctrl+c interrupts it" if self._program_running()
+                                 else "the program is not running: press r to run it", "warning")
+        finally:
+            self._resuming.discard(sent)
+            sent.set_result(None)
 
     @_drives
     async def interrupt(self) -> None:
-        """Stop the running program."""
+        """Stop the running program, also one that a resume asked for just before is starting
+        (it is waited for: until its ``^running`` the program is not running yet)."""
+        if self._resuming:
+            await asyncio.wait(set(self._resuming))
         if self.session is not None and self._program_running():
             await self._guard(self.session.interrupt())
 
@@ -366,8 +377,11 @@ class Debugger(StopQueries):
                 self._emit(ConsoleOutput(text, "console"))
             if self.phase is Phase.STOPPED and session.last_stop is before and self.state is not None:
                 # gdb keeps the frame it has selected (`up 2`, `frame 1` change it: =thread-selected)
+                # the focus: the one cuda-gdb said it switched to, else the one shown, unless the info
+                # tables mark a warp current (cuda-gdb 13.0 marks none in some: the stop's focus came back)
                 level = self._selected_by_console
-                await self._refresh(self.state.stop, requery_focus=self.state.in_kernel, select=False,
+                focus = CudaFocus.from_console(text or "") or self.state.focus
+                await self._refresh(self.state.stop, focus=focus, requery_focus=self.state.in_kernel, select=False,
                                     selected_frame=self.state.selected_frame if level is None else level)
 
     async def add_watch(self, expression: str) -> None:

@@ -78,11 +78,12 @@ class ProgramText:
 
 @dataclass(frozen=True)
 class HostStackChanged:
-    """The Python stack of the program at the stop of ``generation``, and the note that says when
-    its line is where the host waits for the GPU rather than the kernel's launch."""
+    """The Python stack of the program at the stop of ``generation`` (None: there is none to show
+    at this stop), and the note that says when its line is where the host waits for the GPU
+    rather than the kernel's launch."""
 
     generation: int
-    stack: HostStack
+    stack: HostStack | None
     note: str | None = None
 
 

@@ -24,9 +24,9 @@ import os
 import select
 import sys
 import time
-from typing import IO
+from typing import IO, Callable
 
-from cudatui.gdbbridge.record.replay import _COMMAND, _RESULT_TOKEN, Replayer, kind_of, places
+from cudatui.gdbbridge.record.replay import _COMMAND, _RESULT_TOKEN, Replayer, handed_tty, hung_up, kind_of, places
 from cudatui.gdbbridge.record.transcript import Exchange, Transcript, TranscriptError, load, match_key
 from cudatui.gdbbridge.session.mi import quote
 
@@ -77,10 +77,11 @@ def _has_commands(path: str) -> bool:
 class Follower(Replayer):
     """Serves the newest session of a growing recording and moves with it."""
 
-    def __init__(self, path: str, out: IO[str], clock=time.monotonic) -> None:
+    def __init__(self, path: str, out: IO[str], clock=time.monotonic,
+                 front_end_gone: Callable[[], bool] = lambda: False, program_tty: int | None = None) -> None:
         self.path = path
         self.clock = clock
-        super().__init__(first_session(path), out)
+        super().__init__(first_session(path), out, front_end_gone=front_end_gone, program_tty=program_tty)
         self._size = self._stat()
         self._changed = clock()
         self.ended = False
@@ -247,7 +248,7 @@ class Follower(Replayer):
 
 
 def serve(path: str, stdin: IO[str], stdout: IO[str]) -> int:
-    follower = Follower(path, stdout)
+    follower = Follower(path, stdout, front_end_gone=lambda: hung_up(stdin), program_tty=handed_tty())
     follower.start()
     buffered = ""
     fd = stdin.fileno()

@@ -3,9 +3,10 @@
 ``python -m cudatui.gdbbridge.record.replay FILE [--session N] [gdb flags...]`` answers each
 incoming command with the recorded answer of the matching recorded command (tokens
 rewritten), emits the recorded async records after it, writes the recorded program output to
-the tty given by ``-inferior-tty-set`` (unless the front end is gone by then: that tty's number
-may belong to another terminal now), and answers ``^error,msg="not in this recording: ..."``
-otherwise.
+the debuggee's pty the front end handed over (``$CUDATUI_PROGRAM_TTY_FD``), else to the file
+``-inferior-tty-set`` names if that is no terminal (a terminal named by its path may be another
+one's by the time it is opened: a front end gone frees its pty's number for the next terminal),
+and answers ``^error,msg="not in this recording: ..."`` otherwise.
 
 The recording is read as a sequence of stops: a command that sets the target moving
 (``-exec-*``, ``-target-select``, a console ``run``/``continue``/``target ...``, anything
@@ -35,6 +36,7 @@ from typing import IO, Callable, Iterator
 from cudatui.gdbbridge.record.transcript import MOVERS, Entry, Exchange, Transcript, TranscriptError, load, match_key
 from cudatui.gdbbridge.session.errors import NOT_RECORDED
 from cudatui.gdbbridge.session.mi import parse_line, quote
+from cudatui.gdbbridge.session.pty import PROGRAM_TTY_FD
 
 _COMMAND = re.compile(r"^(\d*)(-\S+.*)$")
 _RESULT_TOKEN = re.compile(r"^(\d+)(\^.*)$")
@@ -118,9 +120,11 @@ class Replayer:
     """Serves one transcript. ``speed`` > 0 replays recorded delays divided by it."""
 
     def __init__(self, transcript: Transcript, out: IO[str], speed: float = 0.0,
-                 front_end_gone: Callable[[], bool] = lambda: False) -> None:
+                 front_end_gone: Callable[[], bool] = lambda: False, program_tty: int | None = None) -> None:
         self.transcript = transcript
         self.front_end_gone = front_end_gone
+        self.program_tty = program_tty
+        """The file descriptor of the debuggee's pty handed over by the front end, if it did."""
         self.steps = places(transcript)
         self.cursor = 0
         """Where the forward search for a moving command starts."""
@@ -234,19 +238,27 @@ class Replayer:
         return f" (the recording was cut off at line {self.transcript.cut_at}: it replays up to there)"
 
     def _open_tty(self, command: str) -> None:
-        """Open the tty the front end named, to write the program's output to it; not once the
-        front end has gone (it closed its pty: the number may be another terminal's by now).
-        Appended to, never truncated, and never made this process's controlling terminal."""
+        """Where the program's output goes: the pty the front end handed over; else the file
+        the front end named, unless it is a terminal (its number may be another terminal's by
+        now: a replay once wrote a lesson's output over another app's screen) or the front end
+        has gone. Appended to, never truncated, never made this process's controlling terminal."""
+        self.tty = None
+        if self.program_tty is not None:  # the front end's own pty: never another terminal
+            self.tty = os.fdopen(self.program_tty, "w", encoding="utf-8", errors="replace", closefd=False)
+            return
         path = command.split(None, 1)[1] if " " in command else ""
         path = json.loads(path) if path.startswith('"') else path
-        self.tty = None
         if self.front_end_gone():
             return
-        try:
-            self.tty = os.fdopen(os.open(path, os.O_WRONLY | os.O_APPEND | os.O_NOCTTY), "w", encoding="utf-8",
-                                 errors="replace")
-        except OSError:  # no such terminal: the program's output goes nowhere
+        try:  # non-blocking: a FIFO without a reader fails at once instead of hanging the replay
+            fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_NOCTTY | os.O_NONBLOCK)
+        except OSError:  # no such file: the program's output goes nowhere
             return
+        if os.isatty(fd) or self.front_end_gone():
+            os.close(fd)
+            return
+        os.set_blocking(fd, True)
+        self.tty = os.fdopen(fd, "w", encoding="utf-8", errors="replace")
 
     def _write_program(self, text: str) -> None:
         if self.tty is None:
@@ -281,12 +293,21 @@ class Replayer:
 
 def serve(path: str, speed: float, stdin: IO[str], stdout: IO[str], session: int = 1) -> int:
     transcript = load(path, session)
-    replayer = Replayer(transcript, stdout, speed, lambda: hung_up(stdin))
+    replayer = Replayer(transcript, stdout, speed, lambda: hung_up(stdin), handed_tty())
     replayer.start()
     for line in _lines(stdin):
         if not replayer.handle(line):
             break
     return 0
+
+
+def handed_tty() -> int | None:
+    """The debuggee's pty the front end handed over (an inherited descriptor that is a terminal), or None."""
+    try:
+        fd = int(os.environ.get(PROGRAM_TTY_FD, ""))
+    except ValueError:
+        return None
+    return fd if fd > 2 and os.isatty(fd) else None
 
 
 def hung_up(stream: IO[str]) -> bool:

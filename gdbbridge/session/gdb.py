@@ -33,7 +33,7 @@ from cudatui.gdbbridge.models import StopEvent
 from cudatui.gdbbridge.session.output import OutputHandling
 from cudatui.gdbbridge.session.pipes import ExitWatcher, LineReader, effective_line_limit, unread
 from cudatui.gdbbridge.session.processes import SessionProcesses
-from cudatui.gdbbridge.session.pty import ProgramTty
+from cudatui.gdbbridge.session.pty import PROGRAM_TTY_FD, ProgramTty
 from cudatui.gdbbridge.record.recorder import PRIVATE, Recorder
 
 Listener = Callable[[ev.Event], None]
@@ -76,6 +76,8 @@ class GdbSession(OutputHandling):
     ``cgroup`` off tracks the session's processes through /proc only, as where no cgroup can be made.
     ``attach`` is the pid of a running process gdb attaches to as it starts (``-p``): it has no pty
     of ours, is not one of the session's processes (closing detaches from it; it runs on).
+    ``hand_tty`` gives the debugger the debuggee's pty itself, an inherited file descriptor named
+    by ``$CUDATUI_PROGRAM_TTY_FD`` (for the stand-ins, see :data:`~cudatui.gdbbridge.session.pty.PROGRAM_TTY_FD`).
     """
 
     def __init__(
@@ -91,8 +93,10 @@ class GdbSession(OutputHandling):
         line_limit: int | None = None,
         cgroup: bool = True,
         attach: int | None = None,
+        hand_tty: bool = False,
     ) -> None:
         self.attach = attach
+        self._hand_tty = hand_tty
         target = ["-p", str(attach)] if attach is not None else ["--args", *program] if program else []
         self.argv = [*debugger, *(ATTACH_FLAGS if attach is not None else ()), *MI_FLAGS, *target]
         self._cwd = cwd
@@ -155,6 +159,10 @@ class GdbSession(OutputHandling):
         self._ended = loop.create_future()
         self._stderr_ended = loop.create_future()
         ours, theirs = zip(*(socket.socketpair() for _ in range(3)))  # stdin, stdout, stderr
+        env, handed = self._env, ()
+        if self._want_tty and self._hand_tty:
+            self._tty = ProgramTty(self._on_program_output)
+            env, handed = {**(env or os.environ), PROGRAM_TTY_FD: str(self._tty.slave_fd)}, (self._tty.slave_fd,)
         try:
             self._transport, _ = await loop.subprocess_exec(
                 lambda: ExitWatcher(status),
@@ -163,12 +171,16 @@ class GdbSession(OutputHandling):
                 stdout=theirs[1],
                 stderr=theirs[2],
                 cwd=self._cwd,
-                env=self._env,
+                env=env,
+                pass_fds=handed,
                 start_new_session=True,
             )
         except (FileNotFoundError, PermissionError, NotADirectoryError) as exc:
             for sock in ours:
                 sock.close()
+            if self._tty is not None:
+                self._tty.close()
+                self._tty = None
             raise DebuggerNotFound(f"cannot start debugger {self.argv[0]!r}: {exc.strerror or exc}") from None
         finally:
             for sock in theirs:
@@ -192,7 +204,7 @@ class GdbSession(OutputHandling):
     async def _handshake(self) -> None:
         """The first commands: give the debuggee its pty, turn on asynchronous MI."""
         if self._want_tty:
-            self._tty = ProgramTty(self._on_program_output)
+            self._tty = self._tty or ProgramTty(self._on_program_output)
             try:
                 await self.command("-inferior-tty-set", self._tty.name)
             except DebuggerGone:
@@ -275,6 +287,11 @@ class GdbSession(OutputHandling):
     @property
     def pid(self) -> int | None:
         return self._transport.get_pid() if self._transport else None
+
+    @property
+    def program_tty(self) -> str | None:
+        """The path of the debuggee's pty (None without one)."""
+        return self._tty.name if self._tty is not None else None
 
     @property
     def alive(self) -> bool:

@@ -8,6 +8,13 @@ import tty
 from typing import Callable
 
 
+PROGRAM_TTY_FD = "CUDATUI_PROGRAM_TTY_FD"
+"""The environment variable that gives a stand-in debugger (a replay) the number of the file
+descriptor it inherited for the debuggee's pty: it writes the recorded program output there, not
+to the path ``-inferior-tty-set`` names, which may be another terminal's by the time it opens it
+(a front end gone meanwhile frees its pty's number for the next terminal)."""
+
+
 class ProgramTty:
     """A pseudo-terminal handed to gdb with ``-inferior-tty-set``.
 
@@ -35,6 +42,11 @@ class ProgramTty:
             return
         if data:
             self._on_output(data)
+
+    @property
+    def slave_fd(self) -> int:
+        """The slave side's file descriptor (kept open for as long as this pty is)."""
+        return self._slave
 
     def drain(self) -> None:
         """Deliver whatever the program wrote that has not been read yet."""

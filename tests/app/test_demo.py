@@ -11,6 +11,7 @@ import stat
 from pathlib import Path
 
 import pytest
+from textual import events
 from textual.widgets import DataTable
 
 from cudatui.gdbbridge.debugger.breakpoints import BreakpointSpec
@@ -154,6 +155,18 @@ async def test_picker_lists_title_symptom_tool_and_opens_the_chosen_lesson() -> 
             assert replay.plain == ("recorded" if packaged_recording(lesson) else "live only")
         await pilot.press("down", "down", "enter")
     assert app.return_value == LESSONS[2].name
+
+
+async def test_picker_opens_the_lesson_moved_to_when_the_keys_come_in_one_burst() -> None:
+    """Down and Enter in one read of the terminal (typed fast, pasted, tmux send-keys): Enter
+    opened the lesson the cursor was on before Down (a priority binding ran ahead of the table)."""
+    app = PickerApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        app.post_message(events.Key("down", None))
+        app.post_message(events.Key("enter", "\r"))
+        await wait_for(pilot, lambda: app.return_value is not None)
+    assert app.return_value == LESSONS[1].name
 
 
 async def test_picker_quits_without_a_lesson() -> None:

@@ -2,7 +2,8 @@
 (kernels/recordings/tile.jsonl.gz, race.jsonl.gz; no GPU), each replayed along its recorded path
 to the step where the Shared pane read the array: what cuda-gdb answered for ``tile[0]@18`` shown
 as 18 rows of 18 numbers, the banks from the recorded ``&tile[0][0]``, and race's 1-D ``sdata``,
-which cuda-gdb cut at 200 elements (the recording never asked for the rest: said in the title)."""
+which cuda-gdb cut at 200 elements: the pane asked for the other 56 (``sdata[200]@56``, recorded
+since batch 22) and shows all 256."""
 
 from __future__ import annotations
 
@@ -61,11 +62,13 @@ async def test_the_tile_lessons_grid_is_the_recorded_answer_decoded() -> None:
 
 async def test_the_race_lessons_sdata_is_a_list_with_banks() -> None:
     """The race lesson at its step 4 (focus block (3,0,0) thread (200,0,0)), where the Shared pane,
-    given sdata[256] at step 1, read it again in that thread's block."""
-    answer = recorded("race", '-data-evaluate-expression "sdata[0]@256"', RACE_FOCUS)
-    cut = decode(answer)
-    expected = flatten(cut.items)
-    assert cut.truncated and len(expected) == 200  # cuda-gdb's print elements; the rest was never asked
+    given sdata[256] at step 1, read it again in that thread's block: cuda-gdb's first answer cut at
+    200 elements (its print elements), then the rest."""
+    cut = decode(recorded("race", '-data-evaluate-expression "sdata[0]@256"', RACE_FOCUS))
+    rest = decode(recorded("race", '-data-evaluate-expression "sdata[200]@56"', RACE_FOCUS))
+    assert cut.truncated and len(flatten(cut.items)) == 200 and not rest.truncated
+    expected = flatten(cut.items) + flatten(rest.items)
+    assert len(expected) == 256
     app = DemoApp(plan_demo("race", "replay"))
     async with app.run_test(size=(160, 48)) as pilot:
         await wait_for(pilot, lambda: phase(app) == "stopped")
@@ -76,6 +79,7 @@ async def test_the_race_lessons_sdata_is_a_list_with_banks() -> None:
         await wait_for(pilot, lambda: "@0x" in str(pane.query_one("#shared-title").render()), why="the address")
         rows = grid(pane)
         base = int(recorded("race", '-data-evaluate-expression "&sdata[0]"', RACE_FOCUS).split()[0], 16)
-        assert [rows[str(i)][3] for i in (0, 1, 31, 32, 199)] == [str((base // 4 + i) % 32) for i in (0, 1, 31, 32, 199)]
-        assert "200 of 256 read" in str(pane.query_one("#shared-title").render())
+        shown = (0, 1, 31, 32, 199, 200, 255)
+        assert [rows[str(i)][3] for i in shown] == [str((base // 4 + i) % 32) for i in shown]
+        assert " of 256 read" not in str(pane.query_one("#shared-title").render())
         await pilot.press("q")

@@ -70,18 +70,18 @@ def test_stop_to_screen() -> None:
     for size in ("160x48", "80x24"):
         assert lines[f"UI part median {size}"].group(5) == "<= 50.0 ms"
         assert lines[f"UI part p95 {size}"].group(5) == "<= 80.0 ms"
-        assert f"5 steps of tests/fixtures/recorded/tours/race.jsonl replayed, {size}" in lines[f"stop to screen median {size}"].group(8)
-        assert "layout passes per step" in lines[f"UI part median {size}"].group(8)
-        assert "x the goal" in lines[f"UI part median {size}"].group(8)
-        assert "^error answers in 5 steps" in lines[f"MI part median {size}"].group(8)
+        detail = lines[f"UI part median {size}"].group(8)
+        assert re.search(rf"\d+ steps \(by kind, with their median: .*key n x1 [\d.]+ ms.*\) of 1 lesson recording x 1 replayed, {size}", detail), detail
+        assert "layout passes per step" in detail and "x the goal" in detail
+        assert re.search(r"\^error answers in \d+ steps", lines[f"MI part median {size}"].group(8))
     check_missed_have_fix(stdout)
 
 
-def test_stop_to_screen_rejects_unknown_tour() -> None:
-    out = subprocess.run([sys.executable, "-m", "bench.stop_to_screen", "--tour", "nope"], cwd=ROOT,
+def test_stop_to_screen_rejects_unknown_lesson() -> None:
+    out = subprocess.run([sys.executable, "-m", "bench.stop_to_screen", "--lesson", "nope"], cwd=ROOT,
                          capture_output=True, text=True, timeout=60)
     assert out.returncode == 2
-    assert "no recorded tour 'nope'" in out.stderr and "Traceback" not in out.stderr
+    assert "no lesson recording 'nope'" in out.stderr and "Traceback" not in out.stderr
 
 
 def test_scale() -> None:

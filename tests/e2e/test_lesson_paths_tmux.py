@@ -16,7 +16,7 @@ import pytest
 
 from cudatui.kernels.lessons import LESSONS
 from cudatui.tui.demo_plan import RECORDINGS_DIR, read_recording
-from tests.support.paths import RECORDED, ROOT
+from tests.support.paths import C_SOURCES, RECORDED, ROOT
 from tests.support.recorded_path import path_of, why_old
 from tests.support.tmux import TmuxServer
 from tests.support.tmux_path import ScreenPath
@@ -36,7 +36,8 @@ def command(path: Path) -> str:
     if path.parent == RECORDINGS_DIR:
         return f"{run} demo {path.name.removesuffix('.jsonl.gz')} --replay"
     breaks = " ".join(f"-b {shlex.quote(spec)}" for spec in read_recording(path).breakpoints)
-    return f"{run} replay {shlex.quote(str(path))} {breaks}"
+    sources = shlex.quote(str(C_SOURCES / "app"))  # the recording names them where it was made, another checkout
+    return f"{run} replay {shlex.quote(str(path))} --source-dir {sources} {breaks}"
 
 
 @pytest.mark.parametrize("size", [(80, 24), (160, 48)], ids=["80x24", "160x48"])

@@ -30,7 +30,7 @@ def test_attach_interrupt_continue_and_detach_in_tmux(tmp_path: Path) -> None:
         pid = int(tmux("display-message", "-p", "-t", "t", "#{pane_pid}").strip())
         tmux.wait_for_all("stopped", "attached", f"q detaches (it runs on) · pid {beat.pid} beat")
         tmux("send-keys", "-t", "t", "c")
-        tmux.wait_for_all("running", f"pid {beat.pid}")
+        tmux.wait_for_all(f"running q detaches (it runs on) · pid {beat.pid}")  # the status bar ("running" is in beat.c too)
         tmux("send-keys", "-t", "t", "C-c")
         tmux.wait_for_all("stopped", "SIGINT")
         tmux("send-keys", "-t", "t", "q")

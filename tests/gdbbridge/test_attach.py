@@ -9,6 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from cudatui.gdbbridge.debugger.config import LaunchConfig
+from cudatui.gdbbridge.debugger.core import Step
+from cudatui.gdbbridge.debugger.debugger import Debugger
+from cudatui.gdbbridge.debugger.events import DebuggerEvent, PhaseChanged
+from cudatui.gdbbridge.debugger.status import Phase
 from cudatui.gdbbridge.jobs.attach import (
     attach_debugger, attach_problem, can_trace_anyone, process_info, refusal, yama_problem,
 )
@@ -51,6 +56,29 @@ async def test_gdb_attaches_at_start_interrupts_continues_and_detaches_at_close(
             await session.close()
         keeps_beating(beat.file, beat.process)  # detached while running: it runs on
     finally:
+        beat.stop()
+
+
+@needs_gdb
+async def test_an_interrupt_right_after_a_continue_stops_the_program(tmp_path: Path) -> None:
+    """c then ctrl+c typed fast: the interrupt comes while the continue is still on its way (the
+    program not running yet); it waits for it, and the program stops on SIGINT."""
+    beat = Beating(tmp_path)
+    debugger = Debugger(LaunchConfig(debugger=("gdb",), attach=beat.pid))
+    stopped: asyncio.Queue[str | None] = asyncio.Queue()
+
+    def on_event(event: DebuggerEvent) -> None:
+        if isinstance(event, PhaseChanged) and event.status.phase is Phase.STOPPED and debugger.state is not None:
+            stopped.put_nowait(debugger.state.stop.signal)
+
+    debugger.subscribe(on_event)
+    try:
+        await asyncio.wait_for(debugger.start(), WAIT)
+        await asyncio.wait_for(stopped.get(), WAIT)
+        await asyncio.wait_for(asyncio.gather(debugger.resume(Step.CONTINUE), debugger.interrupt()), WAIT)
+        assert await asyncio.wait_for(stopped.get(), WAIT) == "SIGINT"
+    finally:
+        await debugger.close()
         beat.stop()
 
 

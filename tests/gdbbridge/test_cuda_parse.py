@@ -349,3 +349,12 @@ def test_address_space_of_recorded_locals():
     assert {v.name: v.address_space for v in variables} == {
         "tid": "register", "idx": "register", "in": "parameter", "out": "parameter", "n": "parameter"
     }
+
+
+def test_a_frame_is_named_by_its_file_s_base_name():
+    """A recording names the recording machine's paths (the oob lesson's frame is at
+    /work/main/kernels/oob.cu there): the banner and the notes say ``oob.cu:20``."""
+    frame = Frame.from_mi({"level": "0", "func": "add_buggy", "file": "/work/main/kernels/oob.cu",
+                           "fullname": "/work/main/kernels/oob.cu", "line": "20"}, 0)
+    assert frame.where == "add_buggy at oob.cu:20"
+    assert Frame.from_mi({"level": "0", "func": "f", "addr": "0x10"}, 0).where == "f at 0x10"

@@ -65,6 +65,8 @@ async def test_followers_show_each_stop_of_the_instructor_and_change_nothing(pro
         await until(lambda: line_of(instructor) == BREAK_LINE, WAIT)
         await asyncio.wait_for(starting, WAIT)
         await until(lambda: line_of(follower_first) == BREAK_LINE, WAIT)
+        # what the instructor's program printed reaches the follower through the pty it handed over
+        await until(lambda: "done" in follower_first.output_tail.text, WAIT)
 
         for _ in range(2):
             before = line_of(instructor)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import io
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -17,7 +18,9 @@ from cudatui.gdbbridge.record.replay import Replayer
 from cudatui.gdbbridge.record.transcript import TranscriptError, canonical, load
 from cudatui.gdbbridge.session.errors import MIError
 from cudatui.gdbbridge.session.gdb import GdbSession
-from tests.support.paths import TRANSCRIPTS
+from tests.support.paths import ROOT, TRANSCRIPTS
+
+RECORDINGS = ROOT / "kernels" / "recordings"
 
 INSPECT = str(TRANSCRIPTS / "inspect.jsonl")
 
@@ -198,3 +201,78 @@ async def _first(q, kind):
         event = await q.get()
         if isinstance(event, kind):
             return event
+
+
+def _program_output_to(path: Path, gone_answers: list[bool]) -> None:
+    """Replay race's first run with ``-inferior-tty-set`` naming ``path``, the front end answering
+    "gone?" with ``gone_answers`` in turn (then "no")."""
+    answers = iter(gone_answers)
+    replayer = Replayer(load(str(RECORDINGS / "race.jsonl.gz")), io.StringIO(), 0.0, lambda: next(answers, False))
+    replayer.start()
+    replayer.handle(f"1-inferior-tty-set {json.dumps(str(path))}")
+    replayer.handle("2-exec-run")
+    if replayer.tty is not None:
+        replayer.tty.close()
+
+
+def test_program_output_reaches_the_file_the_front_end_named(tmp_path: Path):
+    named = tmp_path / "out"
+    named.write_text("before\n")
+    _program_output_to(named, [False, False])
+    assert named.read_text().startswith("before\n[race] GPU: NVIDIA H200")  # appended, never truncated
+
+
+def test_a_terminal_named_by_its_path_is_never_written():
+    """A pty's number may be another terminal's by the time its path is opened (its front end
+    gone): only a pty handed over as a descriptor gets the output."""
+    master, slave = os.openpty()
+    try:
+        _program_output_to(Path(os.ttyname(slave)), [False, False])
+        os.set_blocking(master, False)
+        with pytest.raises(BlockingIOError):
+            os.read(master, 65536)
+    finally:
+        os.close(slave)
+        os.close(master)
+
+
+@pytest.mark.parametrize("answers", [[True], [False, True]], ids=["gone-before-the-open", "gone-during-the-open"])
+def test_a_file_named_by_a_front_end_that_has_gone_is_never_written(tmp_path: Path, answers):
+    """Asked after the open as well, a front end gone meanwhile leaves the program's output unwritten."""
+    named = tmp_path / "out"
+    named.write_text("another's\n")
+    _program_output_to(named, answers)
+    assert named.read_text() == "another's\n"
+
+
+def test_a_handed_pty_gets_the_program_output_whatever_path_is_named():
+    """The front end's own pty, handed over as a descriptor, is written to; the path in
+    ``-inferior-tty-set`` is not opened (it may be another terminal's)."""
+    master, slave = os.openpty()
+    try:
+        replayer = Replayer(load(str(RECORDINGS / "race.jsonl.gz")), io.StringIO(), 0.0, lambda: False, slave)
+        replayer.start()
+        replayer.handle('1-inferior-tty-set "/nonexistent/tty"')
+        replayer.handle("2-exec-run")
+        assert b"[race] GPU: NVIDIA H200" in os.read(master, 65536)
+    finally:
+        os.close(slave)
+        os.close(master)
+
+
+async def test_a_replay_session_hands_its_pty_to_the_stand_in():
+    session = GdbSession([sys.executable, "-m", "cudatui.gdbbridge.record.replay", str(RECORDINGS / "race.jsonl.gz")],
+                         hand_tty=True)
+    q = session.queue()
+    await asyncio.wait_for(session.start(), 20)
+    try:
+        environ = dict(item.split("=", 1) for item in
+                       Path(f"/proc/{session.pid}/environ").read_text().split("\0") if "=" in item)
+        fd = environ["CUDATUI_PROGRAM_TTY_FD"]
+        assert os.readlink(f"/proc/{session.pid}/fd/{fd}") == session.program_tty
+        await asyncio.wait_for(session.command("-exec-run"), 20)
+        said = ""
+        while "[race] GPU: NVIDIA H200" not in said:
+            said += (await asyncio.wait_for(_first(q, ev.ProgramOutput), 20)).text
+    finally:
+        await session.close()

@@ -6,6 +6,7 @@ NVML where it works, else the real read path on this no-driver machine (all valu
 
 from __future__ import annotations
 
+import threading
 from dataclasses import replace
 
 import pytest
@@ -57,6 +58,24 @@ class TwoGpuSource(CountingSource):
         gpu = snap.gpus[0]
         first = replace(gpu, index=0, pci_bus_id="00000000:3B:00.0")
         return replace(snap, gpus=(first, replace(gpu, index=1, pci_bus_id=self.second_pci)))
+
+
+class GatedSource(CountingSource):
+    """A real source that reads only as often as the test lets it (``allow``): sampling stops
+    with a read waiting at the gate, so what the pane shows settles."""
+
+    def __init__(self, inner) -> None:
+        super().__init__(inner)
+        self.gate = threading.Semaphore(0)
+
+    def allow(self, reads: int) -> None:
+        for _ in range(reads):
+            self.gate.release()
+
+    def read(self) -> Snapshot:
+        if not self.gate.acquire(timeout=30):
+            raise TimeoutError("the test let no more reads through")
+        return super().read()
 
 
 def real_source():
@@ -132,15 +151,15 @@ async def test_a_sample_that_fails_says_how_instead_of_reading_for_ever():
 
 
 async def test_shows_latest_sample_and_history():
-    sampler = Sampler(real_source(), interval_s=0.05)
+    source = GatedSource(real_source())
+    sampler = Sampler(source, interval_s=0.05)
     app = StatsApp(sampler)
     async with app.run_test(size=(120, 40)) as pilot:
         pane = app.query_one(GpuStatsPane)
-        await wait_for(pilot, lambda: len(sampler.history(0)) >= 5)
-        pane.display = False  # pause sampling so the state settles
-        await pilot.pause(0.3)
+        source.allow(5)
+        await wait_for(pilot, lambda: len(sampler.history(0)) == 5 and pane.snapshot is sampler.latest)
+        await pilot.pause(0.2)
         sample = pane.snapshot.gpus[0]
-        assert sampler.latest == pane.snapshot
         assert pane.query_one("#stats").display
         assert text_of(pane.query_one("#util-value", Static)) == format_util(sample).plain
         assert text_of(pane.query_one("#memory-value", Static)) == format_memory(sample).plain
@@ -151,6 +170,34 @@ async def test_shows_latest_sample_and_history():
         table = pane.query_one(DataTable)
         assert [key.value for key in table.rows] == [str(p.pid) for p in sample.processes]
         assert not pane.query_one("#device-select").display  # one GPU: no selector
+        source.allow(100)
+
+
+async def test_a_sample_taken_while_hidden_is_shown_when_the_pane_is():
+    """A recorded session samples while the pane is hidden; the pane's widgets take the sample
+    only when it is shown again (each update would lay out the screen for nobody)."""
+    source = GatedSource(real_source())
+    sampler = Sampler(source, interval_s=0.05)
+    app = StatsApp(sampler)
+    async with app.run_test(size=(120, 40)) as pilot:
+        pane = app.query_one(GpuStatsPane)
+        pane.always = True
+        spark = pane.query_one("#util-spark", Sparkline)
+        source.allow(3)
+        await wait_for(pilot, lambda: len(sampler.history(0)) == 3 and pane.snapshot is sampler.latest)
+        await pilot.pause(0.2)
+        shown = list(spark.data)
+        assert shown == history_series(sampler.history(0))["util"] and len(shown) == 3
+        pane.display = False
+        await pilot.pause()
+        source.allow(1)
+        await wait_for(pilot, lambda: len(sampler.history(0)) == 4 and pane.snapshot is sampler.latest)
+        await pilot.pause(0.2)
+        assert list(spark.data) == shown
+        pane.display = True
+        await wait_for(pilot, lambda: list(spark.data) == history_series(sampler.history(0))["util"])
+        assert len(spark.data) == 4
+        source.allow(100)
 
 
 async def test_sampling_pauses_while_hidden():

@@ -76,3 +76,8 @@ async def test_changed_registers_are_highlighted_after_a_stop():
         assert cell.plain == "0x3" and "bold" in str(cell.style)
         assert table.get_cell("errorpc", "hex").plain == "0x7ffddb7a23e0"
         assert "3 changed" in str(pane.query_one("#registers-title").render())
+        shown = pane.state
+        app.show(replace(shown, generation=shown.generation + 1, breakpoints=()))  # a breakpoint changed: a bump
+        await pilot.pause()
+        assert pane.changed == frozenset({"pc", "R0", "R1"}) and "bold" in str(table.get_cell("R0", "hex").style)
+        assert "3 changed" in str(pane.query_one("#registers-title").render())

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from textual.widgets import DataTable
 
+from cudatui.gdbbridge import RawLine
 from cudatui.gdbbridge.cuda.shared_decls import SharedDecl
 from cudatui.tui.panes.shared_memory import (SharedArray, SharedMemoryPane, bank, from_declaration, from_variable_type,
                                      parse_added, shown)
@@ -88,3 +91,26 @@ def test_declared_arrays_become_pages():
     assert "a guess" in from_declaration(decl, None).note
     assert from_declaration(SharedDecl("tile", "float", (18, 18)), 256) == SharedArray("tile", "float", (18, 18))
     assert from_declaration(SharedDecl("b", "int", (2, None)), 256) is None
+
+
+async def test_a_bump_while_a_page_is_read_asks_for_it_once():
+    """A breakpoint change (a bump: the same stop again) shown the moment the added array's page is
+    asked for, before its answer: that read answers the bump too; the page is neither asked again
+    nor its read cancelled."""
+    pane = SharedMemoryPane(page_size=32)
+    app = PaneApp(pane, "inspect.jsonl", first_stop)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: app.ready)
+        sent: list[str] = []
+
+        def on_event(event: object) -> None:
+            if isinstance(event, RawLine) and event.direction == "in":
+                sent.append(event.text)
+                if "sdata[0]@32" in event.text and pane.state is not None and len(sent) == 1:
+                    app.show(replace(pane.state, generation=pane.state.generation + 1, breakpoints=()))
+
+        app.replay.debugger.subscribe(on_event)
+        await pilot.press("a", *"sdata[64]", "enter")
+        await wait_for(pilot, lambda: bool(pane.values()), why="the page")
+        assert pane.values() == ("0",) * 32
+        assert len([line for line in sent if "sdata[0]@32" in line]) == 1, sent

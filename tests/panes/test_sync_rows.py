@@ -94,3 +94,24 @@ async def test_a_wider_value_widens_its_column_and_is_shown_whole():
         updates = table._update_count
         sync_rows(table, ("number", "condition"), {"1": ("1", "depth == 4")})  # narrower: its row only
         assert table._update_count == updates + 1
+
+
+class FixedPaneTableApp(PaneTableApp):
+    """The table at a fixed size (as the Warps table sits in its pane): a new row resizes nothing."""
+
+    CSS = "PaneTable { height: 6; width: 70; }"
+
+
+async def test_a_row_painted_before_the_table_measured_it_is_painted_again_at_the_new_widths():
+    """Under load a new row was painted before DataTable measured it at idle: the Warps row read
+    ``(2379`` and ``0x`` (cut at the labels' widths) in a CI run. DataTable keys a row's render
+    on its update count, which measuring does not change, so the row stayed cut."""
+    app = FixedPaneTableApp()
+    async with app.run_test(size=(80, 10)) as pilot:
+        table = app.query_one(PaneTable)
+        sync_rows(table, ("number", "condition"), {"1": ("1", "depth == 3 && blockIdx.x < 3")})
+        early = "".join(s.text for s in table.render_line(1))  # a paint before the table's idle
+        assert "depth == 3 && blockIdx.x < 3" not in early
+        await pilot.pause()
+        assert table.columns["condition"].content_width >= len("depth == 3 && blockIdx.x < 3")  # type: ignore[index]
+        assert "depth == 3 && blockIdx.x < 3" in "".join(s.text for s in table.render_line(1))

@@ -7,6 +7,7 @@ from dataclasses import replace
 
 from textual.widgets import DataTable
 
+from cudatui.gdbbridge import RawLine
 from cudatui.tui.panes.warps import WarpsPane, lane_kinds
 from tests.support.panes import PaneApp, Replay, first_stop
 from tests.support.wait import wait_for
@@ -135,3 +136,44 @@ async def test_culprit_key_at_a_warp_wide_fault_answers_in_one_line():
         await wait_for(pilot, lambda: str(line.render()).startswith("culprit: ") and "evaluating" not in str(line.render()),
                        why="the culprit's answer")
         assert "\n" not in str(line.render())
+
+
+async def test_a_bump_reuses_the_stops_thread_table():
+    """A breakpoint change shows the same stop again (a bump): the Warps lines come from the
+    thread table read at the stop, not from another ``-cuda-info-threads``."""
+    pane = WarpsPane()
+    app = PaneApp(pane, "inspect.jsonl", first_stop)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: app.ready)
+        await wait_for(pilot, lambda: "bugs.cu:9" in str(pane.query_one("#warps-lines").render()))
+        sent: list[str] = []
+        app.replay.debugger.subscribe(
+            lambda event: sent.append(event.text) if isinstance(event, RawLine) and event.direction == "in" else None)
+        state = pane.state
+        app.show(replace(state, generation=state.generation + 1, breakpoints=()))
+        await pilot.pause(0.3)
+        assert "bugs.cu:9" in str(pane.query_one("#warps-lines").render())
+        assert not [line for line in sent if "-cuda-info-threads" in line], sent
+
+
+async def test_a_bump_while_the_thread_table_is_read_asks_for_it_once():
+    """A bump shown the moment the stop's ``-cuda-info-threads`` is asked, before its answer:
+    that read answers the bump too; it is neither asked again nor cancelled."""
+    pane = WarpsPane()
+    sent: list[str] = []
+
+    async def bump_when_asked(app: PaneApp, replay: Replay) -> None:
+        def on_event(event: object) -> None:
+            if isinstance(event, RawLine) and event.direction == "in" and "-cuda-info-threads" in event.text:
+                sent.append(event.text)
+                if len(sent) == 1 and pane.state is not None:
+                    app.show(replace(pane.state, generation=pane.state.generation + 1, breakpoints=()))
+
+        replay.debugger.subscribe(on_event)
+        await first_stop(app, replay)
+
+    app = PaneApp(pane, "inspect.jsonl", bump_when_asked)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: app.ready)
+        await wait_for(pilot, lambda: "bugs.cu:9" in str(pane.query_one("#warps-lines").render()), why="the lines")
+        assert len(sent) == 1, sent

@@ -7,6 +7,7 @@ the debugger died appends a session to the recording and keeps the first one who
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import shlex
@@ -139,7 +140,13 @@ def test_r_after_the_debugger_died_appends_a_session_and_keeps_the_first(tmp_pat
     children: dict[int, str] = {}
 
     def hits() -> int:
-        return record.read_text().count('reason=\\"breakpoint-hit\\"') if record.exists() else 0
+        """The breakpoint stops gdb reported (its ``*stopped`` records; the front end's own
+        stop-state line names the stop as well, and counting it raced with the kill)."""
+        if not record.exists():
+            return 0
+        entries = [json.loads(line) for line in record.read_text().split("\n")[:-1]]  # whole lines only
+        return sum(e.get("dir") == "out" and e.get("line", "").startswith('*stopped,reason="breakpoint-hit"')
+                   for e in entries)
 
     try:
         wait_until(lambda: hits() == 1, why="the first stop", timeout=WAIT)

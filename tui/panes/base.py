@@ -9,7 +9,8 @@ they call from a worker.
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from contextlib import contextmanager
+from typing import Any, Iterator, Mapping, Sequence
 
 from rich.cells import cell_len
 from rich.style import Style
@@ -32,6 +33,10 @@ class StatePane(Widget):
     """The state shown; set through :meth:`show_state`. Setting it repaints nothing by itself: a
     pane updates the widgets that changed (repainting the whole pane would redraw all of them)."""
 
+    stop_generation = 0
+    """The generation at which the stop shown was first shown (a focus or frame switch, or a
+    bump, keeps the stop)."""
+
     def show_state(self, state: StopState) -> None:
         """Show ``state`` unless an equal or newer generation is already shown."""
         if self.state is not None and state.generation <= self.state.generation:
@@ -40,10 +45,70 @@ class StatePane(Widget):
 
     def watch_state(self, old: StopState | None, new: StopState | None) -> None:
         if new is not None:
+            if old is None or new.stop is not old.stop:
+                self.stop_generation = new.generation
             self.render_state(new, old)
+
+    def at_this_stop(self, generation: int) -> bool:
+        """Whether an answer for the state of ``generation`` belongs to the stop shown: not to an
+        earlier stop, nor to a state this pane has not been given yet."""
+        return self.state is not None and self.stop_generation <= generation <= self.state.generation
 
     def render_state(self, state: StopState, previous: StopState | None) -> None:
         raise NotImplementedError
+
+
+def _bumped(key: Any, old: int, new: int) -> Any:
+    """``key`` (a generation, or a tuple that starts with one) at ``new`` if it is at ``old``, else None."""
+    if key == old:
+        return new
+    if isinstance(key, tuple) and key[:1] == (old,):
+        return (new, *key[1:])
+    return None
+
+
+def carry_over(cache: dict[Any, Any], old: int, new: int) -> None:
+    """At a bump from generation ``old`` to ``new``: what ``cache`` holds for ``old`` (keys: the
+    generation, or tuples that start with it) holds for ``new`` too."""
+    for key, value in list(cache.items()):
+        if (moved := _bumped(key, old, new)) is not None:
+            cache[moved] = value
+
+
+class Reading:
+    """The cache keys (as :func:`carry_over` takes them) that the one read a pane has in flight
+    will answer: the key it was asked for and the same key at each bump since. A bump shows the
+    same stop, so a read asked just before it answers it too: it is neither asked again nor
+    cancelled by asking again (an exclusive worker)."""
+
+    def __init__(self) -> None:
+        self.keys: list[Any] = []
+
+    def __contains__(self, key: Any) -> bool:
+        return key in self.keys
+
+    def start(self, key: Any) -> None:
+        """A read for ``key`` begins (one for other keys, if any, was cancelled)."""
+        self.keys = [key]
+
+    def bump(self, old: int, new: int) -> None:
+        self.keys += [moved for key in self.keys if (moved := _bumped(key, old, new)) is not None]
+
+    def answer(self, cache: dict[Any, Any], value: Any) -> list[Any]:
+        """Put the read's ``value`` in ``cache`` under each of its keys; those keys (none in flight after)."""
+        keys, self.keys = self.keys, []
+        for key in keys:
+            cache[key] = value
+        return keys
+
+
+def same_stop(state: StopState, previous: StopState | None) -> bool:
+    """Whether ``state`` is ``previous`` again with other breakpoints or notes: a bump, which no
+    refresh built (the program has not moved, nor the focus or the frame); a pane that shows none
+    of what a bump changes has nothing to redo, and would lose what changed at the stop."""
+    return (previous is not None and state.stop is previous.stop and state.frames is previous.frames
+            and state.registers is previous.registers and state.variables is previous.variables
+            and state.focus == previous.focus and state.selected_frame == previous.selected_frame)
 
 
 class QueryPane(StatePane):
@@ -171,6 +236,26 @@ class PaneTable(DataTable[CellType]):
         super()._clear_caches()
         self._kept.clear()
 
+    def _update_column_widths(self, updated_cells: set[Any]) -> None:
+        with self._widths_kept():
+            super()._update_column_widths(updated_cells)
+
+    def _update_dimensions(self, new_rows: Any) -> None:
+        with self._widths_kept():
+            super()._update_dimensions(new_rows)
+
+    @contextmanager
+    def _widths_kept(self) -> Iterator[None]:
+        """Columns measured (at idle) to other widths: the rows painted before, at the old widths,
+        are stale. DataTable keys a row's render on its update count, which measuring leaves as it
+        is: a new row painted before its table's idle stayed cut at the labels' widths (``(2379``
+        for ``(2379,0,0)`` in the Warps pane, under load)."""
+        before = [column.content_width for column in self.columns.values()]
+        yield
+        if [column.content_width for column in self.columns.values()] != before:
+            self._update_count += 1
+            self.refresh()
+
     def notify_style_update(self) -> None:
         self._kept.clear()
         super().notify_style_update()
@@ -203,10 +288,18 @@ def sync_rows(table: DataTable, columns: Sequence[str], rows: Mapping[str, Seque
             same += 1
         for key in kept[same:]:
             table.remove_row(key)
+        changed: dict[str, list[tuple[str, Cell]]] = {}
         for key in wanted[:same]:
             for column, cell in zip(columns, rows[key]):
-                if table.get_cell(key, column) != cell:  # a longer value widens its column
-                    table.update_cell(key, column, cell, update_width=True)
+                if table.get_cell(key, column) != cell:
+                    changed.setdefault(column, []).append((key, cell))
+        for column, cells in changed.items():
+            # The column's width follows its values, measured once: DataTable measures a cell
+            # updated with update_width, and the whole column when that cell is narrower than
+            # it; so only the widest changed cell asks for it.
+            widest = max(range(len(cells)), key=lambda i: cell_width(cells[i][1]))
+            for index, (key, cell) in enumerate(cells):
+                table.update_cell(key, column, cell, update_width=index == widest)
         for key in wanted[same:]:
             table.add_row(*rows[key], key=key)
         if cursor_key in rows and table.cursor_row != wanted.index(cursor_key):

@@ -25,7 +25,7 @@ from cudatui.gdbbridge import (
 from cudatui.tui.inline_input import InlineInput
 from cudatui.tui.messages import FocusRequested
 
-from .base import InfoLine, QueryPane
+from .base import InfoLine, QueryPane, carry_over, same_stop
 from .bp_threads import BreakpointThreads
 
 MAX_CHILDREN = 500
@@ -196,6 +196,9 @@ class FocusNavigator(QueryPane):
             self._load(event.node, self.state.generation)
 
     def render_state(self, state: StopState, previous: StopState | None) -> None:
+        if previous is not None and same_stop(state, previous):  # the ranges read at the stop still hold
+            carry_over(self._blocks, previous.generation, state.generation)
+            carry_over(self._threads, previous.generation, state.generation)
         focus = state.focus
         self._title = Text(f"focus {focus.software} · {focus.hardware}" if focus else "no CUDA focus (host code)")
         if not focus_matches(state, previous):

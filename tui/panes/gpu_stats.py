@@ -162,6 +162,8 @@ class GpuStatsPane(Widget, can_focus=False):
         self.always = False
         """Sample while hidden too (a recorded or replayed session: each stop gets its GPU sample)."""
         self._snapshot: Snapshot | None = None
+        self._unshown = False
+        """A snapshot arrived while the pane was hidden: it is shown when the pane is."""
         self._device_indices: list[int] = []
 
     @property
@@ -304,9 +306,18 @@ class GpuStatsPane(Widget, can_focus=False):
         position = indices.index(self.device_index) if self.device_index in indices else 0
         self.device_index = indices[(position + step) % len(indices)]
 
+    def on_show(self) -> None:
+        if self._unshown:
+            self._show()
+
     def _show(self) -> None:
-        """Render the selected device from the latest snapshot and its history."""
+        """Render the selected device from the latest snapshot and its history; while the pane
+        is hidden (a recorded session samples then too), only when it is shown again: each
+        update would lay the whole screen out again for widgets nobody sees."""
         if self._snapshot is None or not self.is_mounted:
+            return
+        self._unshown = not self.is_on_screen
+        if self._unshown:
             return
         sample = next((g for g in self._snapshot.gpus if g.index == self.device_index), None)
         self.query_one("#stats").display = sample is not None

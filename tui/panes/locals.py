@@ -15,7 +15,7 @@ from cudatui.tui.inline_input import InlineInput
 from cudatui.tui.messages import WatchAdded, WatchRemoved
 from cudatui.tui.value_screen import ValueScreen
 
-from .base import QueryPane
+from .base import QueryPane, same_stop
 from .variables_tree import NAME_WIDTH, Row, VariablesTree, expandable, label, value_words
 
 WATCHES = "Watch expressions (w adds one, delete removes it)"
@@ -123,6 +123,8 @@ class LocalsPane(QueryPane):
         return before != value
 
     def render_state(self, state: StopState, previous: StopState | None) -> None:
+        if same_stop(state, previous):
+            return
         frame = (state.frame.func if state.frame else None, state.selected_frame, len(state.frames))
         if frame != self._frame:
             self._frame, self._last = frame, {}

@@ -14,7 +14,7 @@ from textual.widgets import DataTable
 
 from cudatui.gdbbridge import Register, StopState
 
-from .base import InfoLine, PaneTable, StatePane, sync_rows
+from .base import InfoLine, PaneTable, StatePane, same_stop, sync_rows
 
 ORDER = ("system", "R", "P", "UR", "UP", "other")
 """Display order of the groups: pc and errorpc first."""
@@ -109,6 +109,8 @@ class RegistersPane(StatePane):
         self.hide_zeros = not self.hide_zeros
 
     def render_state(self, state: StopState, previous: StopState | None) -> None:
+        if same_stop(state, previous):
+            return
         self._changed = changed_names(state, previous)
         function = state.frame.func if state.frame else None
         if previous is None or (previous.frame.func if previous.frame else None) != function:

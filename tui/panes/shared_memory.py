@@ -32,7 +32,7 @@ from cudatui.gdbbridge import DebuggerQueries, MIError, SharedDecl, StopState, f
 from cudatui.tui.inline_input import InlineInput
 
 
-from .base import InfoLine, PaneTable, QueryPane, sync_rows
+from .base import InfoLine, PaneTable, QueryPane, Reading, carry_over, same_stop, sync_rows
 
 SIZES = {"char": 1, "short": 2, "half": 2, "__half": 2, "double": 8, "long": 8, "size_t": 8}
 """Element sizes in bytes by type word (everything else: 4)."""
@@ -194,6 +194,8 @@ class SharedMemoryPane(QueryPane):
         self._declared: dict[tuple[str, str], tuple[SharedDecl, ...]] = {}
         self.message = ""
         self._values: dict[tuple[int, str, int], tuple[str, ...]] = {}
+        self._reading = Reading()
+        """The (generation, array, page) keys the page being read is for."""
         self._addresses: dict[str, int | None] = {}
         """The address of each array's first element at the stop shown."""
 
@@ -277,12 +279,9 @@ class SharedMemoryPane(QueryPane):
         self._load()
 
     def render_state(self, state: StopState, previous: StopState | None) -> None:
-        bump = previous is not None and state.stop is previous.stop and state.frames is previous.frames and \
-            state.registers is previous.registers and state.focus == previous.focus
-        if bump:  # the same state with other breakpoints (no refresh built it): nothing new to read
-            for (generation, name, page), values in list(self._values.items()):
-                if previous is not None and generation == previous.generation:
-                    self._values[(state.generation, name, page)] = values
+        if previous is not None and same_stop(state, previous):  # a bump: nothing new to read
+            carry_over(self._values, previous.generation, state.generation)
+            self._reading.bump(previous.generation, state.generation)
         elif previous is None or state.stop is not previous.stop:
             self._addresses = {}
         self._load()
@@ -292,12 +291,15 @@ class SharedMemoryPane(QueryPane):
             return
         array, state = self.current(), self.state
         if array is not None and state is not None and self.queries is not None and not state.stop.exited:
-            if (state.generation, array.name, self.page) not in self._values:
-                self._read(state.generation, array, self.page)
+            key = (state.generation, array.name, self.page)
+            if key not in self._values and key not in self._reading:
+                self._reading.start(key)
+                self._read(array, self.page)
         self._show()
 
     @work(group="shared-read", exclusive=True)
-    async def _read(self, generation: int, array: SharedArray, page: int) -> None:
+    async def _read(self, array: SharedArray, page: int) -> None:
+        """Read ``page`` of ``array`` for the keys in ``_reading``."""
         assert self.queries is not None
         start = page * self.page_size
         count = min(self.page_size, array.units - start)
@@ -307,7 +309,7 @@ class SharedMemoryPane(QueryPane):
         except MIError as exc:
             self.message = f"cannot read {array.name}: {exc.message}"
             values = ()
-        self._values[(generation, array.name, page)] = values
+        self._reading.answer(self._values, values)
         if array.name not in self._addresses:
             self._addresses[array.name] = await self._address(array)
         if self.answerable:  # else the app closed while gdb answered

@@ -148,10 +148,10 @@ class SourcePane(StatePane):
             return
         self.open(frame.fullname or frame.file or "", frame.line, current=True)
 
-    def show_host(self, generation: int, stack: HostStack) -> None:
+    def show_host(self, generation: int, stack: HostStack | None) -> None:
         """The host stack of the stop of ``generation``: its Python line joins the no-source lines."""
         state = self.state
-        if state is None or state.generation < generation:
+        if stack is None or state is None or not self.at_this_stop(generation):
             return
         self._host = (state.stop, stack)
         frame = state.frame

@@ -10,12 +10,12 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.widgets import DataTable, Static
+from textual.widgets import DataTable
 
 from cudatui.gdbbridge import Folded, Frame, HostFrame, HostStack, StopEvent, StopState, fold, short_name
 from cudatui.tui.messages import FrameSelected, OpenSource
 
-from .base import Cell, PaneTable, StatePane, sync_rows
+from .base import Cell, InfoLine, PaneTable, StatePane, sync_rows
 
 
 def frame_location(frame: Frame) -> str:
@@ -67,6 +67,7 @@ class StackPane(StatePane):
     StackPane > #stack-table { height: auto; max-height: 70%; }
     StackPane > #host-note { height: auto; color: $warning; display: none; }
     StackPane > #host-table { height: 1fr; display: none; }
+    StackPane > #host-table.-stale { text-opacity: 50%; }
     """
 
     COLUMNS = ("mark", "level", "function", "location")
@@ -75,7 +76,7 @@ class StackPane(StatePane):
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self._host: HostStack | None = None
         self._host_stop: StopEvent | None = None
-        """The stop whose host stack is shown (a later stop hides it until its own arrives)."""
+        """The stop whose host stack is shown (a later stop dims it until its own arrives)."""
 
     def on_resize(self) -> None:
         """The device frames take the rows they need, up to 70% of the pane, but never fewer than
@@ -89,7 +90,7 @@ class StackPane(StatePane):
             for key, label in zip(self.COLUMNS, labels):
                 table.add_column(label, key=key)
             if table_id == "host-table":
-                yield Static("", id="host-note")
+                yield InfoLine("", id="host-note")
             yield table
 
     def render_state(self, state: StopState, previous: StopState | None) -> None:
@@ -105,13 +106,18 @@ class StackPane(StatePane):
                 Text(frame_location(frame), style=style),
             )
         sync_rows(self.query_one("#stack-table", DataTable), self.COLUMNS, rows)
-        if state.stop is not self._host_stop:
+        if state.stop.exited:
             self._show_host(None, None)
+        elif state.stop is not self._host_stop:
+            # Until this stop's own host stack arrives (or word that there is none) the last one
+            # stays, dimmed: hiding it would lay the screen out twice at every stop.
+            self.query_one("#host-table", DataTable).set_class(self._host is not None, "-stale")
 
-    def show_host(self, generation: int, stack: HostStack, note: str | None) -> None:
-        """Show the host stack of the stop of ``generation`` (dropped when a later stop is shown)."""
+    def show_host(self, generation: int, stack: HostStack | None, note: str | None) -> None:
+        """Show the host stack of the stop of ``generation`` (None: it has none; dropped when a
+        later stop is shown)."""
         state = self.state
-        if state is None or state.generation < generation:
+        if state is None or not self.at_this_stop(generation):
             return
         self._host_stop = state.stop
         self._show_host(stack, note)
@@ -119,12 +125,13 @@ class StackPane(StatePane):
     def _show_host(self, stack: HostStack | None, note: str | None) -> None:
         self._host = stack
         table = self.query_one("#host-table", DataTable)
+        table.remove_class("-stale")
         table.display = stack is not None
-        message = self.query_one("#host-note", Static)
+        message = self.query_one("#host-note", InfoLine)
         message.display = bool(note)
         frame = stack.user_frame if stack is not None else None
         line = f"line {frame.line}" if frame is not None else "this line"
-        message.update(Text(f"⚠ {line} is where the host waits, not the launch · L: launch blocking"))
+        message.show(Text(f"⚠ {line} is where the host waits, not the launch · L: launch blocking"))
         message.tooltip = note or None
         sync_rows(table, self.COLUMNS, host_rows(stack) if stack is not None else {})
 

@@ -25,7 +25,7 @@ from cudatui.gdbbridge import (
 from cudatui.tui.inline_input import InlineInput
 from cudatui.tui.messages import FocusRequested
 
-from .base import InfoLine, PaneTable, QueryPane, sync_rows
+from .base import InfoLine, PaneTable, QueryPane, Reading, carry_over, same_stop, sync_rows
 
 LANES = 32
 
@@ -169,6 +169,8 @@ class WarpsPane(QueryPane):
         self.watch_error = ""
         self._cache: dict[tuple[int, str], dict[int, str]] = {}
         self._threads: dict[int, tuple[ThreadRange, ...]] = {}
+        self._reading = Reading()
+        """The generations the thread table being read is for."""
         self._warps: list[Warp] = []
         self._follow_focus = False
 
@@ -259,6 +261,10 @@ class WarpsPane(QueryPane):
             self.post_message(FocusRequested(f"warp {warp.number} lane {self.lane_cursor}"))
 
     def render_state(self, state: StopState, previous: StopState | None) -> None:
+        if previous is not None and same_stop(state, previous):  # what was read at the stop still holds
+            carry_over(self._threads, previous.generation, state.generation)
+            carry_over(self._cache, previous.generation, state.generation)
+            self._reading.bump(previous.generation, state.generation)
         warps = list(state.warps)
         if not warps and (rebuilt := focused_warp_from_lanes(state)) is not None:
             warps = [rebuilt]
@@ -271,8 +277,10 @@ class WarpsPane(QueryPane):
         self._refresh_watch()
         if previous is None or state.stop is not previous.stop:  # what C found holds for its stop only
             self._show_culprit("C: find the culprit lane" if state.stop.exception else "")
-        if self.queries is not None and warps:
-            self._load_lines(state.generation)
+        if self.queries is not None and warps and state.generation not in self._threads \
+                and state.generation not in self._reading:
+            self._reading.start(state.generation)
+            self._load_lines()
 
     def _fill_table(self) -> None:
         if not self.is_mounted or self.state is None:
@@ -331,14 +339,14 @@ class WarpsPane(QueryPane):
         summary.tooltip = Text("\n").join(groups) if len(groups) > 1 else None
 
     @work(group="warps-lines", exclusive=True)
-    async def _load_lines(self, generation: int) -> None:
-        if generation in self._threads:
-            return
+    async def _load_lines(self) -> None:
+        """Read the thread table for the generations in ``_reading``."""
         try:
-            self._threads[generation] = await self.queries.threads()
+            table = await self.queries.threads()
         except MIError:
-            self._threads[generation] = ()
-        if self.answerable and self.state is not None and self.state.generation == generation:
+            table = ()
+        answered = self._reading.answer(self._threads, table)
+        if self.answerable and self.state is not None and self.state.generation in answered:
             self._fill_lines()
 
     def _refresh_watch(self) -> None:
