@@ -5,6 +5,7 @@ from the app's compositor updates, rendered as the driver writes them."""
 from __future__ import annotations
 
 import re
+import time
 
 from textual.app import ComposeResult
 from textual.widgets import Static
@@ -14,7 +15,7 @@ from cudatui.tui.app import DebuggerApp
 from cudatui.tui.picker_app import PickerApp
 from cudatui.tui.sanitize_app import SanitizeApp
 from cudatui.tui.stats_app import StatsApp
-from cudatui.tui.toasts import EXPIRING_S, SETTLE_S, ToastingApp
+from cudatui.tui.toasts import SETTLE_S, SHORTEST_TIMER_S, TimedNotification, ToastingApp
 
 SIZE = (40, 12)
 
@@ -81,15 +82,26 @@ def test_every_app_of_cudatui_repaints_after_its_toasts() -> None:
     assert all(issubclass(app, ToastingApp) for app in (DebuggerApp, PickerApp, SanitizeApp, StatsApp))
 
 
-async def test_a_notification_about_to_expire_is_not_shown() -> None:
-    """A toast whose notification has (almost) no time left would start a timer with a negative
-    interval, and Textual's Timer loops for ever on one: it is dropped instead."""
+def test_a_toast_whose_notification_expired_after_the_check_still_gets_a_positive_timer() -> None:
+    """Textual's toast rack checks ``has_expired``, then the toast reads ``time_left`` for its timer:
+    expired in between, a plain Notification gives a negative interval, on which Textual's Timer
+    loops for ever (the app froze). The notification's expiry is still told truly."""
+    expired = TimedNotification("late", timeout=1, raised_at=time.time() - 5)
+    assert expired.has_expired
+    assert Toast(expired)._timeout == SHORTEST_TIMER_S
+    fresh = TimedNotification("fresh", timeout=5)
+    assert not fresh.has_expired and 4 < Toast(fresh)._timeout <= 5
+
+
+async def test_a_notification_with_almost_no_time_goes_away_and_the_app_stays_live() -> None:
     app = Filled()
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         await pilot.pause()
-        app.notify("gone at once", timeout=EXPIRING_S / 2)
-        await pilot.pause()
-        assert not app.screen.query(Toast) and not app._notifications
+        for n in range(20):
+            app.notify(f"gone at once {n}", timeout=SHORTEST_TIMER_S / 10)
+        await pilot.pause(SHORTEST_TIMER_S + 0.2)
+        assert not app._notifications and not app.screen.query(Toast)
         app.notify("shown", timeout=5)
         await pilot.pause()
-        assert len(app.screen.query(Toast)) == 1
+        assert [toast._notification.message for toast in app.screen.query(Toast)] == ["shown"]
+        assert all(isinstance(notification, TimedNotification) for notification in app._notifications)
