@@ -22,9 +22,9 @@ from tests.support.tmux import TmuxServer
 from tests.support.tmux_path import ScreenPath
 
 pytestmark = [pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux"),
-              pytest.mark.xdist_group("lesson-walks")]
-"""The walks run one after the other in one worker: sixteen terminals replaying at once on a
-two-core machine starve the apps' input (clicks are lost)."""
+              pytest.mark.one_at_a_time]
+"""The walks run one after the other: sixteen terminals replaying at once on a two-core machine
+starve the apps' input (clicks are lost)."""
 
 CASES = [RECORDINGS_DIR / f"{lesson.name}.jsonl.gz" for lesson in LESSONS] + [RECORDED / "gdb" / "panes_path.jsonl.gz"]
 
