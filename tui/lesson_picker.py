@@ -9,10 +9,11 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
-from cudatui.gdbbridge import tr
+from cudatui.gdbbridge import N_, tr
 from cudatui.kernels.lessons import LESSONS, Lesson
 from cudatui.tui.footer import KeyBar
 from cudatui.tui.demo_plan import packaged_recording
+from cudatui.tui.help import HelpScreen
 
 
 def lesson_row(lesson: Lesson) -> tuple[str, Text, str, Text]:
@@ -38,12 +39,21 @@ class LessonPicker(Screen[str]):
     | :- | :- |
     | up / down | Move between lessons. |
     | enter | Open the highlighted lesson. |
+    | ? | The keys. |
     | q / escape | Quit without opening a lesson. |
     """
 
     BINDINGS = [
+        Binding("question_mark", "help", "Help", key_display="?"),
         Binding("q,escape", "app.quit", "Quit"),
     ]
+
+    MOVES = [
+        Binding("up,down", "", N_("Move between lessons"), key_display="up / down"),
+        Binding("pageup,pagedown,home,end", "", N_("A page up or down, the first or last lesson"),
+                key_display="pgup / pgdn / home / end"),
+    ]
+    """The table's own keys, for the help (Textual's DataTable binds them)."""
 
     DEFAULT_CSS = """
     LessonPicker { align: center top; }
@@ -83,6 +93,9 @@ class LessonPicker(Screen[str]):
         """The name of the highlighted lesson."""
         table = self.query_one(DataTable)
         return str(table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value)
+
+    def action_help(self) -> None:
+        self.app.push_screen(HelpScreen([(N_("Lesson picker"), [*self.MOVES, *LessonTable.BINDINGS, *self.BINDINGS])]))
 
     @on(DataTable.RowSelected)
     def _selected(self, event: DataTable.RowSelected) -> None:

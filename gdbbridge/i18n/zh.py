@@ -848,4 +848,10 @@ ZH: dict[str, str] = {
         "{hint}；compute-sanitizer 是 toolkit 的一部分",
     "{hint}; cuda-gdb is part of the toolkit":
         "{hint}；cuda-gdb 是 toolkit 的一部分",
+    "Lesson picker":
+        "课程选择",
+    "Move between lessons":
+        "在课程之间移动",
+    "A page up or down, the first or last lesson":
+        "上一页或下一页，第一个或最后一个课程",
 }

@@ -70,7 +70,7 @@ _HOST_FRAME = re.compile(
     r"(?: \[(?P<pc>0x[0-9a-fA-F]+)\])?(?: in (?P<module>\S+))?$")
 _DEVICE_FRAME = re.compile(r"^Device Frame: ?(?P<loc>.+)$")
 _ASSERTION = re.compile(
-    rf"^(?P<file>[^\s:]+):(?P<line>\d+): (?P<func>.+): block: \[(\d+),(\d+),(\d+)\], "
+    r"^(?P<file>[^\s:]+):(?P<line>\d+): (?P<func>.+): block: \[(\d+),(\d+),(\d+)\], "
     r"thread: \[(\d+),(\d+),(\d+)\] Assertion `(?P<cond>.*)` failed")
 _SUMMARIES: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = (
     (re.compile(rf"^ERROR SUMMARY: ({_NUM}) errors? were not printed"), ("not_printed",)),

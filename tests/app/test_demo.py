@@ -6,13 +6,15 @@ test expects is read from those recordings (their first stop, their recorded pat
 
 from __future__ import annotations
 
+import io
 import shutil
 import stat
 from pathlib import Path
 
 import pytest
+from rich.console import Console
 from textual import events
-from textual.widgets import DataTable
+from textual.widgets import DataTable, Static
 
 from cudatui.gdbbridge.debugger.breakpoints import BreakpointSpec
 from cudatui.gdbbridge.record.stop_state import summarize
@@ -27,7 +29,8 @@ from cudatui.tui.demo_plan import (
     RECORDINGS_DIR, DemoError, DemoPlan, live_config, packaged_recording, plan_demo, probe_live, read_meta,
     read_recording,
 )
-from cudatui.tui.lesson_picker import LessonPicker
+from cudatui.tui.help import HelpScreen, key_label
+from cudatui.tui.lesson_picker import LessonPicker, LessonTable
 from cudatui.tui.panes.console import ConsolePane
 from cudatui.tui.panes.gpu_stats import GpuStatsPane
 from cudatui.tui.panes.shared_memory import SharedMemoryPane
@@ -166,6 +169,27 @@ async def test_picker_opens_the_lesson_moved_to_when_the_keys_come_in_one_burst(
         app.post_message(events.Key("down", None))
         app.post_message(events.Key("enter", "\r"))
         await wait_for(pilot, lambda: app.return_value is not None)
+    assert app.return_value == LESSONS[1].name
+
+
+async def test_picker_question_mark_lists_its_keys_and_escape_goes_back() -> None:
+    app = PickerApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("?")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        console = Console(width=80, record=True, file=io.StringIO())
+        for static in app.screen.query(Static):
+            console.print(static.content)
+        rows = [" ".join(line.split()) for line in console.export_text().splitlines()]
+        for binding in (*LessonPicker.BINDINGS, *LessonTable.BINDINGS):
+            assert f"{key_label(binding)} {binding.description}" in rows
+        assert "up / down Move between lessons" in rows
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, LessonPicker)
+        await pilot.press("down", "enter")
     assert app.return_value == LESSONS[1].name
 
 

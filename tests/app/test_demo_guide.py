@@ -20,7 +20,7 @@ from cudatui.tui.help import HelpScreen, long_name
 from cudatui.tui.panes.guide import Guide, GuidePane, replay_note, sections
 from cudatui.tui.panes.locals import LocalsPane
 from cudatui.tui.panes.sanitizer import SanitizerPane
-from tests.support.app import messages, phase
+from tests.support.app import phase
 from tests.support.wait import wait_for
 
 SECTIONS = ["header", "banner", "path", "look", "next", "fix"]

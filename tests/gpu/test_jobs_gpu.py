@@ -9,6 +9,7 @@ runs this module (and builds the rank's extension first).
 
 from __future__ import annotations
 
+import asyncio
 import os
 import shutil
 import subprocess
@@ -18,6 +19,10 @@ from pathlib import Path
 import pytest
 
 from cudatui.gdbbridge.debugger.config import LaunchConfig
+from cudatui.gdbbridge.debugger.core import Step
+from cudatui.gdbbridge.debugger.debugger import Debugger
+from cudatui.gdbbridge.debugger.events import DebuggerEvent, PhaseChanged
+from cudatui.gdbbridge.debugger.status import Phase
 from cudatui.tui.app import DebuggerApp
 from cudatui.tui.launch import attach_config
 from cudatui.tui.panes.output import OutputPane
@@ -71,6 +76,35 @@ async def test_attach_to_a_spinning_kernel_interrupt_warps_and_detach(tmp_path: 
         wait_until(lambda: "TracerPid:\t0" in Path(f"/proc/{spin.pid}/status").read_text(), 20, "the detach")
         assert Path(f"/proc/{spin.pid}/stat").read_text().rsplit(")", 1)[1].split()[0] in "RS"
     finally:
+        spin.kill()
+        spin.wait()
+
+
+async def test_an_interrupt_right_after_a_continue_stops_the_spinning_kernel(tmp_path: Path) -> None:
+    """c then ctrl+c typed fast, with cuda-gdb attached in a kernel: the interrupt waits for the
+    continue on its way, then stops the kernel again (not the host alone), and a later continue
+    and interrupt still work."""
+    needs("cuda-gdb", "nvcc")
+    exe = tmp_path / "spin"
+    subprocess.run(["nvcc", "-g", "-G", "-o", str(exe), str(JOBS / "spin.cu")], check=True, capture_output=True)
+    spin = subprocess.Popen([str(exe)], stdout=subprocess.PIPE, text=True, cwd=tmp_path)
+    debugger = Debugger(replace(attach_config(spin.pid, None), source_dirs=(str(JOBS),)))
+    stops: asyncio.Queue[tuple[str | None, bool]] = asyncio.Queue()
+
+    def on_event(event: DebuggerEvent) -> None:
+        if isinstance(event, PhaseChanged) and event.status.phase is Phase.STOPPED and debugger.state is not None:
+            stops.put_nowait((debugger.state.stop.signal, debugger.state.in_kernel))
+
+    debugger.subscribe(on_event)
+    try:
+        assert spin.stdout is not None and spin.stdout.readline().startswith("spinning pid")
+        await asyncio.wait_for(debugger.start(), WAIT)
+        assert (await asyncio.wait_for(stops.get(), WAIT))[1], "attached in the kernel"
+        for _ in range(2):
+            await asyncio.wait_for(asyncio.gather(debugger.resume(Step.CONTINUE), debugger.interrupt()), WAIT)
+            assert await asyncio.wait_for(stops.get(), WAIT) == ("SIGINT", True)
+    finally:
+        await debugger.close()
         spin.kill()
         spin.wait()
 

@@ -17,7 +17,6 @@ from pathlib import Path
 import pytest
 
 from tests.support.paths import FIXTURES, ROOT
-from cudatui.gdbbridge.session import events as ev
 from cudatui.gdbbridge.session.errors import MIError
 from cudatui.gdbbridge.session.gdb import GdbSession
 from cudatui.gdbbridge.session.mi import MIBuildError, build, quote
