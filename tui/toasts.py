@@ -17,6 +17,7 @@ from typing import Any, Generic, TypeVar
 
 from textual.app import App
 from textual.notifications import Notification, Notify, SeverityLevel
+from textual.widgets._toast import Toast
 
 ReturnType = TypeVar("ReturnType")
 
@@ -49,7 +50,10 @@ class TimedNotification(Notification):
 class ToastingApp(App[ReturnType], Generic[ReturnType]):
     """An app whose every notification, once expired, is followed by a full repaint. Toasts that
     expire within the same :data:`SETTLE_S` share one repaint, so a flood of notifications keeps a
-    bounded number of timers (at most the longest timeout over SETTLE_S)."""
+    bounded number of timers (at most the longest timeout over SETTLE_S). On a machine so busy
+    that an expired toast is still on the screen when its repaint is due, the repaint waits one
+    more slot, so it always comes after the toast has gone (Textual's Toast widget is private
+    API; the version is pinned)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -60,6 +64,9 @@ class ToastingApp(App[ReturnType], Generic[ReturnType]):
                timeout: float | None = None, markup: bool = True) -> None:
         seconds = self.NOTIFICATION_TIMEOUT if timeout is None else timeout
         self.post_message(Notify(TimedNotification(message, title, severity, seconds, markup=markup)))
+        self._repaint_after(seconds)
+
+    def _repaint_after(self, seconds: float) -> None:
         now = time.monotonic()
         slot = math.ceil((now + seconds) / SETTLE_S)
         if slot not in self._repaint_slots:
@@ -69,5 +76,9 @@ class ToastingApp(App[ReturnType], Generic[ReturnType]):
 
     def _repaint_after_toast(self, slot: int) -> None:
         self._repaint_slots.discard(slot)
-        if self._screen_stack:
-            self.screen.refresh()
+        if not self._screen_stack:
+            return
+        if any(toast._notification.has_expired for toast in self.screen.query(Toast)):
+            self._repaint_after(0)
+            return
+        self.screen.refresh()
