@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Twenty-third GPU-box batch (2026-12-02, third session): every tier-3 test (tests/gpu, -m gpu) on
-# this session's changes (a toast's timer is never shorter than 0.05 s; the lesson picker's `?`),
+# Twenty-third GPU-box batch (2026-12-03): every tier-3 test (tests/gpu, -m gpu) on the changes
+# since batch 21 (a toast's timer is never shorter than 0.05 s and its repaint waits for it to go;
+# the lesson picker's `?`),
 # with the new one: c then ctrl+c typed fast with cuda-gdb attached in a spinning kernel (the
 # interrupt waits for the continue on its way; tested on GNU gdb only before). Four at a time, as
 # in batch 21; then the replay and attach tests of tier 1-2 on the box's Python.
