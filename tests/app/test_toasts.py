@@ -15,7 +15,8 @@ from cudatui.tui.app import DebuggerApp
 from cudatui.tui.picker_app import PickerApp
 from cudatui.tui.sanitize_app import SanitizeApp
 from cudatui.tui.stats_app import StatsApp
-from cudatui.tui.toasts import SETTLE_S, SHORTEST_TIMER_S, TimedNotification, ToastingApp
+from cudatui.tui.toasts import SHORTEST_TIMER_S, TimedNotification, ToastingApp
+from tests.support.wait import wait_for
 
 SIZE = (40, 12)
 
@@ -63,13 +64,14 @@ def repaints(app: Filled, updates: list[str]) -> list[int]:
 
 
 async def settled(app: Filled, pilot) -> None:
-    """Wait (however slow the machine) until every toast and every due repaint is gone and painted;
-    a minute without is a failure, not a slow machine."""
-    deadline = time.monotonic() + 60
-    while app._notifications or app._repaint_slots or app.screen.query(Toast):
-        assert time.monotonic() < deadline, (len(app._notifications), app._repaint_slots)
+    """Wait (however slow the machine) until every toast and every due repaint is gone and painted,
+    with never more than two repaints due."""
+
+    def gone() -> bool:
         assert len(app._repaint_slots) <= 2
-        await pilot.pause(0.05)
+        return not (app._notifications or app._repaint_slots or app.screen.query(Toast))
+
+    await wait_for(pilot, gone, 60, "the toasts and their repaints")
     await pilot.pause()
 
 
@@ -112,10 +114,7 @@ async def test_the_repaint_waits_while_an_expired_toast_is_still_on_the_screen(m
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         await pilot.pause()
         app.notify("a toast", timeout=0.1)
-        deadline = time.monotonic() + 60
-        while len(marks) < 3:
-            assert time.monotonic() < deadline, marks
-            await pilot.pause(SETTLE_S / 2)
+        await wait_for(pilot, lambda: len(marks) >= 3, 60, "the repaint put off twice")
         await pilot.pause()
         assert app._repaint_slots and full(updates[marks[0]:]) == 0
         toast = app.screen.query_one(Toast)
