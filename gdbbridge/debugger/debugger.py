@@ -86,7 +86,7 @@ class Debugger(StopQueries):
         env = {**os.environ, **extra} if extra else None
         self.session = GdbSession(cfg.debugger, cfg.program_argv, cwd=cfg.cwd, env=env, record=cfg.record,
                                   record_mode=SHARED if cfg.share_group else PRIVATE, attach=cfg.attach,
-                                  hand_tty=cfg.replayed)
+                                  hand_tty=cfg.replayed, stand_in=cfg.replayed)
         previous = self.builder
         self.breakpoints = Breakpoints(self.session)
         self.builder = StateBuilder(self.session, self.breakpoints)

@@ -62,8 +62,9 @@ async def read_host_stack(session: GdbSession, config: LaunchConfig) -> HostStac
             return decode(await session.command(COMMAND))
         except MIError:
             return None
-    if not is_python(config) or session.inferior_pid is None:
+    pid = session.own_debuggee  # never a pid the debugger merely names: pystack stops the process it reads
+    if not is_python(config) or pid is None:
         return None
-    stack = await host_stack(session.inferior_pid)
+    stack = await host_stack(pid)
     record(session.record, stack)
     return stack

@@ -78,6 +78,8 @@ class GdbSession(OutputHandling):
     of ours, is not one of the session's processes (closing detaches from it; it runs on).
     ``hand_tty`` gives the debugger the debuggee's pty itself, an inherited file descriptor named
     by ``$CUDATUI_PROGRAM_TTY_FD`` (for the stand-ins, see :data:`~cudatui.gdbbridge.session.pty.PROGRAM_TTY_FD`).
+    ``stand_in`` marks a replay or follow stand-in: the pids it reports, the attached one included,
+    are the recording machine's, so nothing but the stand-in itself is ever signalled.
     """
 
     def __init__(
@@ -94,8 +96,10 @@ class GdbSession(OutputHandling):
         cgroup: bool = True,
         attach: int | None = None,
         hand_tty: bool = False,
+        stand_in: bool = False,
     ) -> None:
         self.attach = attach
+        self._stand_in = stand_in
         self._hand_tty = hand_tty
         target = ["-p", str(attach)] if attach is not None else ["--args", *program] if program else []
         self.argv = [*debugger, *(ATTACH_FLAGS if attach is not None else ()), *MI_FLAGS, *target]
@@ -355,12 +359,22 @@ class GdbSession(OutputHandling):
                 raise
             except MIError:
                 pass
-        target = self.inferior_pid if self.inferior_pid else self.pid
+        target = self.own_debuggee or self.pid
         if target is not None:
             try:
                 os.kill(target, signal.SIGINT)
-            except ProcessLookupError:
+            except (ProcessLookupError, PermissionError):
                 pass
+
+    @property
+    def own_debuggee(self) -> int | None:
+        """The debuggee's pid when cudatui may signal or read it: one of the session's processes
+        now, or the live process the user attached to; None otherwise (a stand-in's, or a pid
+        the debugger reports that is not below it)."""
+        pid = self.inferior_pid
+        if pid is not None and not self._stand_in and (pid == self.attach or self._processes.owns(pid)):
+            return pid
+        return None
 
     # -- events ----------------------------------------------------------------------------
 

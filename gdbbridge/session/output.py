@@ -46,6 +46,7 @@ class OutputHandling:
     exit_code: int | None
     inferior_pid: int | None
     attach: int | None
+    _stand_in: bool
     first_stderr: str
     _recorder: Recorder | None
     _tty: ProgramTty | None
@@ -187,8 +188,8 @@ class OutputHandling:
     def _on_notify(self, name: str, payload: dict[str, Any]) -> None:
         if name == "thread-group-started":
             self.inferior_pid = to_int(payload.get("pid"))
-            if self.inferior_pid != self.attach:  # a process attached to is not the session's: it runs on
-                self._processes.note(self.inferior_pid)
+            if self.inferior_pid != self.attach and not self._stand_in:  # an attached process runs on
+                self._processes.note(self.inferior_pid)  # taken only if the debugger started it
         elif name == "thread-group-exited":
             code = to_exit_code(payload.get("exit-code"))
             self.exit_code = code if code is not None else self.exit_code

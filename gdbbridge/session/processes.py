@@ -9,6 +9,13 @@ everything it ever starts stays there whatever it does: closing kills the cgroup
 members are found in /proc when the session closes: the processes of gdb's session and of the
 debuggee's session and process group, and every descendant of those; a ``setsid()`` process
 whose parent exited before the close has been re-parented to init and is missed.
+
+A pid that the debugger (or a recording served as one) merely reports is never trusted: the
+debuggee of ``=thread-group-started`` joins the session only when it is one of the session's
+processes at that moment (in its cgroup, or below the debugger in the process tree), and a
+signal goes to a process only when :meth:`SessionProcesses.owns` finds it there at the time of
+the signal. A replay's recording carries another machine's pids; on this machine they may be
+anyone's (docs/reliability.md).
 """
 
 from __future__ import annotations
@@ -55,19 +62,30 @@ class SessionProcesses:
         self._own = (mine[2], mine[3]) if mine else (os.getpgrp(), os.getsid(0))
 
     def adopt(self, pid: int) -> None:
-        """The debugger ``pid`` has just started: track it and all it will start."""
-        self.note(pid)
+        """The debugger ``pid`` has just been started by us: track it and all it will start."""
+        self._take(pid)
         if self._use_cgroup:
             self.cgroup = _new_cgroup(pid)
 
-    def note(self, pid: int | None) -> None:
-        """``pid`` (the debugger or a debuggee) belongs to the session, so do its session and group."""
-        stat = proc_stat(pid) if pid else None
-        if pid is None or stat is None:
-            return
+    def note(self, pid: int | None) -> bool:
+        """The debugger reports ``pid`` as its debuggee: it belongs to the session, with its session
+        and process group, only if it is one of the session's processes now (the debugger started
+        it); a pid that is anyone else's is ignored. Returns whether it was taken."""
+        return pid is not None and self.owns(pid) and self._take(pid)
+
+    def owns(self, pid: int) -> bool:
+        """Whether ``pid`` is one of the session's processes now: in its cgroup, or started by the
+        debugger (directly or below it). Asked at the time of a signal, never from a stored pid."""
+        return pid > 0 and pid in self.members()
+
+    def _take(self, pid: int) -> bool:
+        stat = proc_stat(pid)
+        if stat is None:
+            return False
         self._roots[pid] = stat[4]
         self._sessions |= {stat[3]} - {self._own[1]}
         self._groups |= {stat[2]} - {self._own[0]}
+        return True
 
     def members(self) -> dict[int, str]:
         """The live processes of the session now: pid -> start time."""
