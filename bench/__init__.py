@@ -12,7 +12,7 @@ import statistics
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 ROOT = Path(__file__).resolve().parent.parent
 TOURS = ROOT / "tests" / "fixtures" / "recorded" / "tours"

@@ -92,7 +92,7 @@ async def session_first_hit(target: Target, steps: int) -> tuple[float, float, l
     return hit, shown, step_times
 
 
-async def _next_stop(stops: "asyncio.Queue[ev.Event]") -> ev.Stopped:
+async def _next_stop(stops: asyncio.Queue[ev.Event]) -> ev.Stopped:
     while True:
         event = await asyncio.wait_for(stops.get(), STEP_TIMEOUT)
         if isinstance(event, ev.Stopped):

@@ -16,7 +16,7 @@ import asyncio
 import shutil
 import subprocess
 import time
-from typing import Callable
+from collections.abc import Callable
 
 from cudatui.gdbbridge.session.mi import parse_line
 from cudatui.gdbbridge.session.gdb import MI_FLAGS, GdbSession
@@ -104,7 +104,7 @@ def rate(n: int, run: Callable[[], object]) -> float:
     return n / (time.perf_counter() - started)
 
 
-async def arate(n: int, run: Callable[[], "asyncio.Future[None] | object"]) -> float:
+async def arate(n: int, run: Callable[[], asyncio.Future[None] | object]) -> float:
     started = time.perf_counter()
     await run()  # type: ignore[misc]
     return n / (time.perf_counter() - started)

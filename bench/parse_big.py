@@ -21,7 +21,7 @@ import time
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import Awaitable, Callable
+from collections.abc import Awaitable, Callable
 
 from pygdbmi import gdbmiparser
 from textual.app import App, ComposeResult
@@ -133,7 +133,7 @@ class StallApp(App[None]):
 async def _stalls(lines: dict[str, str], directory: Path) -> dict[str, tuple[float, float, float]]:
     """Per key: (idle gap, gap while fetched through GdbSession, gap when parsed on the loop), ms."""
     entries: list[tuple[str, str]] = []
-    for token, (key, line) in enumerate(lines.items(), 1):
+    for token, line in enumerate(lines.values(), 1):
         entries += [("in", f"{token}-data-evaluate-expression big{token}"), ("out", f"{token}{line}"),
                     ("out", "(gdb) ")]
     transcript = write_transcript(directory / "big.jsonl", entries)

@@ -91,7 +91,7 @@ class LayoutTrace:
         self.active = False
         self._refresh = Widget.refresh
 
-    def __enter__(self) -> "LayoutTrace":
+    def __enter__(self) -> LayoutTrace:
         trace, original = self, self._refresh
 
         def refresh(widget: Widget, *regions: Any, repaint: bool = True, layout: bool = False,

@@ -11,4 +11,4 @@ from pathlib import Path as _Path
 
 _CHECKOUT = _Path(__file__).resolve().parent.parent
 if not (_Path(__file__).parent / "gdbbridge").is_dir() and (_CHECKOUT / "gdbbridge" / "__init__.py").is_file():
-    __path__.append(str(_CHECKOUT))  # noqa: F821 (the package's own search path)
+    __path__.append(str(_CHECKOUT))

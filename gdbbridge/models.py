@@ -9,7 +9,8 @@ kernels, warps, lanes ...) in :mod:`cudatui.gdbbridge.cuda.models`.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from typing import Any
+from collections.abc import Mapping, Sequence
 
 from cudatui.gdbbridge.convert import to_exit_code, to_int
 from cudatui.gdbbridge.names import short_name
@@ -32,7 +33,7 @@ class Frame:
     """The shared library of a frame without line information (gdb's ``from``), if gdb names it."""
 
     @classmethod
-    def from_mi(cls, d: Mapping[str, Any], level: int = 0) -> "Frame":
+    def from_mi(cls, d: Mapping[str, Any], level: int = 0) -> Frame:
         args = tuple(
             (str(a.get("name", "")), str(a.get("value", "")))
             for a in d.get("args", []) or []
@@ -73,7 +74,7 @@ class BreakpointLocation:
     line: int | None
 
     @classmethod
-    def from_mi(cls, d: Mapping[str, Any]) -> "BreakpointLocation":
+    def from_mi(cls, d: Mapping[str, Any]) -> BreakpointLocation:
         return cls(
             number=str(d.get("number", "")),
             enabled=d.get("enabled", "y") == "y",
@@ -103,7 +104,7 @@ class Breakpoint:
     locations: tuple[BreakpointLocation, ...] = ()
 
     @classmethod
-    def from_mi(cls, d: Mapping[str, Any]) -> "Breakpoint":
+    def from_mi(cls, d: Mapping[str, Any]) -> Breakpoint:
         """One ``bkpt`` record; ValueError if it has no breakpoint number (never a silent 0)."""
         number = to_int(d.get("number"))
         if number is None:
@@ -126,7 +127,7 @@ class Breakpoint:
         )
 
     @classmethod
-    def from_records(cls, records: Sequence[Any]) -> tuple["Breakpoint", ...]:
+    def from_records(cls, records: Sequence[Any]) -> tuple[Breakpoint, ...]:
         """Breakpoints from a list of records (a ``-break-list`` body, a ``bkpt`` list).
 
         MI3 nests locations in ``locations=[...]``; MI2 puts them as records of their own
@@ -148,7 +149,7 @@ class Breakpoint:
         )
 
     @classmethod
-    def from_answer(cls, payload: Mapping[str, Any]) -> "Breakpoint | None":
+    def from_answer(cls, payload: Mapping[str, Any]) -> Breakpoint | None:
         """The breakpoint of a ``-break-insert`` answer or ``=breakpoint-created/modified``
         record, whatever its shape (``bkpt={...}`` pending, single or ``<MULTIPLE>``, or a
         ``bkpt`` list); None when no record in it carries a breakpoint number."""
@@ -168,7 +169,7 @@ class Variable:
     is_arg: bool = False
 
     @classmethod
-    def from_mi(cls, d: Mapping[str, Any]) -> "Variable":
+    def from_mi(cls, d: Mapping[str, Any]) -> Variable:
         return cls(
             name=str(d.get("name", "")),
             value=str(d.get("value", "")),
@@ -221,7 +222,7 @@ class StopEvent:
     thread_id: int | None = None
 
     @classmethod
-    def from_mi(cls, d: Mapping[str, Any]) -> "StopEvent":
+    def from_mi(cls, d: Mapping[str, Any]) -> StopEvent:
         frame = d.get("frame")
         focus = d.get("CudaFocus")
         exit_code = to_exit_code(d.get("exit-code"))

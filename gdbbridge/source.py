@@ -28,7 +28,7 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path, PurePosixPath
-from typing import Mapping
+from collections.abc import Mapping
 
 from cudatui.gdbbridge.text import clean
 

@@ -3,7 +3,8 @@ source pane's file finder offers."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
 
 if TYPE_CHECKING:
     from cudatui.gdbbridge.session.gdb import GdbSession
@@ -21,6 +22,6 @@ def parse_source_files(payload: Mapping[str, Any]) -> tuple[str, ...]:
     return tuple(seen)
 
 
-async def source_files(session: "GdbSession") -> tuple[str, ...]:
+async def source_files(session: GdbSession) -> tuple[str, ...]:
     """The source files of the program and of the libraries loaded so far."""
     return parse_source_files(await session.command("-file-list-exec-source-files"))

@@ -33,7 +33,7 @@ class LessonError(LookupError):
     """A lesson name or a source marker that does not exist (one-line message)."""
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def source_markers(source: Path) -> dict[str, int]:
     """Map every ``// LESSON:<tag>`` marker in ``source`` to its 1-based line."""
     markers: dict[str, int] = {}

@@ -52,7 +52,7 @@ def _torch() -> Any:
     return torch
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def load_library(name: str) -> ctypes.CDLL:
     """Build (or reuse) the lesson's ``.so``, load it and declare its launcher."""
     symbol, argtypes = _LAUNCHERS[name]

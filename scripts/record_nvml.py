@@ -18,8 +18,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from cudatui.gdbbridge.nvml.sampler import NvmlSource, NvmlUnavailable, Sampler  # noqa: E402
-from cudatui.gdbbridge.nvml.models import snapshot_to_dict  # noqa: E402
+from cudatui.gdbbridge.nvml.sampler import NvmlSource, NvmlUnavailable, Sampler
+from cudatui.gdbbridge.nvml.models import snapshot_to_dict
 
 
 def run_load(seconds: float) -> None:

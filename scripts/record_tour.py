@@ -19,30 +19,30 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from cudatui.gdbbridge.cuda.disassembly import disassemble  # noqa: E402
-from cudatui.gdbbridge.cuda.evaluation import read_shared  # noqa: E402
-from cudatui.gdbbridge.cuda.focus import switch_focus  # noqa: E402
-from cudatui.gdbbridge.debugger.breakpoints import Breakpoints  # noqa: E402
-from cudatui.gdbbridge.session.events import Stopped  # noqa: E402
-from cudatui.gdbbridge.models import StopState  # noqa: E402
-from cudatui.gdbbridge.session.errors import MIError  # noqa: E402
-from cudatui.gdbbridge.session.gdb import GdbSession  # noqa: E402
-from cudatui.gdbbridge.debugger.state import StateBuilder  # noqa: E402
-from cudatui.kernels.lessons import get_lesson  # noqa: E402
+from cudatui.gdbbridge.cuda.disassembly import disassemble
+from cudatui.gdbbridge.cuda.evaluation import read_shared
+from cudatui.gdbbridge.cuda.focus import switch_focus
+from cudatui.gdbbridge.debugger.breakpoints import Breakpoints
+from cudatui.gdbbridge.session.events import Stopped
+from cudatui.gdbbridge.models import StopState
+from cudatui.gdbbridge.session.errors import MIError
+from cudatui.gdbbridge.session.gdb import GdbSession
+from cudatui.gdbbridge.debugger.state import StateBuilder
+from cudatui.kernels.lessons import get_lesson
 
 
 def say(t0: float, what: str) -> None:
     print(f"{time.monotonic() - t0:8.3f}s  {what}", flush=True)
 
 
-async def wait_stop(queue: "asyncio.Queue") -> Stopped:
+async def wait_stop(queue: asyncio.Queue) -> Stopped:
     while True:
         event = await queue.get()
         if isinstance(event, Stopped):
             return event
 
 
-async def resume(session: GdbSession, queue: "asyncio.Queue", bps: Breakpoints, op: str) -> Stopped:
+async def resume(session: GdbSession, queue: asyncio.Queue, bps: Breakpoints, op: str) -> Stopped:
     await session.command(op)
     stopped = await wait_stop(queue)
     while not stopped.stop.exited and await bps.should_skip(stopped.stop):

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import os
 from functools import partial
-from typing import Any, Iterable
+from typing import Any
+from collections.abc import Iterable
 
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding

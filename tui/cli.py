@@ -16,7 +16,8 @@ from dataclasses import replace
 from importlib import metadata
 from pathlib import Path
 from types import ModuleType
-from typing import Mapping, NoReturn, Sequence
+from typing import NoReturn
+from collections.abc import Mapping, Sequence
 
 from cudatui.gdbbridge.i18n import set_language
 from cudatui.gdbbridge.jobs.attach import attach_problem

@@ -11,7 +11,8 @@ while the app shuts down is not shown: the panes are gone (``NoMatches``).
 
 from __future__ import annotations
 
-from typing import Any, Callable, Coroutine
+from typing import Any
+from collections.abc import Callable, Coroutine
 
 from textual.app import App
 

@@ -15,7 +15,8 @@ import asyncio
 import time
 from functools import partial
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any
+from collections.abc import Callable, Iterable
 
 from textual import on
 from textual.actions import SkipAction

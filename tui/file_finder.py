@@ -8,7 +8,7 @@ letters in the file's base name, in runs, at word starts, short paths.
 from __future__ import annotations
 
 import os
-from typing import Sequence
+from collections.abc import Sequence
 
 from rich.text import Text
 from textual import on

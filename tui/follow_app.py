@@ -10,7 +10,7 @@ within the stop (the next stop is shown either way).
 from __future__ import annotations
 
 import os
-from typing import Iterable
+from collections.abc import Iterable
 
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding

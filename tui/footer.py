@@ -8,7 +8,7 @@ stop that moves the focus or closes a dialog paid for it.
 
 from __future__ import annotations
 
-from typing import Hashable
+from collections.abc import Hashable
 
 from textual.screen import Screen
 from textual.widgets import Footer

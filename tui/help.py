@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import re
 from functools import partial
-from typing import TYPE_CHECKING, Iterable, Sequence
+from typing import TYPE_CHECKING
+from collections.abc import Iterable, Sequence
 
 from rich.table import Table
 from rich.text import Text
@@ -49,7 +50,7 @@ def long_name(binding: Binding) -> str:
     return LONG_NAMES.get(binding.action, binding.description)
 
 
-def _run_on(app: "App[object]", widget: Widget, action: str) -> None:
+def _run_on(app: App[object], widget: Widget, action: str) -> None:
     """Run ``widget``'s key ``action`` from the palette: its pane shown and focused first."""
     show = getattr(app, "show_pane", None)
     if show is not None and widget.id and app.query(f"#tab-{widget.id}"):  # a side pane (others are on screen)
@@ -112,7 +113,7 @@ def own_bindings(cls: type) -> list[Binding]:
     return [b for b in cls.__dict__.get("BINDINGS", []) if isinstance(b, Binding)]
 
 
-def app_classes(app: "App[object]") -> list[type]:
+def app_classes(app: App[object]) -> list[type]:
     """The app's class and its cudatui base classes that bind keys (the navigation keys')."""
     return [cls for cls in type(app).__mro__ if cls.__module__.startswith("cudatui.") and own_bindings(cls)]
 
@@ -125,7 +126,7 @@ def title_of(widget: Widget) -> str:
     return " ".join([words[0], *(w.lower() for w in words[1:])]) if words else type(widget).__name__
 
 
-def keyed_widgets(app: "App[object]") -> list[tuple[str, Widget, list[Binding]]]:
+def keyed_widgets(app: App[object]) -> list[tuple[str, Widget, list[Binding]]]:
     """Each cudatui widget class of the main screen that binds keys, once, in screen order:
     (title, its first widget, its own bindings)."""
     seen: set[type] = set()
@@ -141,7 +142,7 @@ def keyed_widgets(app: "App[object]") -> list[tuple[str, Widget, list[Binding]]]
     return found
 
 
-def key_sections(app: "App[object]", shown: Sequence[Sequence[BindingType]] = ()) -> list[tuple[str, Sequence[BindingType]]]:
+def key_sections(app: App[object], shown: Sequence[Sequence[BindingType]] = ()) -> list[tuple[str, Sequence[BindingType]]]:
     """The help screen's sections: the app's keys, each widget's, each dialog's (but a class whose
     bindings are ``shown`` already, in a section of the caller's)."""
     dialogs = (FileFinder, GotoFocusScreen, ExplainPanel, HelpScreen)
@@ -159,7 +160,7 @@ def title_of_class(cls: type) -> str:
     return " ".join([words[0], *(w.lower() for w in words[1:])]) if words else cls.__name__
 
 
-def key_commands(app: "App[object]") -> Iterable["SystemCommand"]:
+def key_commands(app: App[object]) -> Iterable[SystemCommand]:
     """A palette command for every key of the app and of each pane (not the inputs' own keys)."""
     for binding in (b for cls in app_classes(app) for b in own_bindings(cls)):
         if binding.description and binding.action != "quit":

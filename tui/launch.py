@@ -12,7 +12,8 @@ import os
 import shutil
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING
+from collections.abc import Callable
 
 from cudatui.gdbbridge import LaunchConfig, attach_debugger, effective_line_limit, process_info
 

@@ -34,7 +34,7 @@ class Splits:
     narrow: float = 0.45
     """Small screens: the source's share of the height (the rest is the tabbed panes)."""
 
-    def with_split(self, name: str, fraction: float) -> "Splits":
+    def with_split(self, name: str, fraction: float) -> Splits:
         """These splits with ``name`` set to ``fraction``, kept within [LOW, HIGH]."""
         return replace(self, **{name: round(min(HIGH, max(LOW, fraction)), 4)})
 

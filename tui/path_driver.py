@@ -14,7 +14,8 @@ import asyncio
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Protocol
+from typing import Any, Protocol
+from collections.abc import Callable
 
 from textual.widgets import Input
 
@@ -60,7 +61,7 @@ class StepLog:
 class Reports:
     """The lesson's sanitizer runs: tool -> the task that ends with the saved XML (or raises)."""
 
-    tasks: dict[str, "asyncio.Future[Path]"] = field(default_factory=dict)
+    tasks: dict[str, asyncio.Future[Path]] = field(default_factory=dict)
 
 
 class Driver:

@@ -10,7 +10,7 @@ whose stop the recording lacks is reported after STALL_S, and ``r`` replays from
 from __future__ import annotations
 
 from functools import partial
-from typing import Iterable
+from collections.abc import Iterable
 
 from rich.text import Text
 from textual.app import ComposeResult, SystemCommand

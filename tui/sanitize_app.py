@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import shlex
 from dataclasses import replace
-from typing import Optional
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -31,13 +30,13 @@ class SanitizeApp(ToastingApp[int]):
     TITLE = "cudatui sanitize"
     BINDINGS = [Binding("q", "quit", "Quit")]
 
-    def __init__(self, *, report: Optional[SanitizerReport] = None,
-                 request: Optional[SanitizerRequest] = None) -> None:
+    def __init__(self, *, report: SanitizerReport | None = None,
+                 request: SanitizerRequest | None = None) -> None:
         super().__init__()
         self.report = report
         self.request = request
-        self.result: Optional[SanitizerResult] = None
-        self.handoff: Optional[LaunchConfig] = None
+        self.result: SanitizerResult | None = None
+        self.handoff: LaunchConfig | None = None
         """What to debug after this app ends (set by "Debug this finding" and "Post-mortem")."""
         self._post_mortem = False
 

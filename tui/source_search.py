@@ -9,7 +9,7 @@ with a message saying so.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from collections.abc import Sequence
 
 
 @dataclass(frozen=True)
@@ -49,12 +49,12 @@ class Search:
     def current(self) -> Match | None:
         return self.matches[self.index] if self.matches else None
 
-    def first_from(self, line: int) -> "Search":
+    def first_from(self, line: int) -> Search:
         """The search on its first match at or after ``line`` (wrapping to the first match)."""
         index = next((i for i, m in enumerate(self.matches) if m.line >= line), 0)
         return Search(self.pattern, self.matches, index)
 
-    def step(self, direction: int) -> tuple["Search", bool]:
+    def step(self, direction: int) -> tuple[Search, bool]:
         """The search on the next (1) or previous (-1) match, and whether it wrapped around."""
         if not self.matches:
             return self, False

@@ -25,7 +25,7 @@ class Splitter(Widget, can_focus=False):
     class Dragged(Message):
         """The mouse dragging ``splitter`` is at screen cell (``x``, ``y``)."""
 
-        splitter: "Splitter"
+        splitter: Splitter
         x: int
         y: int
 
@@ -33,7 +33,7 @@ class Splitter(Widget, can_focus=False):
     class Released(Message):
         """The drag of ``splitter`` ended."""
 
-        splitter: "Splitter"
+        splitter: Splitter
 
     def __init__(self, split: str, *, vertical: bool, id: str | None = None) -> None:
         super().__init__(id=id, classes="-vertical" if vertical else "-horizontal")

@@ -21,7 +21,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING
+from collections.abc import Sequence
 
 from cudatui.gdbbridge.convert import to_int
 from cudatui.gdbbridge.cuda.warp_watch import LaneValue, evaluate_in_lanes
@@ -35,9 +36,7 @@ SIZE_NAMES = ("n", "N", "size", "count", "len", "length", "numel", "num", "total
 """Names whose value is taken as the size an index must stay below."""
 MAX_EXPRESSIONS = 6
 """Expressions evaluated at most (each costs two commands per lane)."""
-_KEYWORDS = frozenset("""if else for while do return int long unsigned signed float double char bool void const auto
-    sizeof static_cast reinterpret_cast __syncthreads true false nullptr struct threadIdx blockIdx blockDim gridDim
-    size_t int64_t int32_t uint32_t uint64_t tl""".split())
+_KEYWORDS = frozenset(["if", "else", "for", "while", "do", "return", "int", "long", "unsigned", "signed", "float", "double", "char", "bool", "void", "const", "auto", "sizeof", "static_cast", "reinterpret_cast", "__syncthreads", "true", "false", "nullptr", "struct", "threadIdx", "blockIdx", "blockDim", "gridDim", "size_t", "int64_t", "int32_t", "uint32_t", "uint64_t", "tl"])
 _NAME = re.compile(r"(?<![\w.>])([A-Za-z_]\w*)(?!\s*\()")
 
 
@@ -132,7 +131,7 @@ def out_of_range(values: tuple[LaneValue, ...], size: int | None) -> tuple[int, 
     return None
 
 
-def size_of(state: "StopState", names: tuple[str, ...]) -> int | None:
+def size_of(state: StopState, names: tuple[str, ...]) -> int | None:
     """The value of a size variable (:data:`SIZE_NAMES`) of the line or the locals, in the focused lane."""
     for variable in state.variables:
         if variable.name in SIZE_NAMES and (not names or variable.name in names or variable.is_arg):
@@ -142,7 +141,7 @@ def size_of(state: "StopState", names: tuple[str, ...]) -> int | None:
     return None
 
 
-def faulting_line(state: "StopState", source_dirs: tuple[str, ...] = (), recorded: bool = False
+def faulting_line(state: StopState, source_dirs: tuple[str, ...] = (), recorded: bool = False
                   ) -> tuple[str, tuple[str, ...]]:
     """The source line of the stop's innermost frame with one, and the lines above it ('' and
     () when there is no such frame or file)."""
@@ -159,7 +158,7 @@ def faulting_line(state: "StopState", source_dirs: tuple[str, ...] = (), recorde
     return lines[frame.line - 1], tuple(lines[max(0, frame.line - 40):frame.line - 1])
 
 
-async def find_culprit(session: "GdbSession", state: "StopState", code: str, before: Sequence[str] = ()) -> Culprit:
+async def find_culprit(session: GdbSession, state: StopState, code: str, before: Sequence[str] = ()) -> Culprit:
     """Walk the focused warp's lanes over the faulting line ``code`` (``before``: the lines
     above it), see the module docstring."""
     faulted = [lane.number for lane in state.lanes if lane.exception]

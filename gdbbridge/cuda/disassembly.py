@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
 
 from cudatui.gdbbridge.convert import to_int
 from cudatui.gdbbridge.cuda.models import Instruction
@@ -38,7 +39,7 @@ def _instruction(d: Mapping[str, Any], line: int | None, file: str | None) -> In
     )
 
 
-async def disassemble(session: "GdbSession", start: str = "$pc", end: str = "$pc+48") -> tuple[Instruction, ...]:
+async def disassemble(session: GdbSession, start: str = "$pc", end: str = "$pc+48") -> tuple[Instruction, ...]:
     """SASS between two address expressions, with source lines (~0.7 s on cuda-gdb: cache it)."""
     payload = await session.command("-data-disassemble", Flag("-s"), start, Flag("-e"), end, Flag("--"), Flag("1"))
     return parse_disassembly(payload)

@@ -43,13 +43,13 @@ class Evaluation:
         return Variable(self.expression, self.value if self.value is not None else f"<{self.error}>", self.type)
 
 
-async def evaluate(session: "GdbSession", expression: str) -> str:
+async def evaluate(session: GdbSession, expression: str) -> str:
     """The value of ``expression`` in the current focus, as gdb prints it; MIError when gdb refuses."""
     payload = await session.command("-data-evaluate-expression", expression)
     return str(payload.get("value", ""))
 
 
-async def evaluation(session: "GdbSession", expression: str, *, typed: bool = False) -> Evaluation:
+async def evaluation(session: GdbSession, expression: str, *, typed: bool = False) -> Evaluation:
     """``expression`` evaluated; with ``typed``, through a varobj that also gives its type
     (created in the selected frame, deleted after; an aggregate's value is then printed whole)."""
     try:
@@ -73,7 +73,7 @@ async def evaluation(session: "GdbSession", expression: str, *, typed: bool = Fa
     return Evaluation(expression, value, type=str(payload.get("type", "")))
 
 
-async def holds(session: "GdbSession", condition: str) -> bool | None:
+async def holds(session: GdbSession, condition: str) -> bool | None:
     """Whether ``condition`` is true in the current focus; None when gdb cannot evaluate it."""
     result = await evaluation(session, f"({condition}) != 0")
     return None if result.value is None else result.value.strip() not in ("0", "false")
@@ -92,7 +92,7 @@ def parse_array_value(value: str) -> tuple[str, ...]:
     return flatten(decode(value).items)
 
 
-async def read_shared(session: "GdbSession", name: str, start: int, count: int) -> tuple[str, ...]:
+async def read_shared(session: GdbSession, name: str, start: int, count: int) -> tuple[str, ...]:
     """Read ``count`` elements (rows, of a 2-D array) of a shared array through typed
     evaluation, in chunks; where gdb cut an answer (``print elements``, 200 on cuda-gdb 13.0) the
     rest is asked from the first element (row) it did not give whole; when that is refused, the

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Mapping
+from typing import TYPE_CHECKING
+from collections.abc import Mapping
 
 from cudatui.gdbbridge.convert import fmt_dim3
 from cudatui.gdbbridge.cuda.models import CudaFocus
@@ -48,7 +49,7 @@ class FocusResult:
     frame: Frame | None
 
 
-async def switch_focus(session: "GdbSession", request: str) -> FocusResult:
+async def switch_focus(session: GdbSession, request: str) -> FocusResult:
     """``-cuda-focus-switch`` with a validated request; returns the new focus and frame."""
     payload = await session.command("-cuda-focus-switch", normalize_focus(request))
     frame = payload.get("frame")

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
+from collections.abc import Mapping
 
 from cudatui.gdbbridge.convert import Dim3, fmt_dim3, to_dim3, to_int
 
@@ -58,7 +59,7 @@ class CudaFocus:
     thread: Dim3 | None
 
     @classmethod
-    def from_mi(cls, d: Mapping[str, Any]) -> "CudaFocus":
+    def from_mi(cls, d: Mapping[str, Any]) -> CudaFocus:
         return cls(
             device=to_int(d.get("device")),
             sm=to_int(d.get("sm")),
@@ -71,7 +72,7 @@ class CudaFocus:
         )
 
     @classmethod
-    def from_console(cls, text: str) -> "CudaFocus | None":
+    def from_console(cls, text: str) -> CudaFocus | None:
         """The focus cuda-gdb announced in console text ("[Current focus set to CUDA kernel 0,
         grid 1, block (1,0,0), thread (5,0,0), device 0, sm 126, warp 0, lane 5]", also
         "Switching focus to"), the last one if several; None if there is none."""
@@ -251,7 +252,7 @@ class CudaException:
         return f"CUDA_EXCEPTION_{self.code}"
 
     @classmethod
-    def from_signal(cls, signal_name: str | None, meaning: str | None) -> "CudaException | None":
+    def from_signal(cls, signal_name: str | None, meaning: str | None) -> CudaException | None:
         if not signal_name or not signal_name.startswith("CUDA_EXCEPTION_"):
             return None
         code = to_int(signal_name.rsplit("_", 1)[1])

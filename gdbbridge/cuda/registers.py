@@ -7,7 +7,8 @@ cuda-gdb lists ``pc errorpc R0 R1 ...``, then predicates and uniform registers, 
 from __future__ import annotations
 
 import re
-from typing import Any, Iterable, Mapping
+from typing import Any
+from collections.abc import Iterable, Mapping
 
 from cudatui.gdbbridge.convert import to_int
 from cudatui.gdbbridge.models import Register

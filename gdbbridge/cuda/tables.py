@@ -7,7 +7,8 @@ drops the row names); each table is turned into a tuple of models here, in one p
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
 
 from cudatui.gdbbridge.convert import to_dim3, to_int
 from cudatui.gdbbridge.cuda.models import BlockRange, Context, Device, Kernel, Lane, LaunchTraceEntry, Sm, ThreadRange, Warp
@@ -28,7 +29,7 @@ TABLES = {
 }
 
 
-async def info(session: "GdbSession", what: str) -> dict[str, Any]:
+async def info(session: GdbSession, what: str) -> dict[str, Any]:
     """Run ``-cuda-info-<what>`` (devices, sms, warps, lanes, kernels, blocks, threads ...)."""
     if what not in TABLES:
         raise ValueError(f"unknown CUDA table {what!r}")

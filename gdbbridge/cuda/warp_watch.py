@@ -39,7 +39,7 @@ class LaneValue:
         return self.value if self.value is not None else f"<error: {self.error}>"
 
 
-async def evaluate_in_lanes(session: "GdbSession", expression: str) -> tuple[LaneValue, ...]:
+async def evaluate_in_lanes(session: GdbSession, expression: str) -> tuple[LaneValue, ...]:
     """Evaluate ``expression`` in each active lane of the focused warp, then restore the focus.
 
     Inactive lanes are skipped (cuda-gdb refuses to focus them). Raises :class:`WarpWatchError`
@@ -69,7 +69,7 @@ async def evaluate_in_lanes(session: "GdbSession", expression: str) -> tuple[Lan
     return tuple(values)
 
 
-async def _evaluate_in_lane(session: "GdbSession", lane: int, expression: str) -> LaneValue:
+async def _evaluate_in_lane(session: GdbSession, lane: int, expression: str) -> LaneValue:
     try:
         await switch_focus(session, f"lane {lane}")
     except DebuggerGone:
@@ -80,7 +80,7 @@ async def _evaluate_in_lane(session: "GdbSession", lane: int, expression: str) -
     return LaneValue(lane, result.value, result.error)
 
 
-async def _restore(session: "GdbSession", lane: int, failure: BaseException | None) -> None:
+async def _restore(session: GdbSession, lane: int, failure: BaseException | None) -> None:
     if isinstance(failure, DebuggerGone):
         return
     try:

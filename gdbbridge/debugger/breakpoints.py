@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field, replace
-from typing import Any, Mapping
+from typing import Any
+from collections.abc import Mapping
 
 from cudatui.gdbbridge.convert import to_int
 from cudatui.gdbbridge.cuda.evaluation import holds
@@ -49,7 +50,7 @@ class BreakpointSpec:
     condition: str | None = None
 
     @classmethod
-    def parse(cls, text: str) -> "BreakpointSpec":
+    def parse(cls, text: str) -> BreakpointSpec:
         """``"bugs.cu:13 if threadIdx.x == 5"`` -> ``BreakpointSpec("bugs.cu:13", "threadIdx.x == 5")``."""
         location, sep, condition = text.partition(" if ")
         return cls(location.strip(), (condition.strip() or None) if sep else None)

@@ -51,7 +51,7 @@ class LaunchConfig:
 
     @classmethod
     def replay(cls, recording: str | os.PathLike[str], *, speed: float = 0.0, cwd: str | None = None,
-               **fields: Any) -> "LaunchConfig":
+               **fields: Any) -> LaunchConfig:
         """The replay stand-in serving ``recording`` (recorded delays divided by ``speed``; 0: none)
         with this cudatui importable, from ``cwd`` (default: the current directory); ``fields``
         are the other settings (breakpoints, source_dirs, record, run, core)."""
@@ -60,7 +60,7 @@ class LaunchConfig:
                    cwd=cwd or os.getcwd(), env=_stand_in_env(), recording=path, **fields)
 
     @classmethod
-    def following(cls, recording: str | os.PathLike[str], **fields: Any) -> "LaunchConfig":
+    def following(cls, recording: str | os.PathLike[str], **fields: Any) -> LaunchConfig:
         """The follow stand-in on ``recording``, which another cudatui is writing (read-only)."""
         path = str(Path(recording).resolve())
         return cls(debugger=(sys.executable, "-m", FOLLOW_MODULE, path), cwd=os.getcwd(), env=_stand_in_env(),

@@ -24,7 +24,8 @@ import os
 import time
 from dataclasses import replace
 from enum import Enum
-from typing import Any, Awaitable, Callable, Coroutine
+from typing import Any
+from collections.abc import Awaitable, Callable, Coroutine
 
 from cudatui.gdbbridge.debugger.breakpoints import Breakpoints, BreakpointSpec, pending_text
 from cudatui.gdbbridge.debugger.config import LaunchConfig

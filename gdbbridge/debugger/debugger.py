@@ -21,7 +21,8 @@ import asyncio
 import functools
 import os
 from dataclasses import replace
-from typing import Any, Awaitable, Callable, TypeVar
+from typing import Any, TypeVar
+from collections.abc import Awaitable, Callable
 
 from cudatui.gdbbridge.cuda.focus import FocusSyntaxError, switch_focus
 from cudatui.gdbbridge.cuda.models import CudaFocus
@@ -52,7 +53,7 @@ _Method = TypeVar("_Method", bound=Callable[..., Awaitable[None]])
 def _drives(method: _Method) -> _Method:
     """A method that changes the session: when following a recording it only says so."""
     @functools.wraps(method)
-    async def wrapper(self: "Debugger", *args: Any, **kwargs: Any) -> None:
+    async def wrapper(self: Debugger, *args: Any, **kwargs: Any) -> None:
         if self.config.follow:
             self._notice(READ_ONLY, "warning")
             return

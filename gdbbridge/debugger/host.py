@@ -11,7 +11,7 @@ waits for the GPU rather than the kernel's launch (no launch blocking).
 from __future__ import annotations
 
 import os
-from typing import Mapping
+from collections.abc import Mapping
 
 from cudatui.gdbbridge.advice import JIT_ENV
 from cudatui.gdbbridge.debugger.config import LaunchConfig

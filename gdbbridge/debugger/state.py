@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import replace
-from typing import Any, Awaitable
+from typing import Any
+from collections.abc import Awaitable
 
 from cudatui.gdbbridge.cuda.registers import parse_register_values, usable_register_names
 from cudatui.gdbbridge.cuda.tables import info, parse_devices, parse_kernels, parse_lanes, parse_sms, parse_warps

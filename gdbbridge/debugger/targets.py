@@ -31,7 +31,7 @@ def attach_context(pid: int, info: ProcessInfo | None) -> str:
     return f"q detaches (it runs on) · pid {pid}{command}"
 
 
-async def attached(core: "DebuggerCore", first: bool) -> None:
+async def attached(core: DebuggerCore, first: bool) -> None:
     """gdb has started with ``-p``: say what it attached to (or why it could not), insert the
     ``-b`` breakpoints; the stop's refresh follows (the program stays stopped)."""
     session, pid = core.session, core.config.attach
@@ -50,7 +50,7 @@ async def attached(core: "DebuggerCore", first: bool) -> None:
         await core._insert(BreakpointSpec.parse(text))
 
 
-def restart_refused(core: "DebuggerCore") -> str | None:
+def restart_refused(core: DebuggerCore) -> str | None:
     """Why ``r`` does nothing in an attached session while gdb holds the process, or None."""
     session = core.session
     if core.config.attach is None or session is None or not session.alive or session.inferior_pid is None:
@@ -59,7 +59,7 @@ def restart_refused(core: "DebuggerCore") -> str | None:
             "start it under cudatui")
 
 
-async def join_rank(core: "DebuggerCore", first: bool) -> LaunchConfig | None:
+async def join_rank(core: DebuggerCore, first: bool) -> LaunchConfig | None:
     """Start the job's launcher and wait for its rank; the config that runs that rank (None
     when the launcher failed or ended first: said as StartupFailed)."""
     cfg = core.config

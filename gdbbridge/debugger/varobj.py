@@ -17,7 +17,8 @@ are deleted (``-var-delete``), so none outlive their frame. C++ access groups (`
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any, Hashable
+from typing import Any
+from collections.abc import Hashable
 
 from cudatui.gdbbridge.convert import to_int
 from cudatui.gdbbridge.models import StopState
@@ -148,8 +149,8 @@ class VariableObjects:
             if change.get("type_changed") == "true" or scope == "invalid":
                 self._drop(path)
                 continue
-            self._set(path, lambda node: replace(node, value=str(change.get("value", node.value)),
-                                                 in_scope=scope == "true"))
+            self._set(path, lambda node, change=change, scope=scope: replace(
+                node, value=str(change.get("value", node.value)), in_scope=scope == "true"))
 
     def _set(self, path: Path, change: Any) -> None:
         parent = path[:-1]

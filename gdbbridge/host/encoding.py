@@ -23,7 +23,8 @@ reaches, so no real command's answer is taken for it (and the replay rewrites it
 from __future__ import annotations
 
 import re
-from typing import Any, Callable, Mapping
+from typing import Any
+from collections.abc import Callable, Mapping
 
 from cudatui.gdbbridge.host.stack import HostFrame, HostStack, HostThread, clean
 from cudatui.gdbbridge.session.mi import build, quote

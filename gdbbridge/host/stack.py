@@ -36,7 +36,7 @@ class HostFrame:
     user: bool = True
 
     @classmethod
-    def at(cls, file: str, line: int, function: str) -> "HostFrame":
+    def at(cls, file: str, line: int, function: str) -> HostFrame:
         """The frame at ``file:line`` in ``function``, with its code read and its owner decided."""
         return cls(clean(file), line, clean(function), clean(source_line(file, line)), is_user_file(file))
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os
 import unicodedata
-from typing import Mapping
+from collections.abc import Mapping
 
 LANGUAGES = ("en", "zh")
 

@@ -27,7 +27,7 @@ import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
+from collections.abc import Sequence
 
 from cudatui.gdbbridge.jobs import relay
 from cudatui.gdbbridge.session.processes import SessionProcesses

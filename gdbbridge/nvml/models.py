@@ -12,7 +12,8 @@ import re
 import stat
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any
+from collections.abc import Iterable, Iterator
 
 
 @dataclass(frozen=True)

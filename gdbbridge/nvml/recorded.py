@@ -16,7 +16,8 @@ Sampler's source, so the GPU pane of a replay shows them as it shows NVML.
 from __future__ import annotations
 
 import json
-from typing import Any, Callable, Mapping
+from typing import Any
+from collections.abc import Callable, Mapping
 
 from cudatui.gdbbridge.host.encoding import RECORD_TOKEN
 from cudatui.gdbbridge.nvml.models import Snapshot, snapshot_from_dict, snapshot_to_dict

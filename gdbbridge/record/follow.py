@@ -24,7 +24,8 @@ import os
 import select
 import sys
 import time
-from typing import IO, Callable
+from typing import IO
+from collections.abc import Callable
 
 from cudatui.gdbbridge.record.replay import _COMMAND, _RESULT_TOKEN, Replayer, handed_tty, hung_up, kind_of, places
 from cudatui.gdbbridge.record.transcript import Exchange, Transcript, TranscriptError, load, match_key

@@ -25,7 +25,7 @@ import json
 import os
 import stat
 import time
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 FORMAT = "cudatui-transcript"
 VERSION = 1

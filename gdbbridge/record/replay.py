@@ -31,7 +31,8 @@ import select
 import sys
 import time
 from dataclasses import dataclass
-from typing import IO, Callable, Iterator
+from typing import IO
+from collections.abc import Callable, Iterator
 
 from cudatui.gdbbridge.record.transcript import MOVERS, Entry, Exchange, Transcript, TranscriptError, load, match_key
 from cudatui.gdbbridge.session.errors import NOT_RECORDED

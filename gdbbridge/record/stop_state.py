@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, fields
-from typing import Any, Callable, Mapping
+from typing import Any
+from collections.abc import Callable, Mapping
 
 from cudatui.gdbbridge.host.encoding import RECORD_TOKEN
 from cudatui.gdbbridge.models import StopState

@@ -20,7 +20,8 @@ import re
 import stat
 import zlib
 from dataclasses import dataclass, field
-from typing import Any, BinaryIO, Iterator
+from typing import Any, BinaryIO
+from collections.abc import Iterator
 
 from cudatui.gdbbridge.host.encoding import RECORD_TOKEN
 from cudatui.gdbbridge.record.recorder import FORMAT, VERSION
@@ -131,7 +132,7 @@ def _open(path: str) -> BinaryIO:
     if not stat.S_ISREG(info.st_mode):
         raise TranscriptError(f"cannot read recording {path}: not a regular file (a device or a FIFO)")
     try:
-        handle: BinaryIO = open(path, "rb")
+        handle: BinaryIO = open(path, "rb")  # noqa: SIM115 (returned to the caller, who closes it)
         if handle.read(2) == b"\x1f\x8b":
             handle.close()
             return gzip.open(path, "rb")  # type: ignore[return-value]

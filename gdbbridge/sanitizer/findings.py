@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 import posixpath
 from dataclasses import dataclass, field
-from typing import Iterable, Optional
+from collections.abc import Iterable
 
 TOOLS: tuple[str, ...] = ("memcheck", "racecheck", "initcheck", "synccheck")
 """The compute-sanitizer tools cudatui runs."""
@@ -31,7 +31,7 @@ _SYSTEM_SOURCES = ("cuda_runtime.h", "device_functions.h", ".cudafe1.stub.c")
 _OPEN, _CLOSE = "(<[", ")>]"
 
 
-def function_name(signature: Optional[str]) -> Optional[str]:
+def function_name(signature: str | None) -> str | None:
     """The bare (qualified) function name of a signature, for grouping.
 
     The text report names kernels ``k(int *)``, the assertion message ``void k(const int *)``,
@@ -56,7 +56,7 @@ def function_name(signature: Optional[str]) -> Optional[str]:
     return text[start:] or text
 
 
-def _basename(path: Optional[str]) -> Optional[str]:
+def _basename(path: str | None) -> str | None:
     return posixpath.basename(path) if path else path
 
 
@@ -97,10 +97,10 @@ class HostFrame:
     """One host stack frame; Python frames (``<module> in script.py:5``) have no module/pc."""
 
     function: str
-    file: Optional[str] = None
-    line: Optional[int] = None
-    module: Optional[str] = None
-    pc: Optional[int] = None
+    file: str | None = None
+    line: int | None = None
+    module: str | None = None
+    pc: int | None = None
 
     @property
     def is_python(self) -> bool:
@@ -121,9 +121,9 @@ class DeviceFrame:
     """One device stack frame: function + offset, and the source line when known."""
 
     function: str
-    offset: Optional[int] = None
-    file: Optional[str] = None
-    line: Optional[int] = None
+    offset: int | None = None
+    file: str | None = None
+    line: int | None = None
 
     def __str__(self) -> str:
         text = self.function + (f"+{self.offset:#x}" if self.offset is not None else "")
@@ -139,8 +139,8 @@ class AllocationDistance:
     bytes: int
     direction: str
     """"before", "after" or "inside"."""
-    allocation_address: Optional[int] = None
-    allocation_size: Optional[int] = None
+    allocation_address: int | None = None
+    allocation_size: int | None = None
 
 
 @dataclass(frozen=True)
@@ -149,12 +149,12 @@ class RaceAccess:
 
     access: str
     """"read", "write" or "atomic"."""
-    function: Optional[str] = None
-    file: Optional[str] = None
-    line: Optional[int] = None
-    pc: Optional[int] = None
-    thread: Optional[Dim3] = None
-    hazards: Optional[int] = None
+    function: str | None = None
+    file: str | None = None
+    line: int | None = None
+    pc: int | None = None
+    thread: Dim3 | None = None
+    hazards: int | None = None
     """Hazard count that racecheck's analysis mode prints for this access pair."""
 
 
@@ -166,30 +166,30 @@ class Finding:
     kind: str
     message: str
     severity: str = "error"
-    access: Optional[str] = None
-    size: Optional[int] = None
-    address_space: Optional[str] = None
-    address: Optional[int] = None
-    error: Optional[str] = None
-    distance: Optional[AllocationDistance] = None
-    kernel: Optional[str] = None
-    file: Optional[str] = None
-    line: Optional[int] = None
-    pc: Optional[int] = None
-    block: Optional[Dim3] = None
-    thread: Optional[Dim3] = None
+    access: str | None = None
+    size: int | None = None
+    address_space: str | None = None
+    address: int | None = None
+    error: str | None = None
+    distance: AllocationDistance | None = None
+    kernel: str | None = None
+    file: str | None = None
+    line: int | None = None
+    pc: int | None = None
+    block: Dim3 | None = None
+    thread: Dim3 | None = None
     host_backtrace: tuple[HostFrame, ...] = ()
-    backtrace_saved_at: Optional[str] = None
+    backtrace_saved_at: str | None = None
     device_backtrace: tuple[DeviceFrame, ...] = ()
     accesses: tuple[RaceAccess, ...] = ()
-    hazard_type: Optional[str] = None
-    api_call: Optional[str] = None
-    error_code: Optional[int] = None
-    assertion: Optional[str] = None
+    hazard_type: str | None = None
+    api_call: str | None = None
+    error_code: int | None = None
+    assertion: str | None = None
     raw: str = ""
 
     @property
-    def source_location(self) -> Optional[tuple[str, int]]:
+    def source_location(self) -> tuple[str, int] | None:
         """The best source line to show: the device line, else the first user host frame."""
         if self.file and self.line is not None:
             return self.file, self.line
@@ -199,17 +199,17 @@ class Finding:
         return None
 
     @property
-    def function(self) -> Optional[str]:
+    def function(self) -> str | None:
         """The kernel or device function's bare name (``kernel`` keeps the full signature)."""
         return function_name(self.kernel)
 
     @property
-    def python_frame(self) -> Optional[HostFrame]:
+    def python_frame(self) -> HostFrame | None:
         """The innermost Python frame of the host backtrace (the Python line that launched)."""
         return next((f for f in self.host_backtrace if f.is_python), None)
 
     @property
-    def script_frame(self) -> Optional[HostFrame]:
+    def script_frame(self) -> HostFrame | None:
         """The deepest frame in the program's own script: the outermost Python frame's file.
 
         With a helper module between the script and the launch (``_launch in ops.py``), this is
@@ -221,7 +221,7 @@ class Finding:
         return next(f for f in python if f.file == python[-1].file)
 
     @property
-    def hazard_count(self) -> Optional[int]:
+    def hazard_count(self) -> int | None:
         """Total hazards of a racecheck analysis report, if it printed counts."""
         counts = [a.hazards for a in self.accesses if a.hazards is not None]
         return sum(counts) if counts else None
@@ -234,8 +234,8 @@ class FindingGroup:
     first: Finding
     """The first finding seen; its details stand for the group."""
     count: int
-    blocks: Optional[Dim3Range] = None
-    threads: Optional[Dim3Range] = None
+    blocks: Dim3Range | None = None
+    threads: Dim3Range | None = None
 
     @property
     def key(self) -> tuple:
@@ -272,22 +272,22 @@ def group_key(finding: Finding) -> tuple:
 class SanitizerSummary:
     """The tool's closing lines (text output only; XML carries no summary)."""
 
-    error_count: Optional[int] = None
-    not_printed: Optional[int] = None
-    hazards_displayed: Optional[int] = None
-    race_errors: Optional[int] = None
-    race_warnings: Optional[int] = None
-    leaked_bytes: Optional[int] = None
-    leaked_allocations: Optional[int] = None
+    error_count: int | None = None
+    not_printed: int | None = None
+    hazards_displayed: int | None = None
+    race_errors: int | None = None
+    race_warnings: int | None = None
+    leaked_bytes: int | None = None
+    leaked_allocations: int | None = None
     target_error: bool = False
-    coredump_path: Optional[str] = None
+    coredump_path: str | None = None
 
 
 @dataclass(frozen=True)
 class SanitizerReport:
     """Grouped findings of one run or one saved report."""
 
-    tool: Optional[str]
+    tool: str | None
     groups: tuple[FindingGroup, ...]
     summary: SanitizerSummary = field(default_factory=SanitizerSummary)
     source: str = "text"
@@ -360,7 +360,7 @@ class FindingGrouper:
         return tuple(self._groups.values())
 
 
-def _widen(current: Optional[Dim3Range], point: Optional[Dim3]) -> Optional[Dim3Range]:
+def _widen(current: Dim3Range | None, point: Dim3 | None) -> Dim3Range | None:
     if point is None:
         return current
     return Dim3Range(point, point) if current is None else current.widen(point)

@@ -24,7 +24,6 @@ from __future__ import annotations
 import os
 import posixpath
 import re
-from typing import Optional
 
 from cudatui.gdbbridge.host.paths import PACKAGE_DIRS, is_user_file
 from cudatui.gdbbridge.sanitizer.findings import Finding, FindingGroup, HostFrame, function_name
@@ -37,7 +36,7 @@ LIBRARIES = re.compile(
 _SYSTEM_FILES = ("cuda_runtime.h", "cuda_runtime_api.h", "device_functions.h", ".cudafe1.stub.c", "host_runtime.h")
 
 
-def is_library_frame(frame: HostFrame, kernel: Optional[str] = None, roots: tuple[str, ...] = ()) -> bool:
+def is_library_frame(frame: HostFrame, kernel: str | None = None, roots: tuple[str, ...] = ()) -> bool:
     """Whether ``frame`` is a library's (see the module docstring); ``kernel`` is the finding's
     kernel, whose host stub is not the launch; ``roots`` the program's folders."""
     if frame.line is None or not frame.file:
@@ -59,7 +58,7 @@ def _in_packages(path: str) -> bool:
     return any(f"/{folder}/" in f"/{path}" for folder in PACKAGE_DIRS)
 
 
-def launched_from(finding: Finding | FindingGroup, roots: tuple[str, ...] = ()) -> Optional[HostFrame]:
+def launched_from(finding: Finding | FindingGroup, roots: tuple[str, ...] = ()) -> HostFrame | None:
     """The first frame of the user's code in the finding's launch-time host backtrace, or None
     (no backtrace, or only library frames in it); ``roots``: the program's folders, if known."""
     if isinstance(finding, FindingGroup):

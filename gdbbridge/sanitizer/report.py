@@ -8,7 +8,6 @@ grouped :class:`~cudatui.gdbbridge.sanitizer.findings.SanitizerReport`.
 
 from __future__ import annotations
 
-from typing import Optional
 
 from cudatui.gdbbridge.sanitizer.findings import SanitizerReport
 from cudatui.gdbbridge.sanitizer.report_file import open_report, report_lines
@@ -16,7 +15,7 @@ from cudatui.gdbbridge.sanitizer.text_report import ReportError, parse_text
 from cudatui.gdbbridge.sanitizer.xml_report import parse_xml
 
 
-def read_report(path: str, tool: Optional[str] = None) -> SanitizerReport:
+def read_report(path: str, tool: str | None = None) -> SanitizerReport:
     """Read a saved report, XML or text, into a grouped report; :class:`ReportError` if unusable
     (also for what is not a regular file, or is bigger than ``report_file.MAX_REPORT``)."""
     try:

@@ -16,7 +16,8 @@ import io
 import os
 import stat
 import zlib
-from typing import BinaryIO, Iterator
+from typing import BinaryIO
+from collections.abc import Iterator
 
 from cudatui.gdbbridge.sanitizer.text_report import ReportError
 
@@ -36,7 +37,7 @@ class _Bounded(io.RawIOBase):
     def readable(self) -> bool:
         return True
 
-    def readinto(self, buffer: "bytearray | memoryview") -> int:  # type: ignore[override]
+    def readinto(self, buffer: bytearray | memoryview) -> int:  # type: ignore[override]
         data = os.read(self._fd, len(buffer))
         self._read += len(data)
         if self._read > self._limit:
@@ -96,7 +97,7 @@ class _Inflated(io.RawIOBase):
     def readable(self) -> bool:
         return True
 
-    def readinto(self, buffer: "bytearray | memoryview") -> int:  # type: ignore[override]
+    def readinto(self, buffer: bytearray | memoryview) -> int:  # type: ignore[override]
         try:
             data = self._gzip.read(len(buffer))
         except (OSError, EOFError, zlib.error) as exc:

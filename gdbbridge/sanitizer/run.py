@@ -26,7 +26,7 @@ import sys
 import tempfile
 import time
 from dataclasses import dataclass
-from typing import AsyncIterator, Optional
+from collections.abc import AsyncIterator
 
 from cudatui.gdbbridge.sanitizer.findings import OTHER, TOOLS, FindingGroup, FindingGrouper, SanitizerReport
 from cudatui.gdbbridge.sanitizer.text_report import ReportError, TextReportParser
@@ -52,12 +52,12 @@ class SanitizerRequest:
     """memcheck only: ``--leak-check full``."""
     generate_coredump: bool = False
     """Stop at the first error and write a GPU coredump (for post-mortem in cuda-gdb)."""
-    coredump_dir: Optional[str] = None
+    coredump_dir: str | None = None
     """Where the coredump goes; a new private directory (kept, owned by the caller) if None."""
     print_limit: int = 10000
     """``--print-limit``: records printed as text (0 = unlimited)."""
     xml: bool = True
-    cwd: Optional[str] = None
+    cwd: str | None = None
     executable: str = "compute-sanitizer"
 
     def __post_init__(self) -> None:
@@ -72,13 +72,13 @@ class SanitizerResult:
     """The outcome of a finished (or cancelled) run."""
 
     report: SanitizerReport
-    returncode: Optional[int]
+    returncode: int | None
     cancelled: bool
     line_count: int
     dropped_lines: int
     elapsed: float
-    coredump_path: Optional[str] = None
-    xml_note: Optional[str] = None
+    coredump_path: str | None = None
+    xml_note: str | None = None
     """Why the XML report was not used, when the findings come from the text."""
 
 
@@ -89,8 +89,8 @@ def program_argv(program: str, args: tuple[str, ...] | list[str] = ()) -> list[s
     return [program, *args]
 
 
-def build_command(request: SanitizerRequest, executable: str, xml_path: Optional[str],
-                  coredump_path: Optional[str]) -> list[str]:
+def build_command(request: SanitizerRequest, executable: str, xml_path: str | None,
+                  coredump_path: str | None) -> list[str]:
     """The full compute-sanitizer command line for ``request``."""
     cmd = [executable, "--tool", request.tool, "--print-limit", str(request.print_limit)]
     if request.leak_check:
@@ -115,15 +115,15 @@ class SanitizerRun:
         self._wakeup = asyncio.Event()
         self._parser = TextReportParser(request.tool)
         self._grouper = FindingGrouper()
-        self._proc: Optional[asyncio.subprocess.Process] = None
-        self._reader: Optional[asyncio.Task[None]] = None
-        self._tmpdir: Optional[str] = None
-        self._xml_path: Optional[str] = None
-        self._coredump_path: Optional[str] = None
+        self._proc: asyncio.subprocess.Process | None = None
+        self._reader: asyncio.Task[None] | None = None
+        self._tmpdir: str | None = None
+        self._xml_path: str | None = None
+        self._coredump_path: str | None = None
         self._started = 0.0
-        self._finished: Optional[float] = None
+        self._finished: float | None = None
         self._cancelled = False
-        self._waiter: Optional[asyncio.Future[SanitizerResult]] = None
+        self._waiter: asyncio.Future[SanitizerResult] | None = None
 
     @property
     def elapsed(self) -> float:
@@ -236,7 +236,7 @@ class SanitizerRun:
         except (ProcessLookupError, PermissionError):
             pass
 
-    async def _read_output(self, stream: Optional[asyncio.StreamReader]) -> None:
+    async def _read_output(self, stream: asyncio.StreamReader | None) -> None:
         assert stream is not None
         decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         partial = ""

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from typing import Iterable, Optional
+from collections.abc import Iterable
 
 from cudatui.gdbbridge.sanitizer.findings import (
     API_ERROR, ASSERT, BARRIER, HAZARD, INVALID_ACCESS, LEAK, OTHER, RACE, UNINITIALIZED_READ,
@@ -83,7 +83,7 @@ _SUMMARIES: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = (
 _COREDUMP = re.compile(r"^Generating coredump file (?P<path>.+?)\s*$")
 
 
-def number(text: Optional[str]) -> Optional[int]:
+def number(text: str | None) -> int | None:
     """``"4,096"`` / ``"0x370"`` / ``"13"`` -> int; None stays None."""
     if text is None or not text.strip():
         return None
@@ -91,7 +91,7 @@ def number(text: Optional[str]) -> Optional[int]:
     return int(text, 16) if text.lower().startswith("0x") else int(text)
 
 
-def space_name(text: Optional[str]) -> Optional[str]:
+def space_name(text: str | None) -> str | None:
     """``"__global__"`` -> ``"global"``."""
     return text.strip("_").lower() if text else None
 
@@ -160,12 +160,12 @@ class TextReportParser:
     attached to the matching ``Warp assert`` record.
     """
 
-    def __init__(self, tool: Optional[str] = None) -> None:
+    def __init__(self, tool: str | None = None) -> None:
         self.tool = tool
         self.summary = SanitizerSummary()
         self.assertions: dict[tuple[Dim3, Dim3], tuple] = {}
         self.saw_header = False
-        self._fields: Optional[dict] = None
+        self._fields: dict | None = None
         self._raw: list[str] = []
 
     def feed(self, line: str) -> list[Finding]:
@@ -263,7 +263,7 @@ class TextReportParser:
         return [apply_assertion(finding, self.assertions)]
 
 
-def parse_text(lines: Iterable[str], tool: Optional[str] = None) -> SanitizerReport:
+def parse_text(lines: Iterable[str], tool: str | None = None) -> SanitizerReport:
     """Parse compute-sanitizer text output into a grouped report."""
     parser, grouper = TextReportParser(tool), FindingGrouper()
     for line in lines:

@@ -18,7 +18,7 @@ syntax, or entities expanded past expat's amplification limit (billion laughs).
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
-from typing import Iterator, Optional
+from collections.abc import Iterator
 from xml.parsers.expat import errors as expat_errors
 
 from cudatui.gdbbridge.sanitizer.findings import (
@@ -40,18 +40,18 @@ _CUT_SHORT = {expat_errors.codes[message] for message in (
 """expat errors that mean the input ended early, when they come at its end."""
 
 
-def _xml_text(el: Optional[ET.Element], path: str) -> Optional[str]:
+def _xml_text(el: ET.Element | None, path: str) -> str | None:
     value = el.findtext(path) if el is not None else None
     return value.strip() or None if value is not None else None
 
 
-def _xml_dim(el: Optional[ET.Element]) -> Optional[Dim3]:
+def _xml_dim(el: ET.Element | None) -> Dim3 | None:
     if el is None:
         return None
     return Dim3(*(number(_xml_text(el, axis)) or 0 for axis in ("x", "y", "z")))
 
 
-def _xml_where(el: Optional[ET.Element]) -> dict:
+def _xml_where(el: ET.Element | None) -> dict:
     fields = {"kernel": _xml_text(el, "func"), "file": _xml_text(el, "path"),
               "line": number(_xml_text(el, "line")), "pc": number(_xml_text(el, "pc"))}
     return {k: v for k, v in fields.items() if v is not None}
@@ -90,7 +90,7 @@ def _accesses(what: ET.Element) -> dict:
     return {}
 
 
-def xml_record_to_finding(record: ET.Element, tool: Optional[str] = None) -> Finding:
+def xml_record_to_finding(record: ET.Element, tool: str | None = None) -> Finding:
     """Convert one ``<record>`` of a ``ComputeSanitizerOutput`` document."""
     what = record.find("what")
     message = (_xml_text(what, "text") or _xml_text(what, "exception") or _xml_text(record, "kind")
@@ -132,7 +132,7 @@ def xml_record_to_finding(record: ET.Element, tool: Optional[str] = None) -> Fin
 class XmlReport:
     """Streaming reader of a ``--xml --save`` file; :attr:`truncated` is set if it ends early."""
 
-    def __init__(self, path: str, tool: Optional[str] = None) -> None:
+    def __init__(self, path: str, tool: str | None = None) -> None:
         self.path = path
         self.tool = tool
         self.truncated = False
@@ -168,8 +168,8 @@ class XmlReport:
                     return
 
 
-def parse_xml(path: str, tool: Optional[str] = None,
-              assertions: Optional[dict[tuple[Dim3, Dim3], tuple]] = None) -> SanitizerReport:
+def parse_xml(path: str, tool: str | None = None,
+              assertions: dict[tuple[Dim3, Dim3], tuple] | None = None) -> SanitizerReport:
     """Parse a ``--xml --save`` file (complete records of a truncated file are kept).
 
     ``assertions`` (from :attr:`TextReportParser.assertions` of the same run) give device-assert

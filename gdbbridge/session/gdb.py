@@ -22,7 +22,8 @@ import signal
 import socket
 import time
 from collections import deque
-from typing import Any, Callable, Sequence
+from typing import Any
+from collections.abc import Callable, Sequence
 
 from cudatui.gdbbridge.session import events as ev
 from cudatui.gdbbridge.session.errors import DebuggerGone, DebuggerNotFound, MIError
@@ -388,7 +389,7 @@ class GdbSession(OutputHandling):
         raw listener the I/O path only checks an empty list per line."""
         return self._raw.subscribe(listener)
 
-    def queue(self) -> "asyncio.Queue[ev.Event]":
+    def queue(self) -> asyncio.Queue[ev.Event]:
         """An unbounded queue receiving every event from now on (handy for scripts and tests)."""
         q: asyncio.Queue[ev.Event] = asyncio.Queue()
         self.subscribe(q.put_nowait)

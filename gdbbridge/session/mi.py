@@ -63,7 +63,7 @@ def quote(value: str) -> str:
     return '"' + "".join(out) + '"'
 
 
-def build(token: int | None, operation: str, *args: "str | int | Flag") -> str:
+def build(token: int | None, operation: str, *args: str | int | Flag) -> str:
     """Build one MI command line (without the trailing newline).
 
     ``str`` arguments are always quoted; ``int`` are written as numbers; :class:`Flag` as-is.

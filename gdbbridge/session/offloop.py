@@ -13,7 +13,8 @@ from __future__ import annotations
 import asyncio
 import ctypes
 import threading
-from typing import Callable, TypeVar
+from typing import TypeVar
+from collections.abc import Callable
 
 T = TypeVar("T")
 

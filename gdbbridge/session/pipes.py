@@ -13,7 +13,7 @@ import fcntl
 import os
 import struct
 import termios
-from typing import Callable
+from collections.abc import Callable
 
 LINE_LIMIT_ENV = "CUDATUI_MI_LINE_LIMIT"
 """The environment variable that sets the line limit, in bytes."""

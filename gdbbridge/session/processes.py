@@ -24,7 +24,7 @@ import asyncio
 import os
 import signal
 from pathlib import Path
-from typing import Callable
+from collections.abc import Callable
 
 REAP_WAIT = 2.0
 """Seconds a close waits for killed members to be gone before it removes their cgroup."""

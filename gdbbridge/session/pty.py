@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import os
 import tty
-from typing import Callable
+from collections.abc import Callable
 
 
 PROGRAM_TTY_FD = "CUDATUI_PROGRAM_TTY_FD"

@@ -14,8 +14,8 @@ from pathlib import Path
 if __package__ in (None, ""):  # run by file path (cuda-gdb, compute-sanitizer)
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from cudatui.kernels import ops  # noqa: E402
-from cudatui.kernels.demos import Demo  # noqa: E402
+from cudatui.kernels import ops
+from cudatui.kernels.demos import Demo
 
 DEMO = Demo("tile")
 HEIGHT, WIDTH = 40, 50

@@ -1,5 +1,4 @@
 """Two ranks (gloo, one GPU): each runs a custom kernel between collectives."""
-import os
 import torch
 import torch.distributed as dist
 from torch.utils.cpp_extension import load_inline

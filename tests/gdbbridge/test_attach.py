@@ -25,7 +25,7 @@ from tests.support.programs import needs_gdb
 WAIT = 30.0
 
 
-async def next_stop(queue: "asyncio.Queue[ev.Event]") -> ev.Stopped:
+async def next_stop(queue: asyncio.Queue[ev.Event]) -> ev.Stopped:
     while True:
         event = await asyncio.wait_for(queue.get(), WAIT)
         if isinstance(event, ev.Stopped):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 import pytest
@@ -34,7 +34,7 @@ from cudatui.gdbbridge.models import Frame, StopEvent, Variable
 from tests.support.paths import FIXTURES, TRANSCRIPTS
 
 
-@lru_cache(maxsize=None)
+@cache
 def exchanges(name: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
     """(command without token, output lines until the next command) for every recorded command."""
     out: list[tuple[str, list[str]]] = []

@@ -8,11 +8,7 @@ from cudatui.gdbbridge.cuda.models import Lane
 from cudatui.gdbbridge.cuda.warp_watch import LaneValue
 from cudatui.gdbbridge.models import StopEvent, StopState, Variable
 
-GATHER = """__global__ void gather(const float *x, float *out, const long *idx, int n) {
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) {
-        long j = idx[i];
-        out[i] = x[j];""".split("\n")
+GATHER = ["__global__ void gather(const float *x, float *out, const long *idx, int n) {", "    int i = blockIdx.x * blockDim.x + threadIdx.x;", "    if (i < n) {", "        long j = idx[i];", "        out[i] = x[j];"]
 """scripts/own_programs/ext_oob.py's kernel up to its faulting line (cuda.cu:9 on the H200)."""
 BIG = 1 << 34
 
@@ -34,7 +30,7 @@ def test_lane_24_is_out_of_range_of_n() -> None:
     assert out_of_range(idx, 64) == (24, f"{BIG} is outside 0..63")
     assert out_of_range(idx, None) == (24, f"{BIG} is far from the other lanes' 0..31")
     assert out_of_range(lanes({lane: str(lane) for lane in range(32)}), 64) is None
-    assert out_of_range(lanes({lane: "<optimized out>" for lane in range(32)}), 64) is None  # j at the fault
+    assert out_of_range(lanes(dict.fromkeys(range(32), "<optimized out>")), 64) is None  # j at the fault
     assert out_of_range(lanes({lane: str(100 + lane) for lane in range(32)}), 64) is None  # every lane: no one lane
 
 

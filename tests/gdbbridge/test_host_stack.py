@@ -97,7 +97,7 @@ def program(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return home
 
 
-async def stopped_at(session: GdbSession, function: str) -> "asyncio.Queue[ev.Event]":
+async def stopped_at(session: GdbSession, function: str) -> asyncio.Queue[ev.Event]:
     """Run the session's program to a breakpoint on ``function``; the event queue after the stop."""
     q = session.queue()
     await asyncio.wait_for(session.start(), WAIT)

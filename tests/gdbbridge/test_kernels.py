@@ -206,7 +206,7 @@ def test_unknown_marker_and_lesson_are_clear_errors():
         get_lesson("oob").resolve("nowhere")
     with pytest.raises(LessonError) as caught:
         get_lesson("segfault")
-    assert str(caught.value) == f"unknown lesson 'segfault'; valid lessons: {', '.join(l.name for l in LESSONS)}"
+    assert str(caught.value) == f"unknown lesson 'segfault'; valid lessons: {', '.join(lesson.name for lesson in LESSONS)}"
 
 
 def test_format_lesson_list_has_one_line_per_lesson():
@@ -222,7 +222,7 @@ def test_tsv_lists_each_sanitizer_outcome():
         [sys.executable, "-m", "cudatui.kernels.lessons", "--tsv"], cwd=ROOT, capture_output=True, text=True, timeout=60
     )
     rows = [line.split("\t") for line in done.stdout.splitlines()]
-    expected = [(l.name, o.tool) for l in LESSONS for o in l.outcomes if o.tool != "cuda-gdb"]
+    expected = [(lesson.name, o.tool) for lesson in LESSONS for o in lesson.outcomes if o.tool != "cuda-gdb"]
     assert [(name, tool) for name, tool, _, _ in rows] == expected
     for name, tool, demo, options in rows:
         assert Path(demo) == get_lesson(name).demo_path

@@ -18,7 +18,7 @@ def test_every_lesson_has_a_path_and_no_path_lacks_a_lesson() -> None:
 
 
 def test_the_pane_titles_are_the_apps() -> None:
-    assert PANE_TITLES == {spec.id: spec.title for spec in SIDE_PANES}
+    assert {spec.id: spec.title for spec in SIDE_PANES} == PANE_TITLES
 
 
 @pytest.mark.parametrize("lesson", LESSONS, ids=lambda lesson: lesson.name)

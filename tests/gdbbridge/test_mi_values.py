@@ -18,7 +18,7 @@ from cudatui.gdbbridge.session.mi_values import MISyntaxError, parse_response
 from tests.support.paths import ROOT
 
 sys.path.insert(0, str(ROOT))
-from bench.fuzz_mi import mutate  # noqa: E402
+from bench.fuzz_mi import mutate
 
 PYGDBMI_HANGS = (
     '*stopped,CudaFocus={device="0",sm="124",warp="",lane="0",ke*rnel="0",grid="2",blockIdx="(0,0,0)",'

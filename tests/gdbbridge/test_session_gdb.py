@@ -14,7 +14,7 @@ import signal
 import subprocess
 import sys
 from pathlib import Path
-from typing import Callable
+from collections.abc import Callable
 
 import pytest
 
@@ -52,7 +52,7 @@ def line_of(program: str, marker: str) -> int:
     return next(i for i, text in enumerate(lines, 1) if marker in text)
 
 
-async def next_event(q: "asyncio.Queue[ev.Event]", match: Callable[[ev.Event], bool]) -> ev.Event:
+async def next_event(q: asyncio.Queue[ev.Event], match: Callable[[ev.Event], bool]) -> ev.Event:
     """The next event satisfying ``match`` (others are dropped); fails after WAIT seconds."""
 
     async def scan() -> ev.Event:
@@ -64,14 +64,14 @@ async def next_event(q: "asyncio.Queue[ev.Event]", match: Callable[[ev.Event], b
     return await asyncio.wait_for(scan(), WAIT)
 
 
-def drain(q: "asyncio.Queue[ev.Event]") -> list[ev.Event]:
+def drain(q: asyncio.Queue[ev.Event]) -> list[ev.Event]:
     items = []
     while not q.empty():
         items.append(q.get_nowait())
     return items
 
 
-async def resume(session: GdbSession, q: "asyncio.Queue[ev.Event]", operation: str, *args: str | int | Flag) -> StopEvent:
+async def resume(session: GdbSession, q: asyncio.Queue[ev.Event], operation: str, *args: str | int | Flag) -> StopEvent:
     """Send an execution command and wait for the ``*stopped`` it leads to."""
     drain(q)
     await asyncio.wait_for(session.command(operation, *args), WAIT)
@@ -90,7 +90,7 @@ async def output_until(session: GdbSession, needle: str) -> str:
     raise AssertionError(f"program never printed {needle!r}; got {''.join(seen)[-300:]!r}")
 
 
-OUTPUT: "dict[GdbSession, list[str]]" = {}
+OUTPUT: dict[GdbSession, list[str]] = {}
 
 
 @pytest.fixture
@@ -98,7 +98,7 @@ async def open_session():
     """Factory for started sessions; every one is closed (and reaped) after the test."""
     sessions: list[GdbSession] = []
 
-    async def make(program: list[str], **kwargs) -> tuple[GdbSession, "asyncio.Queue[ev.Event]"]:
+    async def make(program: list[str], **kwargs) -> tuple[GdbSession, asyncio.Queue[ev.Event]]:
         session = GdbSession(kwargs.pop("debugger", ["gdb"]), program, **kwargs)
         q = session.queue()
         OUTPUT[session] = out = []

@@ -18,7 +18,7 @@ import subprocess
 import sys
 import threading
 from pathlib import Path
-from typing import Callable
+from collections.abc import Callable
 
 import pytest
 from hypothesis import given, settings

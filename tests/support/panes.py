@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import replace
-from typing import Awaitable, Callable
+from collections.abc import Awaitable, Callable
 
 from textual.app import App, ComposeResult
 from textual.widget import Widget

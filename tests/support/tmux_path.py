@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 import time
-from typing import Callable
+from collections.abc import Callable
 
 from cudatui.gdbbridge.record.stop_state import RecordedStep, StopSummary
 from cudatui.kernels.lesson_paths import PANE_TITLES

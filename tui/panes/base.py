@@ -10,7 +10,8 @@ they call from a worker.
 from __future__ import annotations
 
 from contextlib import contextmanager
-from typing import Any, Iterator, Mapping, Sequence
+from typing import Any
+from collections.abc import Iterator, Mapping, Sequence
 
 from rich.cells import cell_len
 from rich.style import Style

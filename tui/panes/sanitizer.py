@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import os
 from pathlib import Path
-from typing import Optional
 
 from rich.text import Text
 from textual import on, work
@@ -31,7 +30,7 @@ QUIT_GRACE = 0.5
 """Seconds a run gets to end on SIGTERM when the app quits (then SIGKILL): quitting takes < 2 s."""
 
 
-def _short(text: Optional[str], width: int = 28) -> str:
+def _short(text: str | None, width: int = 28) -> str:
     if not text:
         return "-"
     return text if len(text) <= width else text[: width - 1] + "…"
@@ -142,14 +141,14 @@ class SanitizerPane(Widget):
     status: reactive[str] = reactive("no sanitizer run yet")
     """The one-line progress or summary."""
 
-    def __init__(self, report: Optional[SanitizerReport] = None, *, log_lines: int = 2000,
-                 name: Optional[str] = None, id: Optional[str] = None, classes: Optional[str] = None) -> None:
+    def __init__(self, report: SanitizerReport | None = None, *, log_lines: int = 2000,
+                 name: str | None = None, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(name=name, id=id, classes=classes)
         self._report = report
         self._log_lines = log_lines
         self._groups: dict[str, FindingGroup] = {}
-        self._run: Optional[SanitizerRun] = None
-        self._ticker: Optional[Timer] = None
+        self._run: SanitizerRun | None = None
+        self._ticker: Timer | None = None
         self._roots: tuple[str, ...] = ()
         """The run's program folders (none for a saved report): where its own Python files are."""
 
@@ -269,7 +268,7 @@ class SanitizerPane(Widget):
                     table.add_row(*_row(group, self._roots), key=key)
         self._groups = wanted
 
-    def selected_group(self) -> Optional[FindingGroup]:
+    def selected_group(self) -> FindingGroup | None:
         """The group under the table cursor."""
         table = self.query_one(DataTable)
         if not self._groups or table.cursor_row < 0:

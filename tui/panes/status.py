@@ -7,7 +7,7 @@ colours are chosen here.
 from __future__ import annotations
 
 import time
-from typing import Callable
+from collections.abc import Callable
 
 from rich.text import Text
 from textual.reactive import reactive

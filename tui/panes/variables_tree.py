@@ -80,7 +80,7 @@ def value_words(row: Row) -> tuple[str, str]:
         return value, "dim italic"
     if value == "<optimized out>":
         return "optimized out", "dim italic"
-    if value.startswith("<No symbol") or value.startswith("<no symbol"):
+    if value.startswith(("<No symbol", "<no symbol")):
         return f"not in scope here: {value[1:-1]}", "dim italic"
     if value.startswith("<") and value.endswith(">"):
         return value[1:-1], "italic"
