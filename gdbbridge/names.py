@@ -59,7 +59,7 @@ def _outer(text: str) -> list[tuple[str, str]]:
 def _template(arguments: str) -> str:
     """``<128, 4, at::x<…>>`` -> ``<128, 4, …>``."""
     inner = arguments[1:-1] if arguments.endswith(">") else arguments[1:]
-    kept = []
+    kept: list[str] = []
     for argument in _split_top(inner):
         if len(kept) == MAX_ARGUMENTS or not _SIMPLE_ARGUMENT.match(argument):
             kept.append("…")

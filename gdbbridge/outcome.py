@@ -73,7 +73,8 @@ class ProgramError:
     def frame(self) -> TracebackFrame | None:
         """The innermost frame of the user's code (else the innermost frame): where to look."""
         users = [f for f in self.frames if is_user_file(f.file)]
-        return (users or list(self.frames) or [None])[-1]
+        frames = users or list(self.frames)
+        return frames[-1] if frames else None
 
     @property
     def asynchronous(self) -> bool:
@@ -139,7 +140,8 @@ def device_assert(output: str, block: tuple[int, int, int] | None = None,
     found = [DeviceAssert(m["file"], int(m["line"]), m["func"], _dim(m["block"]), _dim(m["thread"]), m["cond"])
              for m in _ASSERT.finditer(output)]
     mine = [a for a in found if (a.block, a.thread) == (block, thread)]
-    return (mine or found or [None])[-1]
+    chosen = mine or found
+    return chosen[-1] if chosen else None
 
 
 def _dim(text: str) -> tuple[int, int, int]:

@@ -101,11 +101,12 @@ class Culprit:
 
 def describe(expression: str, values: tuple[LaneValue, ...]) -> str:
     """``idx[i]: lanes 0-31 from 0 to 31, lane 24 17179869184`` style summary of one expression."""
-    numbers = {v.lane: to_int(v.value) for v in values}
-    if all(n is not None for n in numbers.values()) and numbers:
+    read = {v.lane: to_int(v.value) for v in values}
+    numbers = {lane: n for lane, n in read.items() if n is not None}
+    if numbers and len(numbers) == len(read):
         low, high = min(numbers.values()), max(numbers.values())
         return f"{expression}: {low}..{high} over lanes {min(numbers)}-{max(numbers)}"
-    texts = {}
+    texts: dict[str, list[int]] = {}
     for v in values:
         texts.setdefault(v.text, []).append(v.lane)
     return f"{expression}: " + "; ".join(f"{text} in {len(lanes)} lanes" for text, lanes in texts.items())

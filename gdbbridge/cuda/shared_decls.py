@@ -98,7 +98,7 @@ def evaluate(text: str, names: dict[str, int]) -> int | None:
             left, right = value(node.left), value(node.right)
             if left is None or right is None or (isinstance(node.op, (ast.Div, ast.FloorDiv)) and right == 0):
                 return None
-            return _OPERATORS[type(node.op)](left, right)
+            return int(_OPERATORS[type(node.op)](left, right))
         return None
 
     return value(tree.body)

@@ -42,7 +42,7 @@ def table_rows(payload: Mapping[str, Any], table: str) -> list[dict[str, Any]]:
         found = payload.get(key)
         if isinstance(found, Mapping):
             body = found.get("body") or []
-            return [row for row in body if isinstance(row, Mapping)]
+            return [dict(row) for row in body if isinstance(row, Mapping)]
     return []
 
 

@@ -337,7 +337,7 @@ class DebuggerCore:
         except DebuggerGone:
             return
         in_kernel = stack is not None and state.focus is not None
-        note = sync_point(stack, debuggee_env(self.config, self.launch_blocking)) if in_kernel else None
+        note = sync_point(stack, debuggee_env(self.config, self.launch_blocking)) if stack is not None and in_kernel else None
         self._emit(HostStackChanged(state.generation, stack, note))
 
     async def _publish_watches(self) -> None:

@@ -362,7 +362,8 @@ class Debugger(StopQueries):
             self._emit(ConsoleOutput(f"(gdb) {command}\n", "command"))
             before = session.last_stop
             self._selected_by_console = None
-            self._console_said = said = []
+            said: list[str] = []
+            self._console_said = said
             try:
                 if self.phase is Phase.STOPPED and self.state is not None and self.state.selected_frame:
                     await reselect_frame(session, self.state.selected_frame)  # a lane walk may have reset it

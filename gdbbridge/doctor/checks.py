@@ -14,6 +14,7 @@ import re
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from cudatui.gdbbridge.doctor.probe import Check, DoctorConfig, run_tool
 from cudatui.gdbbridge.i18n import N_, tr
@@ -233,7 +234,7 @@ print(json.dumps(out))
 
 
 def child_json(config: DoctorConfig, script: str, timeout: float,
-                args: tuple[str, ...] = (), env: dict[str, str] | None = None) -> dict | str:
+                args: tuple[str, ...] = (), env: dict[str, str] | None = None) -> dict[str, Any] | str:
     """Run ``script`` in a child Python; its last stdout line as JSON, or a one-line error."""
     result = run_tool([config.python, "-c", script, *args], timeout, env or config.env)
     if result.error:

@@ -123,17 +123,17 @@ def torch_checks(info: TorchInfo, nvml: NvmlInfo) -> list[Check]:
             checks.append(Check("PyTorch vs driver", "ok", f"CUDA {info.cuda} <= driver's "
                                 f"{nvml.cuda[0]}.{nvml.cuda[1]}"))
     archs = " ".join(info.archs) or "unknown"
-    gpus = [gpu for gpu in nvml.gpus if gpu.capability]
+    gpus = [(gpu, gpu.capability) for gpu in nvml.gpus if gpu.capability]
     if not gpus:
         checks.append(Check("PyTorch archs", "info", f"{archs} (no GPU to compare with)"))
-    for gpu in gpus:
-        if not info.archs or arch_supports(info.archs, gpu.capability):
+    for gpu, capability in gpus:
+        if not info.archs or arch_supports(info.archs, capability):
             checks.append(Check(f"PyTorch archs GPU {gpu.index}", "ok",
-                                f"{sm(gpu.capability)} covered by {archs}"))
+                                f"{sm(capability)} covered by {archs}"))
         else:
             checks.append(Check(
                 f"PyTorch archs GPU {gpu.index}", "fail",
-                f"{sm(gpu.capability)} not in {archs}: 'no kernel image is available for "
+                f"{sm(capability)} not in {archs}: 'no kernel image is available for "
                 "execution on the device'", tr(WHEEL_FIX)))
     return checks
 

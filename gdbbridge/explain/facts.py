@@ -167,7 +167,8 @@ def _location_facts(text: str, facts: dict[str, str]) -> None:
             facts.setdefault("source", f"{frame['file']}:{frame['line']}")
         focus = _MI_FOCUS.search(text)
         if focus and "block" not in facts:
-            _location(facts, *facts["source"].rsplit(":", 1), focus["block"], focus["thread"])
+            file, _, line = facts["source"].rpartition(":")
+            _location(facts, file, line, focus["block"], focus["thread"])
 
 
 def _error_facts(text: str, facts: dict[str, str]) -> None:

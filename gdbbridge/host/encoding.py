@@ -72,8 +72,8 @@ def decode(payload: Mapping[str, Any]) -> HostStack:
                          clean(error) if error is not None else None)
     except _Malformed as exc:
         pid = payload.get("pid")
-        known = isinstance(pid, str) and _NUMBER.fullmatch(pid) is not None
-        return HostStack(int(pid) if known else 0, error=f"the recorded host stack cannot be read: {exc}")
+        known = pid if isinstance(pid, str) and _NUMBER.fullmatch(pid) is not None else "0"
+        return HostStack(int(known), error=f"the recorded host stack cannot be read: {exc}")
 
 
 def _str(text: str) -> str:
@@ -108,7 +108,7 @@ def _read_frame(value: Any) -> HostFrame:
     texts = [value.get(key) for key in ("file", "func", "code")]
     if not all(isinstance(t, str) for t in texts) or value.get("user") not in ("0", "1"):
         raise _Malformed("a frame lacks file, func, code or user")
-    file, function, code = (clean(t) for t in texts)
+    file, function, code = (clean(str(t)) for t in texts)
     return HostFrame(file, _int(value.get("line")), function, code, value["user"] == "1")
 
 

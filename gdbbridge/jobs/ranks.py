@@ -28,6 +28,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from collections.abc import Sequence
+from typing import cast
 
 from cudatui.gdbbridge.jobs import relay
 from cudatui.gdbbridge.session.processes import SessionProcesses
@@ -149,7 +150,7 @@ class RankJob:
         """How the launcher started rank N, once it did; RankJobError when it ended first."""
         assert self._request is not None and self._proc is not None
         ended = asyncio.ensure_future(self._proc.wait())
-        await asyncio.wait([self._request, ended], return_when=asyncio.FIRST_COMPLETED)
+        await asyncio.wait([cast(asyncio.Future[object], self._request), cast(asyncio.Future[object], ended)], return_when=asyncio.FIRST_COMPLETED)
         if self._request.done():
             ended.cancel()
             return self._request.result()

@@ -12,7 +12,7 @@ import re
 import stat
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 from collections.abc import Iterable, Iterator
 
 
@@ -172,7 +172,7 @@ def mark_debuggee(snapshot: Snapshot, pid: int | None) -> Snapshot:
 
 def snapshot_to_dict(snapshot: Snapshot) -> dict[str, Any]:
     """A JSON-ready dict (tuples become lists)."""
-    return _lists(asdict(snapshot))
+    return cast(dict[str, Any], _lists(asdict(snapshot)))
 
 
 def _lists(value: Any) -> Any:

@@ -50,7 +50,7 @@ def newest_session(path: str) -> Transcript:
     return first if first.sessions == 1 else load(path, first.sessions)
 
 
-def first_session(path: str, clock=time.monotonic) -> Transcript:
+def first_session(path: str, clock: Callable[[], float] = time.monotonic) -> Transcript:
     """:func:`newest_session`, once the file holds a command: the follower may start before the
     instructor (an empty file, or only a header, is waited for; anything else unreadable is an error)."""
     while True:
@@ -78,7 +78,7 @@ def _has_commands(path: str) -> bool:
 class Follower(Replayer):
     """Serves the newest session of a growing recording and moves with it."""
 
-    def __init__(self, path: str, out: IO[str], clock=time.monotonic,
+    def __init__(self, path: str, out: IO[str], clock: Callable[[], float] = time.monotonic,
                  front_end_gone: Callable[[], bool] = lambda: False, program_tty: int | None = None) -> None:
         self.path = path
         self.clock = clock

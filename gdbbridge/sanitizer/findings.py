@@ -238,12 +238,12 @@ class FindingGroup:
     threads: Dim3Range | None = None
 
     @property
-    def key(self) -> tuple:
+    def key(self) -> tuple[object, ...]:
         """The grouping key (see :func:`group_key`)."""
         return group_key(self.first)
 
 
-def group_key(finding: Finding) -> tuple:
+def group_key(finding: Finding) -> tuple[object, ...]:
     """Grouping identity of a finding.
 
     The documented fields plus the hazard type and API error, so that different CUDA API
@@ -332,7 +332,7 @@ class FindingGrouper:
     """
 
     def __init__(self) -> None:
-        self._groups: dict[tuple, FindingGroup] = {}
+        self._groups: dict[tuple[object, ...], FindingGroup] = {}
         self.finding_count = 0
 
     def add(self, finding: Finding) -> None:
@@ -374,7 +374,7 @@ def group_findings(findings: Iterable[Finding]) -> tuple[FindingGroup, ...]:
     return grouper.groups()
 
 
-def apply_assertion(finding: Finding, assertions: dict[tuple[Dim3, Dim3], tuple]) -> Finding:
+def apply_assertion(finding: Finding, assertions: dict[tuple[Dim3, Dim3], tuple[str, int, str, str]]) -> Finding:
     """Give a device-assert finding the file:line and kernel of the assertion message it printed."""
     if finding.kind != ASSERT or finding.block is None or finding.thread is None:
         return finding

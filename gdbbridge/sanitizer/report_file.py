@@ -59,7 +59,7 @@ def too_big(path: str, limit: int) -> str:
     return f"{path}: more than {size}, too big for a sanitizer report"
 
 
-def open_report(path: str, limit: int | None = None) -> BinaryIO:
+def open_report(path: str, limit: int | None = None) -> io.BufferedReader:
     """``path`` opened for reading (buffered, at most ``limit`` bytes, default
     :data:`MAX_REPORT`); ReportError when it is missing, unreadable, a directory, a device or a
     FIFO, or bigger than ``limit``."""
@@ -83,7 +83,7 @@ def open_report(path: str, limit: int | None = None) -> BinaryIO:
     stream = io.BufferedReader(_Bounded(fd, path, limit))
     if stream.peek(2)[:2] != b"\x1f\x8b":
         return stream  # type: ignore[return-value]
-    return io.BufferedReader(_Inflated(stream, path, limit))  # type: ignore[return-value]
+    return io.BufferedReader(_Inflated(stream, path, limit))  # type: ignore[arg-type]
 
 
 class _Inflated(io.RawIOBase):
@@ -118,7 +118,7 @@ class _Inflated(io.RawIOBase):
 def report_lines(stream: BinaryIO, max_line: int = MAX_LINE) -> Iterator[str]:
     """The text lines of ``stream`` (UTF-8, undecodable bytes as U+FFFD; ``\\n``, ``\\r\\n`` and
     ``\\r`` end a line, as in text mode), each cut to ``max_line`` characters."""
-    text = io.TextIOWrapper(stream, encoding="utf-8", errors="replace")  # type: ignore[arg-type]
+    text = io.TextIOWrapper(stream, encoding="utf-8", errors="replace")
     while True:
         line = text.readline(max_line)
         if not line:

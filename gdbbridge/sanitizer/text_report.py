@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from typing import Any
 from collections.abc import Iterable
 
 from cudatui.gdbbridge.sanitizer.findings import (
@@ -100,7 +101,7 @@ def _dim(groups: tuple[str, ...]) -> Dim3:
     return Dim3(*(int(g) for g in groups))
 
 
-def _location(text: str) -> dict:
+def _location(text: str) -> dict[str, Any]:
     """Fields of ``func+0xoff in file:line`` (file/line optional)."""
     m = _LOC.match(text.strip())
     if not m:
@@ -108,14 +109,14 @@ def _location(text: str) -> dict:
     return {"kernel": m["func"], "pc": number(m["off"]), "file": m["file"], "line": number(m["line"])}
 
 
-def classify(headline: str) -> tuple[str, dict]:
+def classify(headline: str) -> tuple[str, dict[str, Any]]:
     """Kind and fields of a record's first line (also used for XML ``<what><text>``)."""
     for kind, pattern in _HEADLINES:
         m = pattern.match(headline)
         if not m:
             continue
         g = m.groupdict()
-        fields: dict = {"severity": (g.get("severity") or "error").lower()}
+        fields: dict[str, Any] = {"severity": (g.get("severity") or "error").lower()}
         if g.get("access"):
             fields["access"] = g["access"].lower()
         if g.get("size"):
@@ -163,9 +164,9 @@ class TextReportParser:
     def __init__(self, tool: str | None = None) -> None:
         self.tool = tool
         self.summary = SanitizerSummary()
-        self.assertions: dict[tuple[Dim3, Dim3], tuple] = {}
+        self.assertions: dict[tuple[Dim3, Dim3], tuple[str, int, str, str]] = {}
         self.saw_header = False
-        self._fields: dict | None = None
+        self._fields: dict[str, Any] | None = None
         self._raw: list[str] = []
 
     def feed(self, line: str) -> list[Finding]:
@@ -208,7 +209,7 @@ class TextReportParser:
         for pattern, names in _SUMMARIES:
             m = pattern.match(body)
             if m:
-                values = {n: number(v) for n, v in zip(names, m.groups())}
+                values: dict[str, Any] = {n: number(v) for n, v in zip(names, m.groups())}
                 self.summary = dataclasses.replace(self.summary, **values)
                 return True
         if body.startswith("Target application returned an error"):

@@ -18,6 +18,7 @@ syntax, or entities expanded past expat's amplification limit (billion laughs).
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
+from typing import Any, cast
 from collections.abc import Iterator
 from xml.parsers.expat import errors as expat_errors
 
@@ -51,7 +52,7 @@ def _xml_dim(el: ET.Element | None) -> Dim3 | None:
     return Dim3(*(number(_xml_text(el, axis)) or 0 for axis in ("x", "y", "z")))
 
 
-def _xml_where(el: ET.Element | None) -> dict:
+def _xml_where(el: ET.Element | None) -> dict[str, Any]:
     fields = {"kernel": _xml_text(el, "func"), "file": _xml_text(el, "path"),
               "line": number(_xml_text(el, "line")), "pc": number(_xml_text(el, "pc"))}
     return {k: v for k, v in fields.items() if v is not None}
@@ -65,7 +66,7 @@ def _xml_side(el: ET.Element, access_tag: str) -> RaceAccess:
                       thread=_xml_dim(el.find("threadIdx")), hazards=number(_xml_text(el, "count")))
 
 
-def _first_side(sides: tuple[RaceAccess, ...]) -> dict:
+def _first_side(sides: tuple[RaceAccess, ...]) -> dict[str, Any]:
     """The finding's own access, thread and location: those of the first side."""
     first = sides[0]
     fields = {"access": first.access, "thread": first.thread, "kernel": first.function,
@@ -73,7 +74,7 @@ def _first_side(sides: tuple[RaceAccess, ...]) -> dict:
     return {k: v for k, v in fields.items() if v is not None}
 
 
-def _accesses(what: ET.Element) -> dict:
+def _accesses(what: ET.Element) -> dict[str, Any]:
     """Hazard (``<common>``) or race (``<source>``) details, or {} for other records."""
     common = what.find("common")
     if common is not None:
@@ -138,7 +139,7 @@ class XmlReport:
         self.truncated = False
 
     def __iter__(self) -> Iterator[Finding]:
-        parser = ET.XMLPullParser(events=("start", "end"))
+        parser: ET.XMLPullParser[ET.Element] = ET.XMLPullParser(events=("start", "end"))
         depth = 0
         with open_report(self.path) as stream:
             while True:
@@ -148,7 +149,7 @@ class XmlReport:
                         parser.feed(chunk)
                     else:
                         parser.close()
-                    for event, el in parser.read_events():
+                    for event, el in cast(Iterator[tuple[str, ET.Element]], parser.read_events()):
                         depth += 1 if event == "start" else -1
                         if depth > MAX_DEPTH:
                             raise ReportError(f"{self.path}: XML nested deeper than {MAX_DEPTH} elements "
@@ -169,7 +170,7 @@ class XmlReport:
 
 
 def parse_xml(path: str, tool: str | None = None,
-              assertions: dict[tuple[Dim3, Dim3], tuple] | None = None) -> SanitizerReport:
+              assertions: dict[tuple[Dim3, Dim3], tuple[str, int, str, str]] | None = None) -> SanitizerReport:
     """Parse a ``--xml --save`` file (complete records of a truncated file are kept).
 
     ``assertions`` (from :attr:`TextReportParser.assertions` of the same run) give device-assert

@@ -22,7 +22,7 @@ import signal
 import socket
 import time
 from collections import deque
-from typing import Any
+from typing import Any, cast
 from collections.abc import Callable, Sequence
 
 from cudatui.gdbbridge.session import events as ev
@@ -164,7 +164,7 @@ class GdbSession(OutputHandling):
         self._ended = loop.create_future()
         self._stderr_ended = loop.create_future()
         ours, theirs = zip(*(socket.socketpair() for _ in range(3)))  # stdin, stdout, stderr
-        env, handed = self._env, ()
+        env, handed = self._env, cast(tuple[int, ...], ())
         if self._want_tty and self._hand_tty:
             self._tty = ProgramTty(self._on_program_output)
             env, handed = {**(env or os.environ), PROGRAM_TTY_FD: str(self._tty.slave_fd)}, (self._tty.slave_fd,)
@@ -191,7 +191,7 @@ class GdbSession(OutputHandling):
             for sock in theirs:
                 sock.close()
         self._processes.adopt(self._transport.get_pid())
-        self._stdin, _ = await loop.connect_accepted_socket(asyncio.Protocol, ours[0])  # type: ignore[assignment]
+        self._stdin, _ = await loop.connect_accepted_socket(asyncio.Protocol, ours[0])
         await loop.connect_accepted_socket(lambda: self._stdout, ours[1])
         await loop.connect_accepted_socket(lambda: self._stderr, ours[2])
         status.add_done_callback(self._on_status)

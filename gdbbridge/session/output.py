@@ -150,7 +150,7 @@ class OutputHandling:
         elif kind in ("console", "target", "log"):
             if kind == "console" and self._console_capture is not None:
                 self._console_capture.append(record.payload)
-            self._events.emit(ev.Stream(kind, record.payload))  # type: ignore[arg-type]
+            self._events.emit(ev.Stream(kind, record.payload))
         elif kind == "other" and line.strip():
             self._events.emit(ev.NonMI(line))
 

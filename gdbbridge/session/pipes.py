@@ -182,7 +182,7 @@ def unread(stream: asyncio.BaseTransport) -> int:
         queued = fcntl.ioctl(stream.get_extra_info("socket").fileno(), termios.TIOCOUTQ, b"\0\0\0\0")
     except (OSError, ValueError):  # closed: its descriptor is -1
         return 0
-    return struct.unpack("i", queued)[0]
+    return int(struct.unpack("i", queued)[0])
 
 
 class ExitWatcher(asyncio.SubprocessProtocol):
