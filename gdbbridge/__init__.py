@@ -31,8 +31,8 @@ _PUBLIC = {
     "cudatui.gdbbridge.debugger.config": ("LaunchConfig",),
     "cudatui.gdbbridge.debugger.debugger": ("Debugger", "Step"),
     "cudatui.gdbbridge.debugger.events": (
-        "ConsoleOutput", "DebuggerEvent", "HostStackChanged", "Notice", "PhaseChanged", "ProgramText", "QueriesFailed",
-        "StartupFailed", "StateChanged", "WatchesChanged",
+        "ConsoleOutput", "DebuggerEvent", "Notice", "PhaseChanged", "ProgramText", "QueriesFailed", "StartupFailed",
+        "StateChanged",
     ),
     "cudatui.gdbbridge.debugger.queries": ("DebuggerQueries",),
     "cudatui.gdbbridge.jobs.attach": (

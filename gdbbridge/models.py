@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 
 from cudatui.gdbbridge.convert import to_exit_code, to_int
 from cudatui.gdbbridge.names import short_name
+from cudatui.gdbbridge.host.stack import HostStack
 from cudatui.gdbbridge.outcome import StopNotes
 from cudatui.gdbbridge.cuda.models import CudaException, CudaFocus, Device, Kernel, Lane, Warp
 
@@ -279,6 +280,12 @@ class StopState:
     errors: tuple[QueryFailure, ...] = field(default=())
     notes: StopNotes = field(default_factory=StopNotes)
     """What the program's output says about this stop: the error it ended with, the device assert."""
+    watches: tuple[Variable, ...] = ()
+    """The watch expressions' values here (``<not stopped>`` once the program has ended)."""
+    host: HostStack | None = None
+    """The program's Python stack behind this stop (None: not a Python program, or none recorded)."""
+    host_note: str | None = None
+    """Set when the host stack's line is where the host waits for the GPU, not the kernel's launch."""
 
     @property
     def frame(self) -> Frame | None:

@@ -26,10 +26,9 @@ import sys
 import time
 from pathlib import Path
 
-from cudatui.gdbbridge import LaunchConfig
+from cudatui.gdbbridge import LaunchConfig, StateChanged
 from cudatui.tui.app import DebuggerApp
 from cudatui.tui.panes.source import SourcePane
-from cudatui.tui.panes.stack import StackPane
 from cudatui.tui.panes.warps import WarpsPane
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -46,16 +45,16 @@ async def record(name: str, out: Path) -> None:
     config = LaunchConfig(debugger=("cuda-gdb",), target=(str(PROGRAMS / f"{name}.py"),), record=str(record_to),
                           cwd=str(PROGRAMS), source_dirs=(str(PROGRAMS),))
     app = DebuggerApp(config)
-    hosts: list[object] = []
+    hosts: list[tuple[object, object, str | None]] = []
+    stops: set[int] = set()
+
+    def seen(event: object) -> None:  # each stop's first state carries its host stack
+        if isinstance(event, StateChanged) and not event.state.stop.exited and id(event.state.stop) not in stops:
+            stops.add(id(event.state.stop))
+            hosts.append((event.state.generation, event.state.host, event.state.host_note))
+
+    app.debugger.subscribe(seen)
     async with app.run_test(size=(160, 48)) as pilot:
-        stack = app.query_one(StackPane)
-        original = stack.show_host
-
-        def seen(generation: int, host: object, note: str | None) -> None:
-            hosts.append((generation, host, note))
-            original(generation, host, note)  # type: ignore[arg-type]
-
-        stack.show_host = seen  # type: ignore[method-assign]
 
         async def until(done, timeout: float) -> bool:
             deadline = time.monotonic() + timeout

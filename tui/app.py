@@ -19,9 +19,9 @@ from textual.widget import Widget
 from textual.worker import Worker, WorkerState
 
 from cudatui.gdbbridge import (
-    BreakpointSpec, ConsoleOutput, Debugger, DebuggerEvent, HostStackChanged, LaunchConfig, Notice, PhaseChanged,
-    ProgramText, QueriesFailed, RawLine, SanitizerRequest, StartupFailed, StateChanged, Step, StopState,
-    WatchesChanged, clean, debug_breakpoint_for, explain_all,
+    BreakpointSpec, ConsoleOutput, Debugger, DebuggerEvent, LaunchConfig, Notice, PhaseChanged, ProgramText,
+    QueriesFailed, RawLine, SanitizerRequest, StartupFailed, StateChanged, Step, StopState, clean,
+    debug_breakpoint_for, explain_all,
 )
 from cudatui.tui.footer import KeyBar
 from cudatui.tui.debugger_link import Call, DebuggerLink
@@ -38,11 +38,9 @@ from cudatui.tui.panes.base import StatePane
 from cudatui.tui.panes.console import ConsolePane
 from cudatui.tui.panes.exception import ExceptionBanner
 from cudatui.tui.panes.gpu_stats import GpuStatsPane
-from cudatui.tui.panes.locals import LocalsPane
 from cudatui.tui.panes.output import OutputPane
 from cudatui.tui.panes.shared_memory import SharedMemoryPane
 from cudatui.tui.panes.source import SourcePane
-from cudatui.tui.panes.stack import StackPane
 from cudatui.tui.panes.status import StatusBar
 
 class DebuggerApp(NavigatingApp):
@@ -77,6 +75,8 @@ class DebuggerApp(NavigatingApp):
         self.link = DebuggerLink(self, self.debugger, self.show_debugger_event)
         self.last_state: StopState | None = None
         self._explained_stop: object = None
+        self._noted_stop: object = None
+        """The stop whose host sync-point note was last told."""
         """The stop whose failure was last offered an explanation (E)."""
         self._post_mortem_pending = False
         self._state_panes: list[StatePane] = []
@@ -122,13 +122,6 @@ class DebuggerApp(NavigatingApp):
                 self.query_one(ConsolePane).log_raw(event)
             case StateChanged(state):
                 self.show_state(state)
-            case WatchesChanged(generation, watches):
-                self.query_one(LocalsPane).show_watches(generation, watches)
-            case HostStackChanged(generation, stack, note):
-                self.query_one(StackPane).show_host(generation, stack, note)
-                self.query_one(SourcePane).show_host(generation, stack)
-                if note:
-                    self.notify_user(note, "warning")
             case PhaseChanged(status):
                 self.query_one(StatusBar).status = status
             case ConsoleOutput(text, kind):
@@ -159,9 +152,11 @@ class DebuggerApp(NavigatingApp):
             gpu = self.query_one(GpuStatsPane)
             if device is not None:
                 gpu.pci_bus_id = device.pci_bus
-            session = self.debugger.session
-            gpu.debuggee_pid = session.inferior_pid if session else None
+            gpu.debuggee_pid = self.debugger.debuggee_pid
         stop = state.stop
+        if state.host_note and stop is not self._noted_stop:  # once per stop
+            self._noted_stop = stop
+            self.notify_user(state.host_note, "warning")
         failed = stop.exception is not None or (stop.exited and stop.exit_code not in (0, None)) or stop.signal
         if failed and stop is not self._explained_stop:  # once per stop, not at each frame or focus change in it
             self._explained_stop = stop

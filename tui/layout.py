@@ -26,7 +26,7 @@ from cudatui.tui.panes.breakpoints import BreakpointsPane
 from cudatui.tui.panes.console import ConsolePane
 from cudatui.tui.panes.disassembly import DisassemblyPane
 from cudatui.tui.panes.focus import FocusNavigator
-from cudatui.tui.panes.gpu_stats import GpuStatsPane
+from cudatui.tui.panes.gpu_stats import GpuStatsPane, debugger_sampler
 from cudatui.tui.panes.locals import LocalsPane
 from cudatui.tui.panes.output import OutputPane
 from cudatui.tui.panes.registers import RegistersPane
@@ -75,7 +75,12 @@ COLUMN = ("locals", "focus", "warps")
 
 
 def build(spec: PaneSpec, debugger: Debugger) -> Widget:
-    pane = spec.cls(debugger, id=spec.id) if issubclass(spec.cls, QueryPane) else spec.cls(id=spec.id)
+    if spec.cls is GpuStatsPane:
+        pane: Widget = GpuStatsPane(debugger_sampler(debugger), id=spec.id)
+    elif issubclass(spec.cls, QueryPane):
+        pane = spec.cls(debugger, id=spec.id)
+    else:
+        pane = spec.cls(id=spec.id)
     pane.add_class("pane")
     pane.border_title = spec.title
     return pane

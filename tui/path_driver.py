@@ -101,11 +101,10 @@ class Driver:
         """Write the GPU pane's latest sample into the recording (once per sample)."""
         pane = self.app.query_one("#gpu")
         snapshot = pane.sampler.latest
-        session = self.app.debugger.session
-        if snapshot is None or session is None or snapshot.timestamp == self.last_sample:
+        if snapshot is None or snapshot.timestamp == self.last_sample:
             return
         self.last_sample = snapshot.timestamp
-        gpu_record.record(session.record, snapshot)
+        gpu_record.record(self.app.debugger.record, snapshot)
 
     async def fresh_sample(self) -> str:
         """Live: wait (a few seconds at most) for a GPU sample taken after the step, and record
@@ -169,9 +168,7 @@ class Driver:
         entry.ok = entry.ok and not entry.note.startswith(("TIMED OUT", "FAILED", "REFUSED"))
         entry.generation = self.generation()
         entry.state = str(summarize(state)) if state is not None else f"no state ({self.phase()})"
-        session = self.app.debugger.session
-        if session is not None:
-            record_step(session.record, number, step.kind, step.arg, step.keys)
+        record_step(self.app.debugger.record, number, step.kind, step.arg, step.keys)
         status = self.app.debugger.status
         self.timer.say(f"step {number} {step.keys}: {entry.seconds:.1f}s {status.phase.value} {status.detail}"
                        f" · {entry.state}{' · ' + entry.note if entry.note else ''}"

@@ -32,13 +32,13 @@ from cudatui.gdbbridge.debugger.config import LaunchConfig
 from cudatui.gdbbridge.convert import to_int
 from cudatui.gdbbridge.cuda.evaluation import evaluation
 from cudatui.gdbbridge.debugger.events import (
-    ConsoleOutput, DebuggerEvent, HostStackChanged, Notice, PhaseChanged, ProgramText, QueriesFailed, Severity,
-    StateChanged, WatchesChanged,
+    ConsoleOutput, DebuggerEvent, Notice, PhaseChanged, ProgramText, QueriesFailed, Severity, StateChanged,
 )
 from cudatui.gdbbridge.debugger.host import debuggee_env, read_host_stack
 from cudatui.gdbbridge.record.follow import FOLLOW
 from cudatui.gdbbridge.record import stop_state
 from cudatui.gdbbridge.record.replay import REPLAY_CUT
+from cudatui.gdbbridge.host.stack import HostStack
 from cudatui.gdbbridge.host.view import sync_point
 from cudatui.gdbbridge.debugger.state import StateBuilder
 from cudatui.gdbbridge.jobs.ranks import RankJob, exit_status
@@ -129,6 +129,18 @@ class DebuggerCore:
         """A follower moves with the instructor's focus and frame (see Debugger.follow_instructor)."""
         self.instructor_gone = False
         """A follower: the instructor's session has ended."""
+
+    def record(self, direction: str, line: str) -> None:
+        """Add a line to the session's recording, if it is recorded (what a front end measured
+        beside gdb: a GPU sample, a lesson path's step)."""
+        if self.session is not None:
+            self.session.record(direction, line)
+
+    @property
+    def debuggee_pid(self) -> int | None:
+        """The pid the debugger reports for its debuggee (the recording machine's in a replay): to
+        match it among the GPU's processes, never to signal it (GdbSession.own_debuggee)."""
+        return self.session.inferior_pid if self.session is not None else None
 
     @property
     def status(self) -> Status:
@@ -231,11 +243,9 @@ class DebuggerCore:
             except MIError as exc:
                 self._notice(f"breakpoint condition: {exc.message}", "warning", exc)
             previous = self.state
-            state = await self._refresh(stop)
+            state = await self._refresh(stop, new_stop=True)
             if state is None:
                 return
-            if not stop.exited:
-                await self._publish_host(state)
             if stop.exception is not None:
                 self._notice(f"{stop.exception.signal_name}: {stop.exception.name}", "error")
             elif previous is not None and previous.focus and state.focus and not stop.exited and (
@@ -245,11 +255,14 @@ class DebuggerCore:
 
     async def _refresh(
         self, stop: StopEvent, *, selected_frame: int = 0, focus: CudaFocus | None = None, requery_focus: bool = False,
-        select: bool | None = None,
+        select: bool | None = None, new_stop: bool = False,
     ) -> StopState | None:
-        """Build, publish and announce the state of ``stop`` (the lock is held); ``select`` as
+        """Gather everything shown at ``stop`` (the refresh batch, the watches, and for a
+        ``new_stop`` the host stack; a focus or frame change keeps the stop's host stack), then
+        publish it as ONE state and announce it (the lock is held); ``select`` as
         :meth:`StateBuilder.refresh` takes it."""
         assert self.builder is not None
+        previous = self.state
         if self._pending_stop is stop:
             self._pending_stop = None
         self._refreshing = True
@@ -258,19 +271,25 @@ class DebuggerCore:
                                                select=select)
             if self.variables is not None:
                 await self.variables.follow(state)
+            watches = await self._watch_values(state)
+            if new_stop:
+                host, note = await self._host_behind(state)
+            elif previous is not None and previous.stop is stop:
+                host, note = previous.host, previous.host_note
+            else:
+                host, note = None, None
         except DebuggerGone:
             return None
         finally:
             self._refreshing = False
         self.uses_cuda = self.uses_cuda or state.focus is not None
-        self.state = state = clean(replace(state, notes=self._notes(state)))
+        self.state = state = clean(replace(state, notes=self._notes(state), watches=watches, host=host, host_note=note))
         if self.session is not None and not self.config.replayed:
             stop_state.record(self.session.record, state)
         self._emit(StateChanged(state))
         self._announce_stop(state)
         if state.errors:
             self._emit(QueriesFailed(state.errors))
-        await self._publish_watches()
         return state
 
     def _announce_stop(self, state: StopState) -> None:
@@ -329,26 +348,33 @@ class DebuggerCore:
             self.state = clean(self.builder.bump(self.state, breakpoints=self.breakpoints.listed))
             self._emit(StateChanged(self.state))
 
-    async def _publish_host(self, state: StopState) -> None:
-        """The host stack behind this stop, when the program is Python (or the recording has it)."""
+    async def _host_behind(self, state: StopState) -> tuple[HostStack | None, str | None]:
+        """The host stack behind a new stop, when the program is Python (or the recording has it),
+        and the note saying when its line is a sync point rather than the launch."""
         assert self.session is not None
-        try:
-            stack = await read_host_stack(self.session, self.config)
-        except DebuggerGone:
-            return
+        if state.stop.exited:
+            return None, None
+        stack = await read_host_stack(self.session, self.config)
         in_kernel = stack is not None and state.focus is not None
         note = sync_point(stack, debuggee_env(self.config, self.launch_blocking)) if stack is not None and in_kernel else None
-        self._emit(HostStackChanged(state.generation, stack, note))
+        return stack, note
+
+    async def _watch_values(self, state: StopState) -> tuple[Variable, ...]:
+        """The watch expressions' values at ``state`` (``<not stopped>`` once the program ended)."""
+        if state.stop.exited or self.session is None:
+            return tuple(Variable(w, "<not stopped>") for w in self.watches)
+        return tuple([(await evaluation(self.session, w, typed=True)).variable for w in self.watches])
 
     async def _publish_watches(self) -> None:
-        state, session = self.state, self.session
-        if state is None or session is None:
+        """The watches changed: the state shown again with their values (a new generation)."""
+        if self.state is None or self.builder is None or self._refreshing:
             return
-        if state.stop.exited or self.phase is not Phase.STOPPED:
-            values = tuple(Variable(w, "<not stopped>") for w in self.watches)
+        if self.phase is not Phase.STOPPED:
+            watches = tuple(Variable(w, "<not stopped>") for w in self.watches)
         else:
-            values = tuple([(await evaluation(session, w, typed=True)).variable for w in self.watches])
-        self._emit(WatchesChanged(state.generation, values))
+            watches = await self._watch_values(self.state)
+        self.state = clean(self.builder.bump(self.state, watches=watches))
+        self._emit(StateChanged(self.state))
 
     def _set_status(self, phase: Phase, detail: str, since: float | None = None, **changes: str) -> None:
         if self._cut is not None:  # past a recording's cut nothing runs

@@ -387,7 +387,7 @@ class Debugger(StopQueries):
                                     selected_frame=self.state.selected_frame if level is None else level)
 
     async def add_watch(self, expression: str) -> None:
-        """Watch ``expression``: evaluated at every stop (WatchesChanged)."""
+        """Watch ``expression``: evaluated at every stop (``StopState.watches``)."""
         async with self._lock:
             if expression and expression not in self.watches:
                 self.watches.append(expression)

@@ -10,8 +10,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from cudatui.gdbbridge.debugger.status import Status
-from cudatui.gdbbridge.host.stack import HostStack
-from cudatui.gdbbridge.models import QueryFailure, StopState, Variable
+from cudatui.gdbbridge.models import QueryFailure, StopState
 from cudatui.gdbbridge.session.events import RawLine
 
 Severity = Literal["information", "warning", "error"]
@@ -19,17 +18,10 @@ Severity = Literal["information", "warning", "error"]
 
 @dataclass(frozen=True)
 class StateChanged:
-    """A new state to show: a stop, a focus or frame change, changed breakpoints."""
+    """A new state to show: a stop (with everything gathered at it: watches, host stack), a focus
+    or frame change, changed breakpoints or watches. One per change, painted once."""
 
     state: StopState
-
-
-@dataclass(frozen=True)
-class WatchesChanged:
-    """The watch expressions' values at the state of ``generation`` (``<not stopped>`` while not stopped)."""
-
-    generation: int
-    watches: tuple[Variable, ...]
 
 
 @dataclass(frozen=True)
@@ -77,22 +69,11 @@ class ProgramText:
 
 
 @dataclass(frozen=True)
-class HostStackChanged:
-    """The Python stack of the program at the stop of ``generation`` (None: there is none to show
-    at this stop), and the note that says when its line is where the host waits for the GPU
-    rather than the kernel's launch."""
-
-    generation: int
-    stack: HostStack | None
-    note: str | None = None
-
-
-@dataclass(frozen=True)
 class StartupFailed:
     """The first start failed (no debugger, not a gdb): there is nothing to debug."""
 
     message: str
 
 
-DebuggerEvent = (StateChanged | WatchesChanged | PhaseChanged | QueriesFailed | Notice | ConsoleOutput | ProgramText
-                 | HostStackChanged | RawLine | StartupFailed)
+DebuggerEvent = (StateChanged | PhaseChanged | QueriesFailed | Notice | ConsoleOutput | ProgramText | RawLine
+                 | StartupFailed)

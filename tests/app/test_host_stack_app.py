@@ -4,12 +4,11 @@ source pane; the recording carries the host stack and its replay shows the same 
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 
 from textual.widgets import DataTable
 
-from cudatui.gdbbridge import HostStack, LaunchConfig
+from cudatui.gdbbridge import LaunchConfig, StateChanged, StopState
 from cudatui.gdbbridge.record.transcript import load
 from cudatui.tui.app import DebuggerApp
 from cudatui.tui.panes.source import SourcePane
@@ -76,30 +75,22 @@ async def test_a_program_that_is_not_python_has_no_host_section(tmp_path: Path) 
         await app.action_quit()
 
 
-async def test_the_last_host_stack_stays_dimmed_until_the_next_stops_own_arrives(tmp_path: Path) -> None:
-    """Hiding the host rows at each stop and showing them again when the new stack came laid the
-    screen out twice per stop: a new stop dims the rows instead, its answer replaces them (or hides
-    them: no stack at this stop), and the program's end hides them at once."""
+async def test_a_stop_reaches_the_panes_with_its_host_stack_in_one_state(tmp_path: Path) -> None:
+    """One snapshot per stop: the first state that shows a stop carries its host stack (no state
+    of the stop without it, so the Stack pane is laid out once), and the program's end carries
+    none (the host rows are hidden)."""
     app = DebuggerApp(script_config(tmp_path))
+    states: list[StopState] = []
+    app.debugger.subscribe(lambda event: isinstance(event, StateChanged) and states.append(event.state))
     async with app.run_test(size=(160, 48)) as pilot:
         await wait_for(pilot, lambda: phase(app) == "stopped" and host_rows(app), why="the host stack")
-        pane = app.query_one(StackPane)
-        table = pane.query_one("#host-table", DataTable)
-        rows, state = host_rows(app), app.last_state
-        assert not table.has_class("-stale")
-        later = replace(state, generation=state.generation + 1, stop=replace(state.stop))
-        pane.show_state(later)
-        await pilot.pause()
-        assert host_rows(app) == rows and table.has_class("-stale")
-        pane.show_host(state.generation, HostStack(1, error="late"), None)  # the earlier stop's answer, late
-        await pilot.pause()
-        assert host_rows(app) == rows and table.has_class("-stale"), "an earlier stop's host stack was shown"
-        pane.show_host(later.generation, None, None)
-        await pilot.pause()
-        assert host_rows(app) == [] and not table.has_class("-stale")
-        pane.show_host(later.generation, HostStack(1, error="x"), None)
-        ended = replace(later, generation=later.generation + 1, stop=replace(state.stop, reason="exited-normally", exit_code=0))
-        pane.show_state(ended)
-        await pilot.pause()
-        assert host_rows(app) == []
+        stop = app.last_state.stop
+        first = next(state for state in states if state.stop is stop)
+        assert first.host is not None and first.host.user_frame is not None
+        assert first.host.user_frame.line == LAUNCH_LINE
+        assert host_rows(app)[0][2:] == ["launch", f"launch.py:{LAUNCH_LINE}  return hook(n)  # THE LAUNCH"]
+        await pilot.press("c")
+        await wait_for(pilot, lambda: phase(app) == "exited", why="the program's end")
+        assert app.last_state.host is None
+        await wait_for(pilot, lambda: host_rows(app) == [], why="the host rows hidden")
         await app.action_quit()

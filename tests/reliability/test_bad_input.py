@@ -200,8 +200,8 @@ async def test_watch_expressions_with_quotes_and_newlines_do_not_inject(steps: P
         pane = app.query_one(LocalsPane)
         for expression in WATCHES:
             pane.post_message(WatchAdded(expression))
-        await wait_for(pilot, lambda: len(pane.watches) == len(WATCHES))
-        values = {w.name: w.value for w in pane.watches}
+        await wait_for(pilot, lambda: pane.state is not None and len(pane.state.watches) == len(WATCHES))
+        values = {w.name: w.value for w in pane.state.watches}
         assert values["total"] == values["total\n"] == "0"
         assert all(values[e] == "<-var-create: unable to create variable object>" for e in WATCHES[:4]), values
         session = app.debugger.session

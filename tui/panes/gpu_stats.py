@@ -15,7 +15,9 @@ from textual.widget import Widget
 from textual.widgets import DataTable, Select, Sparkline, Static
 from textual.worker import Worker, WorkerState
 
-from cudatui.gdbbridge import GpuSample, NvmlUnavailable, RecordedSource, Sampler, Snapshot, clean, find_device
+from cudatui.gdbbridge import (
+    Debugger, GpuSample, NvmlUnavailable, RecordedSource, Sampler, Snapshot, clean, find_device,
+)
 from cudatui.tui.messages import Sampled, Unavailable
 
 STYLES = {"ok": "green", "warn": "yellow", "high": "bold red", "na": "dim"}
@@ -116,6 +118,16 @@ def history_series(history: tuple[GpuSample, ...]) -> dict[str, list[float]]:
     return series
 
 
+def debugger_sampler(debugger: Debugger) -> Sampler:
+    """The sampler of a debugging session's GPU pane: NVML live; in a replay, the GPU samples
+    recorded with it, asked of the Debugger on the event loop (called while composing)."""
+    if not debugger.config.replayed:
+        return Sampler()
+    loop = asyncio.get_running_loop()
+    return Sampler(RecordedSource(lambda: asyncio.run_coroutine_threadsafe(
+        debugger.recorded_gpu_sample(), loop).result(timeout=10)))
+
+
 class GpuStatsPane(Widget, can_focus=False):
     """Live NVML telemetry of one GPU (the debuggee's by default) with 2-minute sparklines.
 
@@ -188,11 +200,6 @@ class GpuStatsPane(Widget, can_focus=False):
             yield DataTable(id="processes", cursor_type="none", zebra_stripes=True)
 
     def on_mount(self) -> None:
-        debugger = getattr(self.app, "debugger", None)
-        if debugger is not None and debugger.config.replayed:  # a replay shows the GPU samples recorded with it
-            loop = asyncio.get_running_loop()
-            self.sampler = Sampler(RecordedSource(lambda: asyncio.run_coroutine_threadsafe(
-                debugger.recorded_gpu_sample(), loop).result(timeout=10)))
         self.query_one("#stats").display = False
         self.query_one("#device-select").display = False
         table = self.query_one(DataTable)

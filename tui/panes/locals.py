@@ -6,7 +6,6 @@ from __future__ import annotations
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.reactive import reactive
 from textual.widgets import Input, Tree
 from textual.widgets.tree import TreeNode
 
@@ -69,13 +68,9 @@ class LocalsPane(QueryPane):
     LocalsPane > Input { height: 1; border: none; padding: 0 1; }
     """
 
-    watches: reactive[tuple[Variable, ...]] = reactive(())
-    """The watch expressions' values at the shown stop."""
-
     def __init__(self, queries: DebuggerQueries | None = None, *, name: str | None = None, id: str | None = None,
                  classes: str | None = None) -> None:
         super().__init__(queries, name=name, id=id, classes=classes)
-        self._watch_generation = -1
         self._lines: dict[tuple[str, tuple[str, ...]], TreeNode[Row]] = {}
         self._opened: dict[object, set[tuple[str, tuple[str, ...]]]] = {}
         """Per frame (function, level): the lines the user opened, opened again at each stop."""
@@ -124,25 +119,17 @@ class LocalsPane(QueryPane):
 
     def render_state(self, state: StopState, previous: StopState | None) -> None:
         if same_stop(state, previous):
+            assert previous is not None
+            if state.watches != previous.watches:  # a watch added or removed at this stop
+                locals_ = [n.data for n in self.tree.root.children if n.data is not None and n.data.kind == "local"]
+                self._show_top(locals_, self._watch_rows(state.watches))
             return
         frame = (state.frame.func if state.frame else None, state.selected_frame, len(state.frames))
         if frame != self._frame:
             self._frame, self._last = frame, {}
         rows = [Row("local", "local", (v.name,), v.value, v.type, expandable(v.value, v.type), v.is_arg,
                     changed=self._changed(("local", (v.name,)), v.value)) for v in state.variables]
-        self._show_top(rows, self._watch_rows(self.watches))
-
-    def show_watches(self, generation: int, watches: tuple[Variable, ...]) -> None:
-        """Show the watch values evaluated at stop ``generation`` (older ones are dropped)."""
-        if generation < self._watch_generation:
-            return
-        self._watch_generation = generation
-        self.watches = watches
-
-    def watch_watches(self, watches: tuple[Variable, ...]) -> None:
-        if self.is_mounted:
-            locals_ = [n.data for n in self.tree.root.children if n.data is not None and n.data.kind == "local"]
-            self._show_top(locals_, self._watch_rows(watches))
+        self._show_top(rows, self._watch_rows(state.watches))
 
     def _watch_rows(self, watches: tuple[Variable, ...]) -> list[Row]:
         return [Row("watch", "watch", (w.name,), w.value, w.type, expandable(w.value, w.type),

@@ -16,7 +16,7 @@ from textual.reactive import reactive
 from textual.widgets import Input
 
 from cudatui.gdbbridge import (
-    Breakpoint, DebuggerQueries, HostStack, MIError, StopState, clean, find_source, missing_reason, no_source_lines,
+    Breakpoint, DebuggerQueries, MIError, StopState, clean, find_source, missing_reason, no_source_lines,
     read_source, short_name,
 )
 from cudatui.tui.file_finder import FileFinder
@@ -106,8 +106,6 @@ class SourcePane(StatePane):
         self.queries: DebuggerQueries | None = None
         """Where the file finder asks for the program's source files (the app's Debugger)."""
         self._cache: dict[Path, list[Text]] = {}
-        self._host: tuple[object, HostStack] | None = None
-        """The host stack of a stop (its StopEvent) for the no-source lines."""
         self._asking = ""
         """What the input asks for: "search" or "line"."""
         self._line: int | None = None
@@ -143,20 +141,10 @@ class SourcePane(StatePane):
             self._show_end(state)
             return
         if frame is None or not (frame.fullname or frame.file):
-            host = self._host[1].user_frame if self._host and self._host[0] is state.stop else None
+            host = state.host.user_frame if state.host is not None else None
             self._show_missing("\n".join(no_source_lines(state, host)))
             return
         self.open(frame.fullname or frame.file or "", frame.line, current=True)
-
-    def show_host(self, generation: int, stack: HostStack | None) -> None:
-        """The host stack of the stop of ``generation``: its Python line joins the no-source lines."""
-        state = self.state
-        if stack is None or state is None or not self.at_this_stop(generation):
-            return
-        self._host = (state.stop, stack)
-        frame = state.frame
-        if not state.stop.exited and (frame is None or not (frame.fullname or frame.file)):
-            self.render_state(state, None)
 
     def _show_end(self, state: StopState) -> None:
         """The program's end: the exception it died of at its frame (shown), or its exit code, and the next step."""

@@ -12,7 +12,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import DataTable
 
-from cudatui.gdbbridge import Folded, Frame, HostFrame, HostStack, StopEvent, StopState, fold, short_name
+from cudatui.gdbbridge import Folded, Frame, HostFrame, HostStack, StopState, fold, short_name
 from cudatui.tui.messages import FrameSelected, OpenSource
 
 from .base import Cell, InfoLine, PaneTable, StatePane, sync_rows
@@ -67,16 +67,12 @@ class StackPane(StatePane):
     StackPane > #stack-table { height: auto; max-height: 70%; }
     StackPane > #host-note { height: auto; color: $warning; display: none; }
     StackPane > #host-table { height: 1fr; display: none; }
-    StackPane > #host-table.-stale { text-opacity: 50%; }
     """
 
     COLUMNS = ("mark", "level", "function", "location")
 
     def __init__(self, **kwargs: str | None) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
-        self._host: HostStack | None = None
-        self._host_stop: StopEvent | None = None
-        """The stop whose host stack is shown (a later stop dims it until its own arrives)."""
 
     def on_resize(self) -> None:
         """The device frames take the rows they need, up to 70% of the pane, but never fewer than
@@ -106,26 +102,11 @@ class StackPane(StatePane):
                 Text(frame_location(frame), style=style),
             )
         sync_rows(self.query_one("#stack-table", DataTable), self.COLUMNS, rows)
-        if state.stop.exited:
-            self._show_host(None, None)
-        elif state.stop is not self._host_stop:
-            # Until this stop's own host stack arrives (or word that there is none) the last one
-            # stays, dimmed: hiding it would lay the screen out twice at every stop.
-            self.query_one("#host-table", DataTable).set_class(self._host is not None, "-stale")
-
-    def show_host(self, generation: int, stack: HostStack | None, note: str | None) -> None:
-        """Show the host stack of the stop of ``generation`` (None: it has none; dropped when a
-        later stop is shown)."""
-        state = self.state
-        if state is None or not self.at_this_stop(generation):
-            return
-        self._host_stop = state.stop
-        self._show_host(stack, note)
+        if previous is None or state.host is not previous.host or state.host_note != previous.host_note:
+            self._show_host(state.host, state.host_note)
 
     def _show_host(self, stack: HostStack | None, note: str | None) -> None:
-        self._host = stack
         table = self.query_one("#host-table", DataTable)
-        table.remove_class("-stale")
         table.display = stack is not None
         message = self.query_one("#host-note", InfoLine)
         message.display = bool(note)
@@ -158,7 +139,8 @@ class StackPane(StatePane):
     def _host_selected(self, event: DataTable.RowSelected) -> None:
         event.stop()
         key = event.row_key.value or ""
-        thread = self._host.thread if self._host is not None else None
+        host = self.state.host if self.state is not None else None
+        thread = host.thread if host is not None else None
         if thread is None or not key.startswith("frame "):
             return
         entry = fold(thread.frames)[int(key.split()[1])]
