@@ -5,6 +5,9 @@
   same breakpoint (timed until it prints that the breakpoint was hit). Goal: <= 1.05x.
 * Per step: ``-exec-next`` until ``*stopped`` through GdbSession vs a raw MI pipe to the same
   debugger, same program, same breakpoint, same number of steps.
+* Key to screen: the real app (DebuggerApp under Pilot, 160x48) from ``n`` pressed (or a focus
+  switch asked, the next thread of the block) until the new stop's one state is painted and the
+  app is idle, vs the same command's round trip over the raw MI pipe. Goal: <= 1.2x.
 
 Contenders alternate over ``--rounds``. Run on a GPU box with a bundled lesson::
 
@@ -24,6 +27,7 @@ import shutil
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -99,8 +103,9 @@ async def _next_stop(stops: asyncio.Queue[ev.Event]) -> ev.Stopped:
             return event
 
 
-def raw_steps(target: Target, steps: int) -> list[float]:
-    """Step times over a raw MI pipe: write ``-exec-next``, read until ``*stopped``."""
+def raw_steps(target: Target, steps: int, switches: list[float] | None = None) -> list[float]:
+    """Step times over a raw MI pipe: write ``-exec-next``, read until ``*stopped``; then, into
+    ``switches`` when given, ``steps`` focus switches (``-cuda-focus-switch``) until their answer."""
     proc = subprocess.Popen([target.debugger, *MI_FLAGS, "--args", *target.program], cwd=target.cwd,
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, bufsize=0)
     assert proc.stdin is not None and proc.stdout is not None
@@ -122,6 +127,13 @@ def raw_steps(target: Target, steps: int) -> list[float]:
             if not until_stopped():
                 break
             times.append(time.perf_counter() - t0)
+        for thread in range(1, steps + 1) if switches is not None else ():
+            t0 = time.perf_counter()
+            stdin.write(f'-cuda-focus-switch "block (0,0,0) thread ({thread},0,0)"\n'.encode())
+            while (line := stdout.readline()) and not line.startswith((b"^done", b"^error")):
+                pass
+            if line.startswith(b"^done"):
+                switches.append(time.perf_counter() - t0)
         return times
     finally:
         stdin.write(b"-gdb-exit\n")
@@ -132,15 +144,69 @@ def raw_steps(target: Target, steps: int) -> list[float]:
             proc.wait()
 
 
+async def app_steps(target: Target, steps: int) -> tuple[list[float], list[float]]:
+    """Key to screen in the real app: ``n`` pressed ``steps`` times, then ``steps`` focus switches
+    (the Debugger's switch_focus, as the Focus pane's Enter calls it), each until the new state is
+    the app's and the app is idle (painted)."""
+    from cudatui.gdbbridge.debugger.config import LaunchConfig
+    from cudatui.gdbbridge.debugger.status import Phase
+    from cudatui.tui.app import DebuggerApp
+
+    app = DebuggerApp(LaunchConfig(debugger=(target.debugger,), target=target.program, cwd=target.cwd,
+                                   breakpoints=(target.location,)))
+    nexts: list[float] = []
+    switches: list[float] = []
+    async with app.run_test(size=(160, 48)) as pilot:
+
+        async def until(done: Callable[[], bool]) -> None:
+            deadline = time.perf_counter() + STEP_TIMEOUT
+            while not done():
+                if time.perf_counter() > deadline:
+                    raise RuntimeError(f"the app never reached the state asked for ({app.debugger.status.detail})")
+                await asyncio.sleep(0.001)
+            await pilot.pause()
+
+        def shown_after(generation: int) -> Callable[[], bool]:
+            return lambda: (app.last_state is not None and app.last_state.generation > generation
+                            and app.debugger.status.phase is Phase.STOPPED)
+
+        await until(shown_after(0))
+        for _ in range(steps):
+            assert app.last_state is not None
+            before, t0 = app.last_state.generation, time.perf_counter()
+            await pilot.press("n")
+            await until(shown_after(before))
+            if app.last_state.stop.exited:
+                break
+            nexts.append(time.perf_counter() - t0)
+        for thread in range(1, steps + 1):
+            assert app.last_state is not None
+            if app.last_state.focus is None:
+                break
+            before, t0 = app.last_state.generation, time.perf_counter()
+            request = f"block (0,0,0) thread ({thread},0,0)"
+            app.spawn(lambda request=request: app.debugger.switch_focus(request), "focus")
+            await until(shown_after(before))
+            switches.append(time.perf_counter() - t0)
+        await app.action_quit()
+    return nexts, switches
+
+
 def measure(target: Target, rounds: int = 3, steps: int = 3) -> list[Result]:
     bare, hits, shown, steps_session, steps_raw = [], [], [], [], []
+    app_nexts: list[float] = []
+    app_switches: list[float] = []
+    raw_switches: list[float] = []
     for _ in range(rounds):
         bare.append(bare_first_hit(target))
         hit, state, step_times = asyncio.run(session_first_hit(target, steps))
         hits.append(hit)
         shown.append(state)
         steps_session += step_times
-        steps_raw += raw_steps(target, steps)
+        steps_raw += raw_steps(target, steps, raw_switches)
+        nexts, switches = asyncio.run(app_steps(target, steps))
+        app_nexts += nexts
+        app_switches += switches
     b, h, s = median(bare), median(hits), median(shown)
     where = f"{Path(target.debugger).name}, break {target.location}, {rounds} rounds"
     results = [
@@ -156,6 +222,14 @@ def measure(target: Target, rounds: int = 3, steps: int = 3) -> list[Result]:
         results.append(Result(BENCH, "step (-exec-next): GdbSession / raw MI pipe", ms / mr, "x",
                               f"GdbSession {fmt(ms)} ms vs raw {fmt(mr)} ms median over {len(steps_session)} "
                               f"and {len(steps_raw)} steps"))
+    for name, app_times, raw_times in (("n", app_nexts, steps_raw), ("focus switch", app_switches, raw_switches)):
+        if app_times and raw_times:
+            ma, mr = median(app_times) * 1000, median(raw_times) * 1000
+            results.append(Result(BENCH, f"key to screen ({name}): the app / raw MI round trip", ma / mr, "x",
+                                  f"app {fmt(ma)} ms (painted, idle) vs raw {fmt(mr)} ms median over "
+                                  f"{len(app_times)} and {len(raw_times)}", ("<=", 1.2),
+                                  "the app gathers every visible pane's data in the stop's refresh batch, then "
+                                  "paints once: bench.stop_to_screen splits the UI part"))
     return results
 
 
