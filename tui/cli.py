@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
 import sys
 from dataclasses import replace
 from importlib import metadata
@@ -22,14 +21,15 @@ from collections.abc import Mapping, Sequence
 from cudatui.gdbbridge.i18n import set_language
 from cudatui.gdbbridge.jobs.attach import attach_problem
 from cudatui.gdbbridge.record.recorder import RecordingError, prepare
-from cudatui.tui.commands import demo, doctor, explain, follow, output, sanitize, stats
+from cudatui.tui.commands import demo, doctor, explain, follow, output, sanitize, stats, triage
 from cudatui.tui.launch import attach_config, check_debugger, debug_config, run_app
+from cudatui.tui.program_checks import check_program, check_script
 
-COMMAND_MODULES: tuple[ModuleType, ...] = (sanitize, stats, doctor, explain, demo, follow)
+COMMAND_MODULES: tuple[ModuleType, ...] = (triage, sanitize, stats, doctor, explain, demo, follow)
 """Sub-command modules, each with ``add_parser(subparsers)`` and ``run(args) -> int``; a new
 sub-command is one more module in this tuple."""
 
-VALUE_OPTIONS = ("-b", "--break", "--debugger", "--record", "--core", "--share", "--pid", "--rank")
+VALUE_OPTIONS = ("-b", "--break", "--debugger", "--record", "--core", "--host-core", "--share", "--pid", "--rank")
 
 
 class ArgumentParser(argparse.ArgumentParser):
@@ -100,6 +100,8 @@ def debug_parser(commands: Sequence[str]) -> ArgumentParser:
     parser.add_argument("--core", metavar="FILE",
                         help="post-mortem: open this GPU coredump (from `cudatui sanitize`, p) instead of running; "
                         "PROGRAM is optional and gives host symbols")
+    parser.add_argument("--host-core", metavar="CORE", help="with --core: the CPU core of the same fault; the "
+                        "Python stack in it is shown beside the GPU's (pystack)")
     parser.add_argument("--lang", choices=("en", "zh"), help="language of the guides, explanations and help "
                         "(zh: Simplified Chinese; default: from LC_ALL / LC_MESSAGES / LANG)")
     parser.add_argument("--version", action="version", version=f"cudatui {version()}")
@@ -121,52 +123,16 @@ def first_positional(argv: Sequence[str]) -> int | None:
     return None
 
 
-def check_program(program: str) -> str | None:
-    """Why ``program`` cannot be debugged, or None."""
-    path = Path(program)
-    if path.is_dir():
-        return f"{program} is a directory, not a program"
-    if path.exists() and not path.is_file():
-        return f"{program} is not a regular file (a device or a FIFO), not a program"
-    if program.endswith(".py"):
-        if not path.is_file():
-            return f"program {program} not found"
-        return None if os.access(path, os.R_OK) else f"{program} is not readable"
-    if path.is_file() or "/" in program:
-        if not path.is_file():
-            return f"program {program} not found"
-        return None if os.access(path, os.X_OK) else f"{program} is not executable"
-    return None if shutil.which(program) else f"program {program} not found (not a file here, not on PATH)"
-
-
-def check_script(program: str) -> str | None:
-    """Why a ``.py`` PROGRAM would fail before running a line: ``file:line: message`` of its
-    syntax error (compiled, not run, as the Python that runs it would), or None."""
-    if not program.endswith(".py"):
-        return None
-    try:
-        compile(Path(program).read_bytes(), program, "exec", dont_inherit=True)
-    except OSError as exc:
-        return f"{program}: {exc.strerror or exc}"
-    except SyntaxError as exc:
-        where = f"{exc.filename or program}:{exc.lineno}" if exc.lineno else (exc.filename or program)
-        return f"{where}: {type(exc).__name__}: {' '.join(str(exc.msg).split())}"
-    except (ValueError, RecursionError, MemoryError) as exc:  # the parser's limits (nesting)
-        said = " ".join(str(exc).split())
-        return f"{program}: does not compile ({type(exc).__name__}{': ' + said if said else ''})"
-    return None
-
-
-def check_core(core: str | None) -> str | None:
+def check_core(core: str | None, what: str = "coredump") -> str | None:
     if core is None:
         return None
     if Path(core).exists() and not Path(core).is_file():
-        return f"coredump {core} is not a regular file"
+        return f"{what} {core} is not a regular file"
     if not Path(core).is_file():
-        return f"coredump {core} not found"
+        return f"{what} {core} not found"
     if "\n" in core or "\r" in core:
-        return "a coredump path cannot contain a line break"
-    return None if os.access(core, os.R_OK) else f"coredump {core} is not readable"
+        return f"a {what} path cannot contain a line break"
+    return None if os.access(core, os.R_OK) else f"{what} {core} is not readable"
 
 
 def check_record(record: str | None) -> str | None:
@@ -204,10 +170,13 @@ def run_debugger(args: argparse.Namespace) -> int:
         return _fail("error: no PROGRAM given (the name is empty; see cudatui --help)")
     if args.program is None and args.core is None:
         return _fail("error: no PROGRAM given (see cudatui --help)")
+    if args.host_core is not None and args.core is None:
+        return _fail("error: --host-core CORE goes with --core GPU_DUMP (the CPU core of the same fault)")
     program = args.program
     debugger = "cuda-gdb" if args.debugger is None else args.debugger
     checks = (lambda: check_program(program) if program is not None else None,
               lambda: check_script(program) if program is not None else None, lambda: check_core(args.core),
+              lambda: check_core(args.host_core, "core file"),
               lambda: check_debugger(debugger), lambda: check_record(args.record),
               lambda: prepare_record(args.record, args.force, args.share))
     for check in checks:  # in order, each only once those before it passed
@@ -216,7 +185,8 @@ def run_debugger(args: argparse.Namespace) -> int:
             return _fail(problem)
     config = debug_config(args.program, tuple(args.args), breakpoints=tuple(args.breakpoints), core=args.core,
                           debugger=debugger)
-    return run_app(replace(config, record=args.record, share_group=args.share, run=not args.no_run, rank=args.rank))
+    return run_app(replace(config, record=args.record, share_group=args.share, run=not args.no_run, rank=args.rank,
+                           host_core=str(Path(args.host_core).resolve()) if args.host_core else None))
 
 
 def run_attach(args: argparse.Namespace) -> int:

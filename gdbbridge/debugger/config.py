@@ -37,6 +37,11 @@ class LaunchConfig:
 
     core: str | None = None
     """A GPU coredump to open (post-mortem) instead of running the program."""
+    host_core: str | None = None
+    """With ``core``: the CPU core of the same fault, whose Python stack is shown (pystack)."""
+    program_output: str | None = None
+    """With ``core`` (``cudatui triage``): a file holding the end of the program's output (its
+    last message, and the Python stack that faulthandler printed when the driver aborted it)."""
     recording: str | None = None
     """The recording the replay stand-in serves as the debugger (its file paths are the
     recording machine's)."""

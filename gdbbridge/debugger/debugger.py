@@ -29,7 +29,7 @@ from cudatui.gdbbridge.cuda.models import CudaFocus
 from cudatui.gdbbridge.debugger.breakpoints import Breakpoints, BreakpointSpec, pending_text
 from cudatui.gdbbridge.debugger.core import RUN, STEPS, Step
 from cudatui.gdbbridge.debugger.events import ConsoleOutput, Notice, StartupFailed
-from cudatui.gdbbridge.debugger.host import LAUNCH_BLOCKING, is_native, jit_env
+from cudatui.gdbbridge.debugger.host import LAUNCH_BLOCKING, is_native, jit_env, read_output
 from cudatui.gdbbridge.debugger.state import StateBuilder, reselect_frame
 from cudatui.gdbbridge.debugger.targets import attached, join_rank, restart_refused
 from cudatui.gdbbridge.debugger.status import Phase
@@ -158,8 +158,12 @@ class Debugger(StopQueries):
     async def _open_core(self, path: str) -> None:
         assert self.session is not None
         self._set_status(Phase.STARTING, f"opening GPU coredump {os.path.basename(path)}", since=self.clock())
+        if self.config.program_output:  # triage: what the program said before it died, recorded for a replay
+            said = await asyncio.to_thread(read_output, self.config.program_output)
+            self.session.record("program", said)
+            self._program_said(self._program_output.feed(said))
         stop = await self.session.open_core(path)
-        state = await self._refresh(stop, requery_focus=stop.focus is None)
+        state = await self._refresh(stop, requery_focus=stop.focus is None, new_stop=True)
         if state is not None and state.focus is None:
             self._notice(f"{os.path.basename(path)}: the coredump holds no CUDA thread to focus on", "warning")
 

@@ -10,18 +10,51 @@ waits for the GPU rather than the kernel's launch (no launch blocking).
 
 from __future__ import annotations
 
+import asyncio
 import os
+import re
+import sys
 from collections.abc import Mapping
 
 from cudatui.gdbbridge.advice import JIT_ENV
 from cudatui.gdbbridge.debugger.config import LaunchConfig
 from cudatui.gdbbridge.host.encoding import COMMAND, decode, record
-from cudatui.gdbbridge.host.reader import host_stack
+from cudatui.gdbbridge.host.fault_trace import parse as parse_fault_trace
+from cudatui.gdbbridge.host.reader import host_stack, read_core_stack
 from cudatui.gdbbridge.host.stack import HostStack
 from cudatui.gdbbridge.session.errors import MIError
 from cudatui.gdbbridge.session.gdb import GdbSession
 
 LAUNCH_BLOCKING = "CUDA_LAUNCH_BLOCKING"
+TAIL = 1 << 20
+"""Characters of a post-mortem's program output read for its Python stack."""
+
+
+def post_mortem_stack(config: LaunchConfig) -> HostStack | None:
+    """The Python stack behind a coredump: faulthandler's report in the program's output (triage),
+    else the CPU core's (``--host-core``, read with the Python that runs cudatui unless the
+    program names another), else None."""
+    if config.program_output:
+        return parse_fault_trace(read_output(config.program_output), dump_pid(config.core or ""), config.cwd)
+    if config.host_core:
+        python = config.program_argv[0] if config.program_argv and is_python(config) else sys.executable
+        return read_core_stack(config.host_core, python)
+    return None
+
+
+def read_output(path: str) -> str:
+    """The end of a triage run's program output (at most :data:`TAIL` characters; '' if unreadable)."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            return f.read()[-TAIL:]
+    except OSError:
+        return ""
+
+
+def dump_pid(path: str) -> int:
+    """The pid in a dump's name (``gpu.<pid>.nvcudmp``, as triage names them), else 0."""
+    match = re.search(r"\.(\d+)\.nvcudmp$", path)
+    return int(match.group(1)) if match else 0
 
 
 def is_python(config: LaunchConfig) -> bool:
@@ -55,13 +88,19 @@ def debuggee_env(config: LaunchConfig, launch_blocking: bool) -> Mapping[str, st
 
 
 async def read_host_stack(session: GdbSession, config: LaunchConfig) -> HostStack | None:
-    """The host stack at this stop: read live (and recorded), or the recorded one of a replay;
-    None when there is none to show (not a Python program, a recording without it)."""
+    """The host stack at this stop: read live (and recorded), or the recorded one of a replay, or
+    a post-mortem's from its files (the program's output, a CPU core); None when there is none
+    to show (not a Python program, a recording without it)."""
     if config.replayed:
         try:
             return decode(await session.command(COMMAND))
         except MIError:
             return None
+    if config.core:
+        stack = await asyncio.to_thread(post_mortem_stack, config)
+        if stack is not None:
+            record(session.record, stack)
+        return stack
     pid = session.own_debuggee  # never a pid the debugger merely names: pystack stops the process it reads
     if not is_python(config) or pid is None:
         return None

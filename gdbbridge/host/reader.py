@@ -37,6 +37,23 @@ def read_python_stack(pid: int) -> HostStack:
         return HostStack(pid, error=f"cannot read the Python stack of process {pid}: {_one_line(exc)}")
 
 
+def read_core_stack(core: str, executable: str) -> HostStack:
+    """The Python threads in a CPU core file of a Python process (pystack's core analysis, with
+    ``executable`` the Python that ran it); never raises."""
+    try:
+        from pystack.engine import NativeReportingMode, get_process_threads_for_core
+    except ImportError:
+        return HostStack(0, error=INSTALL_HINT)
+    except Exception as exc:
+        return HostStack(0, error=f"pystack cannot be loaded: {_one_line(exc)}")
+    try:
+        threads = list(get_process_threads_for_core(core, executable, native_mode=NativeReportingMode.OFF))
+        pid = int(threads[0].tid) if threads else 0
+        return HostStack(pid, tuple(_thread(thread, None) for thread in threads))
+    except Exception as exc:
+        return HostStack(0, error=f"cannot read the Python stack in {os.path.basename(core)}: {_one_line(exc)}")
+
+
 async def host_stack(pid: int) -> HostStack:
     """:func:`read_python_stack` in a worker thread, so the event loop never waits for it."""
     return await asyncio.to_thread(read_python_stack, pid)

@@ -1,0 +1,82 @@
+"""``cudatui triage``'s run (gdbbridge/jobs/triage.py) on real programs: what it arms, for the
+program alone; its output streaming while it runs; how it ended; the Python stack that
+faulthandler prints when the process is aborted (as the CUDA driver does after a GPU coredump),
+read back as the host stack of the post-mortem."""
+
+from __future__ import annotations
+
+import os
+import signal
+import stat
+import sys
+from pathlib import Path
+
+import pytest
+
+from cudatui.gdbbridge.debugger.config import LaunchConfig
+from cudatui.gdbbridge.debugger.host import post_mortem_stack
+from cudatui.gdbbridge.jobs import triage
+from tests.support.paths import FIXTURES
+from tests.support.programs import marked_line
+
+ABORTS = FIXTURES / "python" / "triage" / "aborts.py"
+EXITS = FIXTURES / "python" / "triage" / "exits.py"
+
+
+def test_an_aborted_program_leaves_its_output_and_python_stack_and_no_core(tmp_path: Path) -> None:
+    directory = triage.private_directory(str(tmp_path / "dumps"))
+    seen = tmp_path / "seen"
+    said: list[bytes] = []
+
+    def echo(chunk: bytes) -> None:  # the first line arrives while the program still runs: it waits for this file
+        said.append(chunk)
+        if b"armed" in b"".join(said):
+            seen.touch()
+
+    result = triage.run([sys.executable, str(ABORTS), str(seen)], directory, cwd=str(tmp_path), echo=echo)
+    assert result.returncode == -signal.SIGABRT and result.signal_name == "SIGABRT" and result.exit_status == 134
+    assert result.dump is None
+    assert "no GPU coredump" in result.summary("aborts.py")
+    first = b"".join(said).decode().splitlines()[0].split(" ", 4)
+    assert first[1:4] == ["1", str(directory / "gpu.%p.nvcudmp"), triage.LIGHTWEIGHT]
+    assert first[4].strip() == "(0, 0)"  # no CPU core
+    assert "CUDA_ENABLE_COREDUMP_ON_EXCEPTION" not in os.environ  # armed for the program alone
+    assert stat.S_IMODE(os.stat(directory).st_mode) == 0o700
+    assert stat.S_IMODE(os.stat(result.output).st_mode) == 0o600
+    assert "Fatal Python error: Aborted" in result.output.read_text()
+
+    config = LaunchConfig(debugger=("cuda-gdb",), target=(str(ABORTS),), cwd=str(tmp_path),
+                          core=str(directory / "gpu.4242.nvcudmp"), program_output=str(result.output))
+    stack = post_mortem_stack(config)
+    assert stack is not None and stack.pid == 4242 and stack.thread is not None and stack.thread.tid == 4242
+    frame = stack.user_frame
+    assert frame is not None and (frame.file, frame.function) == (str(ABORTS), "sync_point")
+    assert frame.line == marked_line(ABORTS, "# THE ABORT") and frame.code == "os.abort()  # THE ABORT"
+    assert [f.line for f in stack.thread.frames][1] == marked_line(ABORTS, "# THE CALL")
+
+
+def test_a_program_that_exits_is_told_with_its_code(tmp_path: Path) -> None:
+    said: list[bytes] = []
+    result = triage.run([sys.executable, str(EXITS), "3"], triage.private_directory(None), echo=said.append)
+    try:
+        assert result.returncode == 3 and result.exit_status == 3 and result.dump is None
+        assert b"ran to the end" in b"".join(said)
+        assert result.summary("exits.py") == "exits.py exited with code 3 and no GPU fault (the driver wrote no coredump)"
+    finally:
+        triage.remove(result.directory)
+    assert not result.directory.exists()
+
+
+def test_keep_makes_an_existing_directory_private_and_refuses_a_file(tmp_path: Path) -> None:
+    open_dir = tmp_path / "open"
+    open_dir.mkdir(mode=0o755)
+    os.chmod(open_dir, 0o755)
+    assert stat.S_IMODE(os.stat(triage.private_directory(str(open_dir))).st_mode) == 0o700
+    (tmp_path / "file").write_text("x")
+    with pytest.raises(triage.TriageError, match="not a directory"):
+        triage.private_directory(str(tmp_path / "file"))
+
+
+def test_a_program_that_cannot_start_is_one_error(tmp_path: Path) -> None:
+    with pytest.raises(triage.TriageError, match="cannot run"):
+        triage.run([str(tmp_path / "missing")], triage.private_directory(str(tmp_path / "d")))

@@ -1,0 +1,88 @@
+"""`cudatui triage PROGRAM [ARGS]`: run at full speed; on a GPU fault, the faulting thread post-mortem.
+
+The program runs without a debugger (:mod:`cudatui.gdbbridge.jobs.triage`: the driver's GPU
+coredump armed for it alone, into a private directory), its output streaming as usual. When a
+kernel faults, the debugger UI opens the dump at the faulting warp, with the program's last
+output and its Python stack (the line where the host waited for the GPU). Without a fault,
+one line says how it ended and cudatui exits with the program's status. The dumps are removed
+when the screen closes, unless ``--keep DIR``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from cudatui.gdbbridge.jobs import triage
+from cudatui.gdbbridge.text import sanitize
+from cudatui.tui.launch import check_debugger, debug_config, run_app
+from cudatui.tui.program_checks import check_program, check_script
+
+
+def add_parser(subparsers: Any) -> None:
+    """Add the `triage` sub-command."""
+    parser = subparsers.add_parser(
+        "triage", help="run a program at full speed; on a GPU fault, open the faulting thread post-mortem",
+        description="Run PROGRAM without a debugger (as fast as it runs alone; under cuda-gdb every kernel launch "
+        "costs several times more), with the CUDA driver's GPU coredump armed for it. If a kernel faults, the "
+        "debugger opens the dump at the faulting thread, with the program's last output and its Python line. "
+        "Use it for long jobs; use `cudatui PROGRAM` to step through a kernel.",
+    )
+    parser.add_argument("--keep", metavar="DIR", help="keep the dumps and the output in DIR (made, mode 0700); "
+                        "by default they are removed when the screen closes")
+    parser.add_argument("--full", action="store_true", help="dump every GPU memory region too (large); by default "
+                        "the dump is lightweight: the faulting warps' registers, pc and code")
+    parser.add_argument("--debugger", default="cuda-gdb", metavar="PATH", help="debugger that opens the dump "
+                        "(default cuda-gdb)")
+    parser.add_argument("program", metavar="PROGRAM", help="the program; a .py runs under this Python")
+    parser.add_argument("args", nargs=argparse.REMAINDER, metavar="ARGS", help="arguments of the program")
+    parser.set_defaults(func=run)
+
+
+def _fail(message: str, code: int = 2) -> int:
+    print(f"cudatui: {sanitize(message)}", file=sys.stderr)
+    return code
+
+
+def _say(message: str) -> None:
+    print(f"cudatui triage: {sanitize(message)}", file=sys.stderr, flush=True)
+
+
+def run(args: argparse.Namespace) -> int:
+    for check in (lambda: check_program(args.program), lambda: check_script(args.program),
+                  lambda: check_debugger(args.debugger)):  # the debugger too: found missing after an hour is late
+        problem = check()
+        if problem:
+            return _fail(problem)
+    config = debug_config(args.program, tuple(args.args), debugger=args.debugger)
+    try:
+        directory = triage.private_directory(args.keep)
+    except triage.TriageError as exc:
+        return _fail(str(exc))
+    kind = "full" if args.full else "lightweight"
+    _say(f"running {args.program} at full speed; a GPU fault is dumped ({kind}) into {directory}")
+    try:
+        result = triage.run(config.program_argv, directory, cwd=os.getcwd(), full=args.full)
+    except triage.TriageError as exc:
+        _cleanup(directory, args.keep)
+        return _fail(str(exc))
+    _say(result.summary(args.program))
+    if result.dump is None:
+        _cleanup(directory, args.keep)
+        return result.exit_status
+    code = run_app(replace(debug_config(args.program, tuple(args.args), core=str(result.dump), debugger=args.debugger),
+                           program_output=str(result.output)))
+    _cleanup(directory, args.keep)
+    return code
+
+
+def _cleanup(directory: Path, keep: str | None) -> None:
+    """Remove the run's directory, unless the user asked to keep it (then say where it is)."""
+    if keep is None:
+        triage.remove(directory)
+    else:
+        _say(f"the dumps and the output are kept in {directory}")
