@@ -1,0 +1,58 @@
+"""`cudatui triage` on the GPU box: PyTorch's own index kernel faults at full speed (no debugger);
+the driver writes a lightweight GPU coredump into the run's private directory and aborts the
+process, faulthandler prints its Python stack; the Debugger opens the dump at the faulting
+thread, with the program's sync line (7, the ``.item()``) as the stop's host stack and the
+device assert message among the program's output.
+
+Run: ``python -m pytest -m gpu tests/gpu/test_triage_gpu.py -v``
+"""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+import signal
+import sys
+from pathlib import Path
+
+import pytest
+
+from cudatui.gdbbridge.debugger.config import LaunchConfig
+from cudatui.gdbbridge.debugger.debugger import Debugger
+from cudatui.gdbbridge.debugger.status import Phase
+from cudatui.gdbbridge.jobs import triage
+from tests.support.paths import ROOT
+from tests.support.wait import until
+
+pytestmark = pytest.mark.gpu
+
+PROGRAM = ROOT / "scripts" / "own_programs" / "torch_index.py"
+WAIT = 240.0
+
+
+async def test_a_pytorch_index_assert_is_dumped_and_opened_at_its_thread_with_the_python_line(tmp_path: Path) -> None:
+    if shutil.which("cuda-gdb") is None:
+        pytest.skip("needs cuda-gdb")
+    directory = triage.private_directory(str(tmp_path / "dumps"))
+    said: list[bytes] = []
+    result = await asyncio.to_thread(triage.run, [sys.executable, str(PROGRAM)], directory, cwd=str(PROGRAM.parent),
+                                     echo=said.append)
+    assert result.returncode == -signal.SIGABRT, b"".join(said)[-2000:]
+    assert result.dump is not None and result.dump.parent == directory
+    output = b"".join(said).decode(errors="replace")
+    assert "Assertion" in output and "Fatal Python error: Aborted" in output
+
+    debugger = Debugger(LaunchConfig(debugger=("cuda-gdb",), target=(str(PROGRAM),), cwd=str(PROGRAM.parent),
+                                     core=str(result.dump), program_output=str(result.output)))
+    await debugger.start()
+    try:
+        await until(lambda: debugger.state is not None and debugger.phase is Phase.STOPPED, WAIT, "the post-mortem stop")
+        state = debugger.state
+        assert state is not None and state.focus is not None
+        assert state.host is not None
+        frame = state.host.user_frame
+        assert frame is not None and (Path(frame.file).name, frame.line) == ("torch_index.py", 7)
+        assert frame.code == 'print("sum", y.sum().item())'
+        assert "Assertion" in debugger.output_tail.text
+    finally:
+        await debugger.close()
