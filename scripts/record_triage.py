@@ -30,7 +30,7 @@ PROGRAMS = ROOT / "scripts" / "own_programs"
 async def post_mortem(config: LaunchConfig, started: float) -> str:
     app = DebuggerApp(config)
     async with app.run_test(size=(160, 48)) as pilot:
-        deadline = time.monotonic() + 300
+        deadline = time.monotonic() + 120
         while not (app.last_state is not None and app.last_state.focus is not None and app.last_state.host is not None):
             if time.monotonic() > deadline:
                 await app.action_quit()
@@ -59,7 +59,7 @@ async def record(name: str, out: Path) -> None:
     ran = time.perf_counter() - started
     size = result.dump.stat().st_size if result.dump else 0
     print(f"{name:<14} triage run {ran:.2f} s: {result.summary(name)}; dump {size / 1e6:.1f} MB "
-          f"(flags {triage.LIGHTWEIGHT})", flush=True)
+          f"(full)", flush=True)
     print(f"{name:<14} output tail: {result.output.read_text()[-300:]!r}", flush=True)
     if result.dump is None:
         return

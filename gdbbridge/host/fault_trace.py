@@ -1,4 +1,5 @@
-"""The Python stack that ``faulthandler`` prints when a program is ended by a fatal signal.
+"""The Python stack that ``faulthandler`` prints when a program is ended by a fatal signal
+(or, failing that, the program's last traceback).
 
 ``cudatui triage`` runs the program with ``PYTHONFAULTHANDLER=1``: when the CUDA driver ends it
 with ``abort()`` after writing the GPU coredump, Python prints every thread's stack on stderr::
@@ -27,8 +28,9 @@ import re
 from cudatui.gdbbridge.host.stack import HostFrame, HostStack, HostThread
 
 _FATAL = "Fatal Python error:"
+_TRACEBACK = "Traceback (most recent call last):"
 _THREAD = re.compile(r"^(Current thread|Thread) (0x[0-9a-fA-F]+) \(most recent call first\):$")
-_FRAME = re.compile(r'^  File "(?P<file>[^"\x00-\x1f\x7f]{1,4096})", line (?P<line>\d{1,9}) in (?P<func>[^\s\x00-\x1f\x7f-\x9f]{1,500})$')
+_FRAME = re.compile(r'^  File "(?P<file>[^"\x00-\x1f\x7f]{1,4096})", line (?P<line>\d{1,9}),? in (?P<func>[^\s\x00-\x1f\x7f-\x9f]{1,500})$')
 MAX_FRAMES = 1000
 """Frames read per thread at most (a report is bounded; a hostile output is not)."""
 
@@ -38,7 +40,7 @@ def parse(output: str, pid: int, cwd: str | None = None) -> HostStack | None:
     ``cwd``), the current thread first with ``pid`` as its id; None when there is none."""
     start = output.rfind(_FATAL)
     if start < 0:
-        return None
+        return _traceback(output, pid, cwd)
     current: list[HostThread] = []
     others: list[HostThread] = []
     frames: list[HostFrame] | None = None
@@ -55,10 +57,25 @@ def parse(output: str, pid: int, cwd: str | None = None) -> HostStack | None:
             close()
             frames, is_current = [], thread.group(1) == "Current thread"
         elif frames is not None and (frame := _FRAME.match(line)) is not None and len(frames) < MAX_FRAMES:
-            file = frame["file"]
-            if cwd and not file.startswith("<") and not os.path.isabs(file):
-                file = os.path.normpath(os.path.join(cwd, file))
-            frames.append(HostFrame.at(file, int(frame["line"]), frame["func"]))
+            frames.append(_frame(frame, cwd))
     close()
     threads = (*current, *others)
     return HostStack(pid, threads) if threads else None
+
+
+def _frame(match: re.Match[str], cwd: str | None) -> HostFrame:
+    file = match["file"]
+    if cwd and not file.startswith("<") and not os.path.isabs(file):
+        file = os.path.normpath(os.path.join(cwd, file))
+    return HostFrame.at(file, int(match["line"]), match["func"])
+
+
+def _traceback(output: str, pid: int, cwd: str | None) -> HostStack | None:
+    """The last Python traceback of ``output`` (an uncaught exception: PyTorch raises one at the
+    sync point after the driver wrote its dump), innermost frame first."""
+    start = output.rfind(_TRACEBACK)
+    if start < 0:
+        return None
+    frames = [_frame(m, cwd) for raw in output[start:].splitlines()[1:MAX_FRAMES]
+              if (m := _FRAME.match(raw.rstrip("\r"))) is not None]
+    return HostStack(pid, (HostThread(pid, None, tuple(reversed(frames))),)) if frames else None

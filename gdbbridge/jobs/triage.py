@@ -9,9 +9,10 @@ private directory (0700) that only this run uses; the post-mortem screen then op
 What is armed, for the program alone (never cudatui's own environment):
 
 - ``CUDA_ENABLE_COREDUMP_ON_EXCEPTION=1``, ``CUDA_COREDUMP_FILE=DIR/gpu.%p.nvcudmp``;
-- ``CUDA_COREDUMP_GENERATION_FLAGS``: :data:`LIGHTWEIGHT` (skip global, shared and local memory
-  and the non-relocated ELF images: the faulting warp's registers, pc, errorpc and the kernel's
-  code stay; the dump is megabytes, not the GPU's memory). ``--full`` keeps every memory region;
+- ``CUDA_COREDUMP_GENERATION_FLAGS``: none by default (a full dump: 83 MB for a PyTorch index
+  assert on the H200). ``--lightweight`` asks for :data:`LIGHTWEIGHT` (no global, shared or local
+  memory, no non-relocated ELF images: 0.1 MB), which cuda-gdb 13.0 cannot open (it stops on an
+  internal error, ``m_num_devices > 0``, measured on the H200): for a later cuda-gdb;
 - ``PYTHONFAULTHANDLER=1``: the driver ends the process with ``abort()`` after the dump, and a
   Python program then prints its Python stack (every thread, innermost last) on stderr, which
   triage keeps: the Python line behind the fault (a sync point, see :mod:`..host.view`);
@@ -37,6 +38,7 @@ import subprocess
 import sys
 import tempfile
 import termios
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -115,7 +117,7 @@ def private_directory(keep: str | None) -> Path:
     return path
 
 
-def armed_env(base: Mapping[str, str], directory: Path, full: bool = False) -> dict[str, str]:
+def armed_env(base: Mapping[str, str], directory: Path, lightweight: bool = False) -> dict[str, str]:
     """``base`` with the GPU coredump armed into ``directory`` and Python's fault handler on."""
     env = dict(base)
     env.update({
@@ -124,10 +126,10 @@ def armed_env(base: Mapping[str, str], directory: Path, full: bool = False) -> d
         "PYTHONFAULTHANDLER": "1",
     })
     env.pop("CUDA_ENABLE_CPU_COREDUMP_ON_EXCEPTION", None)
-    if full:
-        env.pop("CUDA_COREDUMP_GENERATION_FLAGS", None)
-    else:
+    if lightweight:
         env["CUDA_COREDUMP_GENERATION_FLAGS"] = LIGHTWEIGHT
+    else:
+        env.pop("CUDA_COREDUMP_GENERATION_FLAGS", None)
     return env
 
 
@@ -151,13 +153,13 @@ def _output_pair() -> tuple[int, int]:
 
 
 def run(argv: Sequence[str], directory: Path, *, cwd: str | None = None, env: Mapping[str, str] | None = None,
-        full: bool = False, echo: Callable[[bytes], None] | None = None) -> TriageResult:
+        lightweight: bool = False, echo: Callable[[bytes], None] | None = None) -> TriageResult:
     """Run ``argv`` armed (see the module docstring), its output copied to ``echo`` (default:
     cudatui's stdout) as it comes; how it ended and the dump it left in ``directory``."""
     write = echo or _stdout
     ours, theirs = _output_pair()
     try:
-        proc = subprocess.Popen(list(argv), cwd=cwd, env=armed_env(env if env is not None else os.environ, directory, full),
+        proc = subprocess.Popen(list(argv), cwd=cwd, env=armed_env(env if env is not None else os.environ, directory, lightweight),
                                 stdout=theirs, stderr=theirs, preexec_fn=_no_core)
     except OSError as exc:
         os.close(ours)
@@ -165,7 +167,8 @@ def run(argv: Sequence[str], directory: Path, *, cwd: str | None = None, env: Ma
     finally:
         os.close(theirs)
     tail = bytearray()
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)  # ctrl+c is the program's to take
+    main = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None  # ctrl+c is the program's to take
     try:
         while True:
             try:
@@ -180,7 +183,8 @@ def run(argv: Sequence[str], directory: Path, *, cwd: str | None = None, env: Ma
                 del tail[:-TAIL]
         returncode = proc.wait()
     finally:
-        signal.signal(signal.SIGINT, previous)
+        if main:
+            signal.signal(signal.SIGINT, previous)
         os.close(ours)
     output = directory / OUTPUT
     fd = os.open(output, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)

@@ -21,7 +21,7 @@ def test_a_program_without_a_fault_runs_through_and_gives_its_code(tmp_path: Pat
     assert run.returncode == 3
     assert run.stdout.strip() == "ran to the end"
     lines = run.stderr.splitlines()
-    assert lines[0].startswith("cudatui triage: running ") and "(lightweight) into dumps" in lines[0]
+    assert lines[0].startswith("cudatui triage: running ") and "(full) into dumps" in lines[0]
     assert lines[1] == f"cudatui triage: {EXITS} exited with code 3 and no GPU fault (the driver wrote no coredump)"
     assert lines[2] == "cudatui triage: the dumps and the output are kept in dumps"
     assert (tmp_path / "dumps" / "output.txt").read_text().strip() == "ran to the end"

@@ -42,3 +42,12 @@ def test_output_without_a_report_or_with_broken_lines_gives_what_it_can() -> Non
              '  File "/b.py", line 3 in g\x1b]2;t\x07\n  File "/c.py", line 4 in h\n'
     stack = parse(forged, 1)
     assert stack is not None and [(f.file, f.line) for f in stack.threads[0].frames] == [("/c.py", 4)]
+
+
+def test_without_a_fault_report_the_last_traceback_is_the_stack(tmp_path: Path) -> None:
+    """PyTorch raises at the sync point after the driver's dump: the traceback holds the line."""
+    (tmp_path / "prog.py").write_text("def sync():\n    raise RuntimeError('CUDA error')\n\nsync()\n")
+    run = subprocess.run([sys.executable, "prog.py"], cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    stack = parse(run.stderr, 9, str(tmp_path))
+    assert stack is not None and stack.thread is not None and stack.thread.tid == 9
+    assert [(f.function, f.line) for f in stack.thread.frames] == [("sync", 2), ("<module>", 4)]

@@ -34,8 +34,8 @@ def add_parser(subparsers: Any) -> None:
     )
     parser.add_argument("--keep", metavar="DIR", help="keep the dumps and the output in DIR (made, mode 0700); "
                         "by default they are removed when the screen closes")
-    parser.add_argument("--full", action="store_true", help="dump every GPU memory region too (large); by default "
-                        "the dump is lightweight: the faulting warps' registers, pc and code")
+    parser.add_argument("--lightweight", action="store_true", help="a lightweight dump (no GPU memory: megabytes "
+                        "less; cuda-gdb 13.0 cannot open one, a later one can)")
     parser.add_argument("--debugger", default="cuda-gdb", metavar="PATH", help="debugger that opens the dump "
                         "(default cuda-gdb)")
     parser.add_argument("program", metavar="PROGRAM", help="the program; a .py runs under this Python")
@@ -63,10 +63,10 @@ def run(args: argparse.Namespace) -> int:
         directory = triage.private_directory(args.keep)
     except triage.TriageError as exc:
         return _fail(str(exc))
-    kind = "full" if args.full else "lightweight"
+    kind = "lightweight" if args.lightweight else "full"
     _say(f"running {args.program} at full speed; a GPU fault is dumped ({kind}) into {directory}")
     try:
-        result = triage.run(config.program_argv, directory, cwd=os.getcwd(), full=args.full)
+        result = triage.run(config.program_argv, directory, cwd=os.getcwd(), lightweight=args.lightweight)
     except triage.TriageError as exc:
         _cleanup(directory, args.keep)
         return _fail(str(exc))
