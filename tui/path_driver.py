@@ -24,6 +24,7 @@ from cudatui.gdbbridge.nvml import recorded as gpu_record
 from cudatui.gdbbridge.record.stop_state import record_step, summarize
 from cudatui.kernels.lesson_paths import PathStep
 from cudatui.tui.goto_focus import GotoFocusScreen
+from cudatui.tui.textual_compat import app_notifications
 from cudatui.tui.messages import Condition, DebugFinding, Delete, Enable, FrameSelected
 
 SIZE = (160, 48)
@@ -181,7 +182,7 @@ class Driver:
 
     def notifications(self) -> list[str]:
         """The messages of the notifications the app shows now (what the UI told the user)."""
-        return [str(n.message) for n in getattr(self.app, "_notifications", ())]
+        return [str(n.message) for n in app_notifications(self.app)]
 
     async def moved(self, before: int, timeout: float) -> str:
         """Until a new state is published and the program is stopped or gone, or the UI is idle
