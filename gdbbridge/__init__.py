@@ -45,8 +45,8 @@ _PUBLIC = {
         "Breakpoint", "BreakpointLocation", "Frame", "QueryFailure", "Register", "StopEvent", "StopState", "Variable",
     ),
     "cudatui.gdbbridge.cuda.models": (
-        "CUDA_EXCEPTIONS", "BlockRange", "Context", "CudaException", "CudaFocus", "Device", "Instruction", "Kernel",
-        "Lane", "LaunchTraceEntry", "Sm", "ThreadRange", "Warp",
+        "CUDA_EXCEPTIONS", "BlockRange", "CudaException", "CudaFocus", "Device", "Instruction", "Kernel", "Lane", "Sm",
+        "ThreadRange", "Warp",
     ),
     "cudatui.gdbbridge.convert": ("fmt_dim3", "to_int"),
     "cudatui.gdbbridge.cuda.focus": ("FocusResult", "FocusSyntaxError", "normalize_focus", "switch_focus"),

@@ -127,8 +127,6 @@ class DebuggerCore:
         """Whether the program was re-run with CUDA_LAUNCH_BLOCKING=1 (so a stop's host line is the launch)."""
         self.following_instructor = True
         """A follower moves with the instructor's focus and frame (see Debugger.follow_instructor)."""
-        self.instructor_gone = False
-        """A follower: the instructor's session has ended."""
 
     @property
     def status(self) -> Status:
@@ -207,7 +205,6 @@ class DebuggerCore:
     def _on_follow(self, payload: dict[str, Any]) -> None:
         """What the follow stand-in says: the instructor's session ended, or where they look."""
         if payload.get("state") == "ended":
-            self.instructor_gone = True
             self._set_status(self.phase, "the instructor's session ended: this is its last state (r follows "
                              "their next session)")
             self._notice("the instructor's session ended: its last state stays on screen", "warning")

@@ -286,12 +286,6 @@ class Debugger(StopQueries):
                 await self._insert(BreakpointSpec(f"{path}:{line}"))
 
     @_drives
-    async def add_breakpoint(self, spec: BreakpointSpec) -> None:
-        """Insert ``spec`` (a CUDA condition cuda-gdb refuses before the kernel loads is deferred)."""
-        async with self._lock:
-            await self._insert(spec)
-
-    @_drives
     async def delete_breakpoint(self, number: int) -> None:
         async with self._lock:
             if self.breakpoints is not None:
