@@ -44,7 +44,7 @@ _PUBLIC = {
     "cudatui.gdbbridge.models": (
         "Breakpoint", "BreakpointLocation", "Frame", "QueryFailure", "Register", "StopEvent", "StopState", "Variable",
     ),
-    "cudatui.gdbbridge.cuda.models": (
+    "cudatui.gdbbridge.models.cuda": (
         "CUDA_EXCEPTIONS", "BlockRange", "CudaException", "CudaFocus", "Device", "Instruction", "Kernel", "Lane", "Sm",
         "ThreadRange", "Warp",
     ),
@@ -56,9 +56,9 @@ _PUBLIC = {
     "cudatui.gdbbridge.cuda.culprit": ("Culprit",),
     "cudatui.gdbbridge.cuda.shared_decls": ("SharedDecl", "shared_arrays"),
     "cudatui.gdbbridge.record.transcript": ("Exchange", "Transcript", "TranscriptError", "canonical", "load"),
-    "cudatui.gdbbridge.record.path": ("Move", "recorded_breakpoints", "recorded_moves", "recorded_start"),
+    "cudatui.gdbbridge.debugger.recorded_path": ("Move", "recorded_breakpoints", "recorded_moves", "recorded_start"),
     "cudatui.gdbbridge.record.stop_state": ("recorded_path",),
-    "cudatui.gdbbridge.record.recorder": ("RecordingError", "prepare"),
+    "cudatui.gdbbridge.session.recorder": ("RecordingError", "prepare"),
     "cudatui.gdbbridge.sanitizer.run": (
         "SanitizerError", "SanitizerRequest", "SanitizerResult", "SanitizerRun", "run_sanitizer",
     ),

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from collections.abc import Mapping
 
 from cudatui.gdbbridge.convert import to_dim3, to_int
-from cudatui.gdbbridge.cuda.models import BlockRange, Device, Kernel, Lane, Sm, ThreadRange, Warp
+from cudatui.gdbbridge.models.cuda import BlockRange, Device, Kernel, Lane, Sm, ThreadRange, Warp
 
 if TYPE_CHECKING:
     from cudatui.gdbbridge.session.gdb import GdbSession

@@ -44,7 +44,7 @@ from cudatui.gdbbridge.debugger.state import StateBuilder
 from cudatui.gdbbridge.jobs.ranks import RankJob, exit_status
 from cudatui.gdbbridge.debugger.status import NOT_STOPPED, Phase, Status, focused_kernel, stop_detail
 from cudatui.gdbbridge.debugger.varobj import VariableObjects
-from cudatui.gdbbridge.cuda.models import CudaFocus
+from cudatui.gdbbridge.models.cuda import CudaFocus
 from cudatui.gdbbridge.models import Breakpoint, StopEvent, StopState, Variable
 from cudatui.gdbbridge.outcome import OutputTail, StopNotes, device_assert, notes_at_exit
 from cudatui.gdbbridge.session import events as ev

@@ -27,7 +27,7 @@ from cudatui.gdbbridge.cuda.tables import (
 )
 from cudatui.gdbbridge.session.mi import parse_line
 from cudatui.gdbbridge.convert import to_exit_code
-from cudatui.gdbbridge.cuda.models import CUDA_EXCEPTIONS, CudaFocus
+from cudatui.gdbbridge.models.cuda import CUDA_EXCEPTIONS, CudaFocus
 from cudatui.gdbbridge.models import Frame, StopEvent, Variable
 from tests.support.paths import FIXTURES, TRANSCRIPTS
 
