@@ -24,8 +24,8 @@ from cudatui.gdbbridge.nvml import recorded as gpu_record
 from cudatui.gdbbridge.record.stop_state import record_step, summarize
 from cudatui.kernels.lesson_paths import PathStep
 from cudatui.tui.goto_focus import GotoFocusScreen
-from cudatui.tui.textual_compat import app_notifications
 from cudatui.tui.messages import Condition, DebugFinding, Delete, Enable, FrameSelected
+from cudatui.tui.textual_compat import app_notifications
 
 SIZE = (160, 48)
 """The terminal size recordings are made at (every pane visible, so every pane's queries are asked)."""

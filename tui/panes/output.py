@@ -16,6 +16,7 @@ from textual.widget import Widget
 from textual.widgets import Log
 
 from cudatui.tui.textual_compat import LogHooks, log_forget_rendered_line, log_line_processor, log_line_strip
+
 from .base import InfoLine
 
 MAX_LINE = 4096
