@@ -101,7 +101,7 @@ def transcript_lines(path: Path, direction: str = "out") -> list[str]:
 
 def write_transcript(path: Path, entries: Iterable[tuple[str, str]], argv: Sequence[str] = ("bench",)) -> Path:
     """Write a replayable transcript of ``(dir, line)`` entries (times are not replayed)."""
-    from cudatui.gdbbridge.record.recorder import FORMAT, VERSION
+    from cudatui.gdbbridge.session.recorder import FORMAT, VERSION
 
     with path.open("w", encoding="utf-8") as handle:
         handle.write(json.dumps({"t": 0.0, "dir": "meta", "format": FORMAT, "version": VERSION, "argv": list(argv)}) + "\n")

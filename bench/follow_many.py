@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT))
 from cudatui.gdbbridge.debugger.config import LaunchConfig  # noqa: E402
 from cudatui.gdbbridge.debugger.debugger import Debugger, Step  # noqa: E402
 from cudatui.gdbbridge.debugger.events import StateChanged  # noqa: E402
-from cudatui.gdbbridge.record.recorder import prepare  # noqa: E402
+from cudatui.gdbbridge.session.recorder import prepare  # noqa: E402
 
 STEPS_C = ROOT / "tests" / "fixtures" / "c" / "app" / "steps.c"
 GOAL_S = 1.0

@@ -29,7 +29,7 @@ from cudatui.gdbbridge.debugger.debugger import Debugger
 from cudatui.gdbbridge.debugger.events import PhaseChanged
 from cudatui.gdbbridge.debugger.status import Phase
 from cudatui.gdbbridge.session.mi import BIG_LINE, parse_line
-from cudatui.gdbbridge.cuda.models import CudaFocus
+from cudatui.gdbbridge.models.cuda import CudaFocus
 from cudatui.gdbbridge.models import StopEvent, StopState, Variable
 from cudatui.tui.panes.focus import FocusNavigator
 from cudatui.tui.panes.shared_memory import SharedMemoryPane

@@ -35,6 +35,9 @@ _PUBLIC = {
         "StateChanged",
     ),
     "cudatui.gdbbridge.debugger.queries": ("DebuggerQueries",),
+    "cudatui.gdbbridge.jobs.triage": (
+        "TriageError", "TriageResult", "private_directory", "remove_run", "run_armed",
+    ),
     "cudatui.gdbbridge.jobs.attach": (
         "ProcessInfo", "attach_debugger", "attach_problem", "attached_pid", "process_info",
     ),
@@ -44,9 +47,9 @@ _PUBLIC = {
     "cudatui.gdbbridge.models": (
         "Breakpoint", "BreakpointLocation", "Frame", "QueryFailure", "Register", "StopEvent", "StopState", "Variable",
     ),
-    "cudatui.gdbbridge.cuda.models": (
-        "CUDA_EXCEPTIONS", "BlockRange", "Context", "CudaException", "CudaFocus", "Device", "Instruction", "Kernel",
-        "Lane", "LaunchTraceEntry", "Sm", "ThreadRange", "Warp",
+    "cudatui.gdbbridge.models.cuda": (
+        "CUDA_EXCEPTIONS", "BlockRange", "CudaException", "CudaFocus", "Device", "Instruction", "Kernel", "Lane", "Sm",
+        "ThreadRange", "Warp",
     ),
     "cudatui.gdbbridge.convert": ("fmt_dim3", "to_int"),
     "cudatui.gdbbridge.cuda.focus": ("FocusResult", "FocusSyntaxError", "normalize_focus", "switch_focus"),
@@ -56,9 +59,9 @@ _PUBLIC = {
     "cudatui.gdbbridge.cuda.culprit": ("Culprit",),
     "cudatui.gdbbridge.cuda.shared_decls": ("SharedDecl", "shared_arrays"),
     "cudatui.gdbbridge.record.transcript": ("Exchange", "Transcript", "TranscriptError", "canonical", "load"),
-    "cudatui.gdbbridge.record.path": ("Move", "recorded_breakpoints", "recorded_moves", "recorded_start"),
+    "cudatui.gdbbridge.debugger.recorded_path": ("Move", "recorded_breakpoints", "recorded_moves", "recorded_start"),
     "cudatui.gdbbridge.record.stop_state": ("recorded_path",),
-    "cudatui.gdbbridge.record.recorder": ("RecordingError", "prepare"),
+    "cudatui.gdbbridge.session.recorder": ("RecordingError", "prepare"),
     "cudatui.gdbbridge.sanitizer.run": (
         "SanitizerError", "SanitizerRequest", "SanitizerResult", "SanitizerRun", "run_sanitizer",
     ),
@@ -88,7 +91,7 @@ _PUBLIC = {
     "cudatui.gdbbridge.advice": ("BUILD_ADVICE", "library_of", "no_source_lines", "no_source_reason"),
     "cudatui.gdbbridge.names": ("is_shortened", "short_name"),
     "cudatui.gdbbridge.i18n": ("LANGUAGES", "N_", "cells", "language", "set_language", "tr"),
-    "cudatui.gdbbridge.host.stack": ("HostFrame", "HostStack", "HostThread"),
+    "cudatui.gdbbridge.models.host": ("HostFrame", "HostStack", "HostThread"),
     "cudatui.gdbbridge.host.view": ("Folded", "fold", "sync_point"),
 }
 """Module -> the public names it defines."""

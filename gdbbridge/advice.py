@@ -14,7 +14,7 @@ import os
 import re
 
 from cudatui.gdbbridge.convert import fmt_dim3
-from cudatui.gdbbridge.host.stack import HostFrame
+from cudatui.gdbbridge.models.host import HostFrame
 from cudatui.gdbbridge.models import Frame, StopState
 from cudatui.gdbbridge.names import short_name
 

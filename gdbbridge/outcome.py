@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from cudatui.gdbbridge.host.paths import is_user_file
+from cudatui.gdbbridge.paths import is_user_file
 
 TAIL_CHARS = 64 * 1024
 """How much of the program's output the notes are read from (its end)."""

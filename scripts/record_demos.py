@@ -54,7 +54,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from cudatui.gdbbridge.record.recorder import FORMAT, VERSION  # noqa: E402
+from cudatui.gdbbridge.session.recorder import FORMAT, VERSION  # noqa: E402
 from cudatui.kernels.lesson_paths import PathStep, lesson_path, sanitizer_tools  # noqa: E402
 from cudatui.tui.path_driver import Reports, StepLog, drive_app  # noqa: E402
 from cudatui.kernels.lessons import KERNELS_DIR, LESSONS, get_lesson, sanitizer_options  # noqa: E402

@@ -55,7 +55,7 @@ async def record(name: str, out: Path) -> None:
     print(f"{name:<14} plain run {plain_s:.2f} s, exit {plain.returncode}: {plain.stdout.strip()[-80:]}", flush=True)
     directory = triage.private_directory(str(out / f"triage_{name}.dumps"))
     started = time.perf_counter()
-    result = triage.run([sys.executable, str(program)], directory, cwd=str(PROGRAMS), echo=lambda _: None)
+    result = triage.run_armed([sys.executable, str(program)], directory, cwd=str(PROGRAMS), echo=lambda _: None)
     ran = time.perf_counter() - started
     size = result.dump.stat().st_size if result.dump else 0
     print(f"{name:<14} triage run {ran:.2f} s: {result.summary(name)}; dump {size / 1e6:.1f} MB "

@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 
 from cudatui.gdbbridge.i18n import set_language
 from cudatui.gdbbridge.jobs.attach import attach_problem
-from cudatui.gdbbridge.record.recorder import RecordingError, prepare
+from cudatui.gdbbridge.session.recorder import RecordingError, prepare
 from cudatui.tui.commands import demo, doctor, explain, follow, output, sanitize, stats, triage
 from cudatui.tui.launch import attach_config, check_debugger, debug_config, run_app
 from cudatui.tui.program_checks import check_program, check_script

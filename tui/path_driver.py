@@ -25,6 +25,7 @@ from cudatui.gdbbridge.record.stop_state import record_step, summarize
 from cudatui.kernels.lesson_paths import PathStep
 from cudatui.tui.goto_focus import GotoFocusScreen
 from cudatui.tui.messages import Condition, DebugFinding, Delete, Enable, FrameSelected
+from cudatui.tui.textual_compat import app_notifications
 
 SIZE = (160, 48)
 """The terminal size recordings are made at (every pane visible, so every pane's queries are asked)."""
@@ -178,7 +179,7 @@ class Driver:
 
     def notifications(self) -> list[str]:
         """The messages of the notifications the app shows now (what the UI told the user)."""
-        return [str(n.message) for n in getattr(self.app, "_notifications", ())]
+        return [str(n.message) for n in app_notifications(self.app)]
 
     async def moved(self, before: int, timeout: float) -> str:
         """Until a new state is published and the program is stopped or gone, or the UI is idle

@@ -17,7 +17,8 @@ from typing import Any, Generic, TypeVar
 
 from textual.app import App
 from textual.notifications import Notification, Notify, SeverityLevel
-from textual.widgets._toast import Toast
+
+from cudatui.tui.textual_compat import Toast, toast_notification
 
 ReturnType = TypeVar("ReturnType")
 
@@ -76,9 +77,9 @@ class ToastingApp(App[ReturnType], Generic[ReturnType]):
 
     def _repaint_after_toast(self, slot: int) -> None:
         self._repaint_slots.discard(slot)
-        if not self._screen_stack:
+        if not self.screen_stack:
             return
-        if any(toast._notification.has_expired for toast in self.screen.query(Toast)):
+        if any(toast_notification(toast).has_expired for toast in self.screen.query(Toast)):
             self._repaint_after(0)
             return
         self.screen.refresh()

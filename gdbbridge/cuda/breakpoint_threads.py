@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os
 
-from cudatui.gdbbridge.cuda.models import ThreadRange
+from cudatui.gdbbridge.models.cuda import ThreadRange
 from cudatui.gdbbridge.models import Breakpoint
 
 

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 from collections.abc import Mapping
 
 from cudatui.gdbbridge.convert import to_int
-from cudatui.gdbbridge.cuda.models import Instruction
+from cudatui.gdbbridge.models.cuda import Instruction
 from cudatui.gdbbridge.session.mi import Flag
 
 if TYPE_CHECKING:

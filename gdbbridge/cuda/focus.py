@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from collections.abc import Mapping
 
 from cudatui.gdbbridge.convert import fmt_dim3
-from cudatui.gdbbridge.cuda.models import CudaFocus
+from cudatui.gdbbridge.models.cuda import CudaFocus
 from cudatui.gdbbridge.models import Frame
 
 if TYPE_CHECKING:

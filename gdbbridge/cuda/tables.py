@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from collections.abc import Mapping
 
 from cudatui.gdbbridge.convert import to_dim3, to_int
-from cudatui.gdbbridge.cuda.models import BlockRange, Context, Device, Kernel, Lane, LaunchTraceEntry, Sm, ThreadRange, Warp
+from cudatui.gdbbridge.models.cuda import BlockRange, Device, Kernel, Lane, Sm, ThreadRange, Warp
 
 if TYPE_CHECKING:
     from cudatui.gdbbridge.session.gdb import GdbSession
@@ -24,8 +24,6 @@ TABLES = {
     "kernels": "InfoCudaKernelsTable",
     "blocks": "CoalescedInfoCudaBlocksTable",
     "threads": "CoalescedInfoCudaThreadsTable",
-    "contexts": "InfoCudaContextsTable",
-    "launch-trace": "InfoCudaLaunchTraceTable",
 }
 
 
@@ -107,20 +105,6 @@ def _kernel_columns(r: Mapping[str, Any]) -> dict[str, Any]:
 def parse_kernels(payload: Mapping[str, Any]) -> tuple[Kernel, ...]:
     rows = (_kernel_columns(r) for r in table_rows(payload, TABLES["kernels"]))
     return tuple(Kernel(number=c.pop("kernel"), **c) for c in rows)
-
-
-def parse_contexts(payload: Mapping[str, Any]) -> tuple[Context, ...]:
-    return tuple(
-        Context(to_int(r.get("context"), 0) or 0, to_int(r.get("device"), 0) or 0, str(r.get("state", "")), _cur(r))
-        for r in table_rows(payload, TABLES["contexts"])
-    )
-
-
-def parse_launch_trace(payload: Mapping[str, Any]) -> tuple[LaunchTraceEntry, ...]:
-    return tuple(
-        LaunchTraceEntry(level=to_int(r.get("level"), 0) or 0, **_kernel_columns(r))
-        for r in table_rows(payload, TABLES["launch-trace"])
-    )
 
 
 def parse_blocks(payload: Mapping[str, Any]) -> tuple[BlockRange, ...]:

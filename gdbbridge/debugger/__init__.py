@@ -4,5 +4,5 @@ under one lock, told to subscribers as typed events (``events``) with the run ph
 (``status``); what to launch (``config``); the queries a pane may make (``queries``); one
 immutable ``StopState`` per stop, built by one refresh batch (``state``); and breakpoints,
 including CUDA-thread conditions that cuda-gdb can only take once the kernel is loaded
-(``breakpoints``).
+(``breakpoints``); the breakpoints and moves a recording holds, to replay it (``recorded_path``).
 """

@@ -38,13 +38,13 @@ from cudatui.gdbbridge.debugger.host import debuggee_env, read_host_stack
 from cudatui.gdbbridge.record.follow import FOLLOW
 from cudatui.gdbbridge.record import stop_state
 from cudatui.gdbbridge.record.replay import REPLAY_CUT
-from cudatui.gdbbridge.host.stack import HostStack
+from cudatui.gdbbridge.models.host import HostStack
 from cudatui.gdbbridge.host.view import sync_point
 from cudatui.gdbbridge.debugger.state import StateBuilder
 from cudatui.gdbbridge.jobs.ranks import RankJob, exit_status
 from cudatui.gdbbridge.debugger.status import NOT_STOPPED, Phase, Status, focused_kernel, stop_detail
 from cudatui.gdbbridge.debugger.varobj import VariableObjects
-from cudatui.gdbbridge.cuda.models import CudaFocus
+from cudatui.gdbbridge.models.cuda import CudaFocus
 from cudatui.gdbbridge.models import Breakpoint, StopEvent, StopState, Variable
 from cudatui.gdbbridge.outcome import OutputTail, StopNotes, device_assert, notes_at_exit
 from cudatui.gdbbridge.session import events as ev
@@ -127,8 +127,6 @@ class DebuggerCore:
         """Whether the program was re-run with CUDA_LAUNCH_BLOCKING=1 (so a stop's host line is the launch)."""
         self.following_instructor = True
         """A follower moves with the instructor's focus and frame (see Debugger.follow_instructor)."""
-        self.instructor_gone = False
-        """A follower: the instructor's session has ended."""
 
     def record(self, direction: str, line: str) -> None:
         """Add a line to the session's recording, if it is recorded (what a front end measured
@@ -219,7 +217,6 @@ class DebuggerCore:
     def _on_follow(self, payload: dict[str, Any]) -> None:
         """What the follow stand-in says: the instructor's session ended, or where they look."""
         if payload.get("state") == "ended":
-            self.instructor_gone = True
             self._set_status(self.phase, "the instructor's session ended: this is its last state (r follows "
                              "their next session)")
             self._notice("the instructor's session ended: its last state stays on screen", "warning")

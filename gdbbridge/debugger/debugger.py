@@ -25,7 +25,7 @@ from typing import Any, TypeVar
 from collections.abc import Awaitable, Callable
 
 from cudatui.gdbbridge.cuda.focus import FocusSyntaxError, switch_focus
-from cudatui.gdbbridge.cuda.models import CudaFocus
+from cudatui.gdbbridge.models.cuda import CudaFocus
 from cudatui.gdbbridge.debugger.breakpoints import Breakpoints, BreakpointSpec, pending_text
 from cudatui.gdbbridge.debugger.core import RUN, STEPS, Step
 from cudatui.gdbbridge.debugger.events import ConsoleOutput, Notice, StartupFailed
@@ -34,7 +34,7 @@ from cudatui.gdbbridge.debugger.state import StateBuilder, reselect_frame
 from cudatui.gdbbridge.debugger.targets import attached, join_rank, restart_refused
 from cudatui.gdbbridge.debugger.status import Phase
 from cudatui.gdbbridge.debugger.stop_queries import StopQueries
-from cudatui.gdbbridge.record.recorder import PRIVATE, SHARED
+from cudatui.gdbbridge.session.recorder import PRIVATE, SHARED
 from cudatui.gdbbridge.debugger.varobj import VariableObjects
 from cudatui.gdbbridge.session.errors import DebuggerGone, DebuggerNotFound, MIError
 from cudatui.gdbbridge.names import short_name
@@ -288,12 +288,6 @@ class Debugger(StopQueries):
                     await self._change(self.breakpoints.delete(bp.number))
             else:
                 await self._insert(BreakpointSpec(f"{path}:{line}"))
-
-    @_drives
-    async def add_breakpoint(self, spec: BreakpointSpec) -> None:
-        """Insert ``spec`` (a CUDA condition cuda-gdb refuses before the kernel loads is deferred)."""
-        async with self._lock:
-            await self._insert(spec)
 
     @_drives
     async def delete_breakpoint(self, number: int) -> None:

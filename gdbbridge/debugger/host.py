@@ -21,7 +21,7 @@ from cudatui.gdbbridge.debugger.config import LaunchConfig
 from cudatui.gdbbridge.host.encoding import COMMAND, decode, record
 from cudatui.gdbbridge.host.fault_trace import parse as parse_fault_trace
 from cudatui.gdbbridge.host.reader import host_stack, read_core_stack
-from cudatui.gdbbridge.host.stack import HostStack
+from cudatui.gdbbridge.models.host import HostStack
 from cudatui.gdbbridge.session.errors import MIError
 from cudatui.gdbbridge.session.gdb import GdbSession
 

@@ -17,7 +17,7 @@ from cudatui.gdbbridge.cuda.registers import parse_register_values, usable_regis
 from cudatui.gdbbridge.cuda.tables import info, parse_devices, parse_kernels, parse_lanes, parse_sms, parse_warps
 from cudatui.gdbbridge.debugger.breakpoints import Breakpoints
 from cudatui.gdbbridge.session.mi import Flag
-from cudatui.gdbbridge.cuda.models import CudaFocus
+from cudatui.gdbbridge.models.cuda import CudaFocus
 from cudatui.gdbbridge.models import Breakpoint, Frame, QueryFailure, StopEvent, StopState, Variable
 from cudatui.gdbbridge.session.errors import DebuggerGone, MIError
 from cudatui.gdbbridge.session.gdb import GdbSession

@@ -11,7 +11,7 @@ from cudatui.gdbbridge.cuda.culprit import Culprit, faulting_line, find_culprit
 from cudatui.gdbbridge.cuda.disassembly import disassemble
 from cudatui.gdbbridge.cuda.evaluation import evaluate, read_shared
 from cudatui.gdbbridge.cuda.focus import switch_focus
-from cudatui.gdbbridge.cuda.models import BlockRange, Instruction, ThreadRange
+from cudatui.gdbbridge.models.cuda import BlockRange, Instruction, ThreadRange
 from cudatui.gdbbridge.cuda.tables import info, parse_blocks, parse_threads
 from cudatui.gdbbridge.debugger.core import DebuggerCore
 from cudatui.gdbbridge.debugger.state import WARP_TABLES_UNASKED, warp_tables_unsafe

@@ -18,7 +18,7 @@ from cudatui.gdbbridge.explain.facts import extract_facts, normalize
 from cudatui.gdbbridge.i18n import N_, cells, language, tr, wrap
 from cudatui.gdbbridge.explain.kb import RULES
 from cudatui.gdbbridge.explain.rule import Rule, rx
-from cudatui.gdbbridge.cuda.models import CUDA_EXCEPTIONS
+from cudatui.gdbbridge.models.cuda import CUDA_EXCEPTIONS
 
 CUDA_EXCEPTION_RULE = Rule(
     key="cuda_exception",

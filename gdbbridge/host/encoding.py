@@ -26,7 +26,7 @@ import re
 from typing import Any
 from collections.abc import Callable, Mapping
 
-from cudatui.gdbbridge.host.stack import HostFrame, HostStack, HostThread, clean
+from cudatui.gdbbridge.models.host import HostFrame, HostStack, HostThread, clean
 from cudatui.gdbbridge.session.mi import build, quote
 
 COMMAND = "-cudatui-host-stack"
@@ -53,7 +53,7 @@ def result_line(stack: HostStack, token: int) -> str:
 
 def record(write: Callable[[str, str], None], stack: HostStack) -> None:
     """Write the virtual exchange to a recording: ``write`` takes (direction, line), as
-    :meth:`cudatui.gdbbridge.record.recorder.Recorder.write` does."""
+    :meth:`cudatui.gdbbridge.session.recorder.Recorder.write` does."""
     write("in", build(RECORD_TOKEN, COMMAND))
     write("out", result_line(stack, RECORD_TOKEN))
 

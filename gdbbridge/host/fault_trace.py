@@ -25,7 +25,7 @@ from __future__ import annotations
 import os
 import re
 
-from cudatui.gdbbridge.host.stack import HostFrame, HostStack, HostThread
+from cudatui.gdbbridge.models.host import HostFrame, HostStack, HostThread
 
 _FATAL = "Fatal Python error:"
 _TRACEBACK = "Traceback (most recent call last):"

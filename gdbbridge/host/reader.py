@@ -16,7 +16,7 @@ import asyncio
 import os
 from typing import Any
 
-from cudatui.gdbbridge.host.stack import HostFrame, HostStack, HostThread, clean
+from cudatui.gdbbridge.models.host import HostFrame, HostStack, HostThread, clean
 
 INSTALL_HINT = "the Python stack needs pystack (Linux only): pip install pystack"
 

@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 from collections.abc import Mapping, Sequence
 
-from cudatui.gdbbridge.host.stack import HostFrame, HostStack
+from cudatui.gdbbridge.models.host import HostFrame, HostStack
 
 SYNC_CALLS: tuple[tuple[str, re.Pattern[str]], ...] = (
     (".item()", re.compile(r"\.item\(\s*\)")),

@@ -152,7 +152,7 @@ def _output_pair() -> tuple[int, int]:
     return ours, theirs
 
 
-def run(argv: Sequence[str], directory: Path, *, cwd: str | None = None, env: Mapping[str, str] | None = None,
+def run_armed(argv: Sequence[str], directory: Path, *, cwd: str | None = None, env: Mapping[str, str] | None = None,
         lightweight: bool = False, echo: Callable[[bytes], None] | None = None) -> TriageResult:
     """Run ``argv`` armed (see the module docstring), its output copied to ``echo`` (default:
     cudatui's stdout) as it comes; how it ended and the dump it left in ``directory``."""
@@ -202,7 +202,7 @@ def _stdout(chunk: bytes) -> None:
         pass
 
 
-def remove(directory: Path) -> None:
+def remove_run(directory: Path) -> None:
     """Remove a run's directory and what the run wrote in it (never a link's target)."""
     for entry in directory.iterdir():
         try:

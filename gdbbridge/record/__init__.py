@@ -1,5 +1,7 @@
-"""Session transcripts: a live MI session recorded line by line (``recorder``), and a recorded
-one served back as a stand-in debugger (``replay``, ``python -m cudatui.gdbbridge.record.replay
-FILE``), so that replays go through the code path of a live session; what a recording holds
-for a person replaying it (``path``: its breakpoints and the user's moves).
+"""Session transcripts: a recorded session read back (``transcript``) and served as a stand-in
+debugger (``replay``, ``python -m cudatui.gdbbridge.record.replay FILE``), so that replays go
+through the code path of a live session; a live one followed (``follow``) and its stop states
+(``stop_state``). The recording itself is written by the session
+(:mod:`cudatui.gdbbridge.session.recorder`); what a recording holds for a person replaying it is
+read by the Debugger (:mod:`cudatui.gdbbridge.debugger.recorded_path`).
 """

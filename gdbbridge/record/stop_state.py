@@ -105,16 +105,6 @@ def summary_of(exchange: Exchange) -> StopSummary | None:
     return decode(parse_line(f"{exchange.token}{exchange.result}").payload or {})
 
 
-def recorded_summaries(transcript: Transcript) -> tuple[tuple[int, StopSummary], ...]:
-    """Every stop state the live session wrote, with the index of its exchange, in order."""
-    found = []
-    for exchange in transcript.exchanges:
-        summary = summary_of(exchange)
-        if summary is not None:
-            found.append((exchange.index, summary))
-    return tuple(found)
-
-
 @dataclass(frozen=True)
 class RecordedStep:
     """One step of the path a recording was made along, and the stop state it left."""

@@ -1,4 +1,4 @@
-"""Reading a session transcript (the :mod:`cudatui.gdbbridge.record.recorder` format).
+"""Reading a session transcript (the :mod:`cudatui.gdbbridge.session.recorder` format).
 
 A file holds one or more debugger sessions, each starting with its ``"dir": "meta"`` header
 (a restart appends a new session to the same file). :func:`load` returns one session as a
@@ -24,7 +24,7 @@ from typing import Any, BinaryIO
 from collections.abc import Iterator
 
 from cudatui.gdbbridge.host.encoding import RECORD_TOKEN
-from cudatui.gdbbridge.record.recorder import FORMAT, VERSION
+from cudatui.gdbbridge.session.recorder import FORMAT, VERSION
 
 MAX_TEXT = 256 * 1024 * 1024
 """Bytes of text a transcript may hold once decompressed (the largest lesson is under 2 MB)."""

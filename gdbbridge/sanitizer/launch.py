@@ -8,7 +8,7 @@ order, a C++ one (``oob_add in oob.cu:41 [..] in liboob.so``, a ctypes library o
 or a Python one. A frame is a library's, and skipped, when
 
 - it is a Python frame in a ``site-packages``/``dist-packages`` folder or the standard library
-  (:func:`~cudatui.gdbbridge.host.paths.is_user_file`); the text report names a Python file by
+  (:func:`~cudatui.gdbbridge.paths.is_user_file`); the text report names a Python file by
   its base name only (``module.py:1751`` of torch.nn as much as ``a.py:5``): given the program's
   folders (``roots``), such a frame is the user's only when a file of that name lies in one;
 - its module is a known library (:data:`LIBRARIES`: the CUDA runtime and driver, PyTorch,
@@ -25,7 +25,7 @@ import os
 import posixpath
 import re
 
-from cudatui.gdbbridge.host.paths import PACKAGE_DIRS, is_user_file
+from cudatui.gdbbridge.paths import PACKAGE_DIRS, is_user_file
 from cudatui.gdbbridge.sanitizer.findings import Finding, FindingGroup, HostFrame, function_name
 
 LIBRARIES = re.compile(

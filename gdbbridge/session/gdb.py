@@ -29,13 +29,13 @@ from cudatui.gdbbridge.session import events as ev
 from cudatui.gdbbridge.session.errors import DebuggerGone, DebuggerNotFound, MIError
 from cudatui.gdbbridge.session.fanout import Fanout
 from cudatui.gdbbridge.session.mi import Flag, build
-from cudatui.gdbbridge.cuda.models import CudaFocus
+from cudatui.gdbbridge.models.cuda import CudaFocus
 from cudatui.gdbbridge.models import StopEvent
 from cudatui.gdbbridge.session.output import OutputHandling
 from cudatui.gdbbridge.session.pipes import ExitWatcher, LineReader, effective_line_limit, unread
 from cudatui.gdbbridge.session.processes import SessionProcesses
 from cudatui.gdbbridge.session.pty import PROGRAM_TTY_FD, ProgramTty
-from cudatui.gdbbridge.record.recorder import PRIVATE, Recorder
+from cudatui.gdbbridge.session.recorder import PRIVATE, Recorder
 
 Listener = Callable[[ev.Event], None]
 RawListener = Callable[[ev.RawLine], None]

@@ -23,7 +23,7 @@ from typing import Any
 
 from cudatui.gdbbridge.convert import to_exit_code, to_int
 from cudatui.gdbbridge.models import StopEvent
-from cudatui.gdbbridge.record.recorder import Recorder
+from cudatui.gdbbridge.session.recorder import Recorder
 from cudatui.gdbbridge.session import events as ev
 from cudatui.gdbbridge.session.errors import DebuggerGone, MIError
 from cudatui.gdbbridge.session.fanout import Fanout

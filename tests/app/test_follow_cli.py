@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from cudatui.gdbbridge.record.recorder import Recorder, prepare
+from cudatui.gdbbridge.session.recorder import Recorder, prepare
 from tests.support.cli import run_main
 
 

@@ -1,5 +1,5 @@
 """Attach and one torchrun rank, recorded through the UI with real cuda-gdb 13.0 on the GPU box
-(tests/gpu/test_jobs_gpu.py, scripts/gpu_jobs.sh) and replayed: the attached spinning kernel's
+(tests/gpu/test_jobs_gpu.py, `bash scripts/gpu_box.sh jobs`) and replayed: the attached spinning kernel's
 warps, ctrl+c and the detach; rank 1 of a two-rank gloo job stopped in its cpp_extension kernel.
 Each test waits for its recording in tests/fixtures/recorded/own/ (skipped until it is there)."""
 
@@ -21,7 +21,7 @@ ATTACH = RECORDED / "own" / "ui_attach.jsonl"
 RANK1 = RECORDED / "own" / "ui_rank1.jsonl"
 
 
-@pytest.mark.skipif(not ATTACH.is_file(), reason="ui_attach.jsonl is recorded on a GPU box (scripts/gpu_jobs.sh)")
+@pytest.mark.skipif(not ATTACH.is_file(), reason="ui_attach.jsonl is recorded on a GPU box (bash scripts/gpu_box.sh jobs)")
 async def test_attached_to_a_spinning_kernel_warps_interrupt_and_detach() -> None:
     pid = attached_pid(load(ATTACH).meta.get("argv"))
     assert pid is not None
@@ -41,7 +41,7 @@ async def test_attached_to_a_spinning_kernel_warps_interrupt_and_detach() -> Non
     assert no_internal_errors(app)
 
 
-@pytest.mark.skipif(not RANK1.is_file(), reason="ui_rank1.jsonl is recorded on a GPU box (scripts/gpu_jobs.sh)")
+@pytest.mark.skipif(not RANK1.is_file(), reason="ui_rank1.jsonl is recorded on a GPU box (bash scripts/gpu_box.sh jobs)")
 async def test_rank_1_stops_in_its_extension_kernel_then_ends() -> None:
     app = DebuggerApp(LaunchConfig.replay(RANK1, breakpoints=("bump",), source_dirs=(str(JOBS),)))
     async with app.run_test(size=(160, 48)) as pilot:

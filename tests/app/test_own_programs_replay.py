@@ -128,10 +128,10 @@ async def test_pytorch_index_assert_at_80x24_keeps_the_banners_verdict_and_says_
 
 
 def recorded(name: str) -> Path:
-    """A recording of scripts/gpu_own2.sh; the test is skipped until the GPU box made it."""
+    """A recording of `bash scripts/gpu_box.sh own-programs`; the test is skipped until the GPU box made it."""
     path = OWN / f"ui_{name}.jsonl"
     if not path.is_file():
-        pytest.skip(f"{path.name} not recorded yet: run `bash scripts/gpu_own2.sh` on the GPU box")
+        pytest.skip(f"{path.name} not recorded yet: run `bash scripts/gpu_box.sh own-programs` on the GPU box")
     return path
 
 

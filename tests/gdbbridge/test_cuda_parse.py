@@ -17,19 +17,17 @@ from cudatui.gdbbridge.cuda.tables import (
     TABLES,
     kernel_name,
     parse_blocks,
-    parse_contexts,
     parse_devices,
     parse_kernels,
     parse_lanes,
     parse_lanes_console,
-    parse_launch_trace,
     parse_sms,
     parse_threads,
     parse_warps,
 )
 from cudatui.gdbbridge.session.mi import parse_line
 from cudatui.gdbbridge.convert import to_exit_code
-from cudatui.gdbbridge.cuda.models import CUDA_EXCEPTIONS, CudaFocus
+from cudatui.gdbbridge.models.cuda import CUDA_EXCEPTIONS, CudaFocus
 from cudatui.gdbbridge.models import Frame, StopEvent, Variable
 from tests.support.paths import FIXTURES, TRANSCRIPTS
 
@@ -127,17 +125,6 @@ def test_threads_coalesced():
     assert (threads.first_block, threads.first_thread) == ((0, 0, 0), (0, 0, 0))
     assert (threads.last_block, threads.last_thread, threads.count) == ((3, 0, 0), (255, 0, 0), 1024)
     assert (threads.pc, threads.file, threads.line) == (0x7FFD037A2560, "/home/user/lesson/bugs.cu", 9)
-
-
-def test_contexts():
-    (context,) = parse_contexts(result("inspect.jsonl", "-cuda-info-contexts")[1])
-    assert (context.context, context.device, context.state, context.current) == (0x78F93B0, 0, "active", True)
-
-
-def test_launch_trace():
-    (entry,) = parse_launch_trace(result("inspect.jsonl", "-cuda-info-launch-trace")[1])
-    assert (entry.level, entry.kernel, entry.device, entry.grid, entry.status) == (0, 0, 0, 2, "Active")
-    assert (entry.grid_dim, entry.block_dim, entry.name) == ((4, 1, 1), (256, 1, 1), "reduce_racy")
 
 
 @pytest.mark.parametrize("what", sorted(TABLES))

@@ -4,7 +4,7 @@ the H200), the out-of-range and outlier tests, and the summary of lanes that dif
 from __future__ import annotations
 
 from cudatui.gdbbridge.cuda.culprit import Culprit, describe, find_culprit, line_expressions, out_of_range, size_of
-from cudatui.gdbbridge.cuda.models import Lane
+from cudatui.gdbbridge.models.cuda import Lane
 from cudatui.gdbbridge.cuda.warp_watch import LaneValue
 from cudatui.gdbbridge.models import StopEvent, StopState, Variable
 

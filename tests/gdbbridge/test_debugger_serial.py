@@ -21,7 +21,7 @@ from cudatui.gdbbridge.debugger.debugger import Debugger, Step
 from cudatui.gdbbridge.debugger.events import DebuggerEvent, Notice, PhaseChanged
 from cudatui.gdbbridge.debugger.status import Phase
 from cudatui.gdbbridge.models import StopState
-from cudatui.gdbbridge.record.path import recorded_breakpoints
+from cudatui.gdbbridge.debugger.recorded_path import recorded_breakpoints
 from cudatui.gdbbridge.record.transcript import load
 from cudatui.gdbbridge.session.events import RawLine
 from cudatui.gdbbridge.session.errors import MIError

@@ -16,7 +16,7 @@ from cudatui.gdbbridge.explain.diagnose import (
 )
 from cudatui.gdbbridge.explain.facts import breakpoint_condition, normalize, to_bytes
 from cudatui.gdbbridge.explain.kb import RULES
-from cudatui.gdbbridge.cuda.models import CUDA_EXCEPTIONS
+from cudatui.gdbbridge.models.cuda import CUDA_EXCEPTIONS
 from tests.support import paths
 from tests.support.paths import ROOT
 

@@ -13,7 +13,7 @@ from cudatui.gdbbridge.debugger.config import LaunchConfig
 from cudatui.gdbbridge.debugger.debugger import READ_ONLY, Debugger, Step
 from cudatui.gdbbridge.debugger.events import DebuggerEvent, Notice, StateChanged
 from cudatui.gdbbridge.debugger.status import Phase
-from cudatui.gdbbridge.record.recorder import prepare
+from cudatui.gdbbridge.session.recorder import prepare
 from tests.support.programs import BREAK_LINE, STEPS, compile_c, needs_gdb
 from tests.support.wait import until
 

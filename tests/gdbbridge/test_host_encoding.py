@@ -16,8 +16,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cudatui.gdbbridge.host.encoding import COMMAND, RECORD_TOKEN, decode, encode, record, result_line
-from cudatui.gdbbridge.host.stack import HostFrame, HostStack, HostThread
-from cudatui.gdbbridge.record.recorder import Recorder
+from cudatui.gdbbridge.models.host import HostFrame, HostStack, HostThread
+from cudatui.gdbbridge.session.recorder import Recorder
 from cudatui.gdbbridge.session import events as ev
 from cudatui.gdbbridge.session.gdb import GdbSession, MIError
 from cudatui.gdbbridge.session.mi import parse_line

@@ -21,7 +21,7 @@ import pytest
 
 from cudatui.gdbbridge.host import reader
 from cudatui.gdbbridge.host.reader import INSTALL_HINT, host_stack, read_python_stack
-from cudatui.gdbbridge.host.stack import HostStack
+from cudatui.gdbbridge.models.host import HostStack
 from cudatui.gdbbridge.host.view import Folded, fold
 from cudatui.gdbbridge.session import events as ev
 from cudatui.gdbbridge.session.gdb import GdbSession

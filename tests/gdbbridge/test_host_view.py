@@ -1,4 +1,4 @@
-"""Host frames for display (gdbbridge/host/paths.py, stack.py, view.py): whose code a file is,
+"""Host frames for display (gdbbridge/paths.py, stack.py, view.py): whose code a file is,
 the package a library file belongs to, a source line read without blocking, library frames
 folded, the thread shown, and the sync-point note over the real torch program of GPU batch 7
 (scripts/own_programs/torch_index.py: host at line 7 without launch blocking, line 6 with it).
@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from cudatui.gdbbridge.host import paths
-from cudatui.gdbbridge.host.paths import is_user_file, package_of, source_line
-from cudatui.gdbbridge.host.stack import HostFrame, HostStack, HostThread
+from cudatui.gdbbridge import paths
+from cudatui.gdbbridge.paths import is_user_file, package_of, source_line
+from cudatui.gdbbridge.models.host import HostFrame, HostStack, HostThread
 from cudatui.gdbbridge.host.view import Folded, fold, sync_point
 from tests.support.paths import ROOT
 

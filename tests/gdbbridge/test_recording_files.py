@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from cudatui.gdbbridge.record import transcript
-from cudatui.gdbbridge.record.recorder import Recorder, RecordingError, encode, prepare
+from cudatui.gdbbridge.session.recorder import Recorder, RecordingError, encode, prepare
 from cudatui.gdbbridge.record.transcript import TranscriptError, load
 from cudatui.gdbbridge.session.gdb import GdbSession
 from tests.support.paths import TRANSCRIPTS

@@ -8,7 +8,7 @@ import gzip
 import io
 from pathlib import Path
 
-from cudatui.gdbbridge.record.path import recorded_start
+from cudatui.gdbbridge.debugger.recorded_path import recorded_start
 from cudatui.gdbbridge.record.replay import REPLAY_CUT, Replayer
 from cudatui.gdbbridge.record.transcript import load
 from cudatui.gdbbridge.session.mi import parse_line

@@ -10,7 +10,7 @@ import pytest
 from cudatui.gdbbridge.cuda.focus import switch_focus
 from cudatui.gdbbridge.session import events as ev
 from cudatui.gdbbridge.session.mi import Flag
-from cudatui.gdbbridge.cuda.models import CudaFocus
+from cudatui.gdbbridge.models.cuda import CudaFocus
 from cudatui.gdbbridge.models import StopEvent
 from cudatui.gdbbridge.session.errors import DebuggerGone
 from cudatui.gdbbridge.session.gdb import GdbSession

@@ -9,9 +9,9 @@ import json
 from pathlib import Path
 
 from cudatui.gdbbridge import load
-from cudatui.gdbbridge.cuda.models import CudaException, CudaFocus
+from cudatui.gdbbridge.models.cuda import CudaException, CudaFocus
 from cudatui.gdbbridge.models import Frame, StopEvent, StopState, Variable
-from cudatui.gdbbridge.record.recorder import Recorder
+from cudatui.gdbbridge.session.recorder import Recorder
 from cudatui.gdbbridge.record.stop_state import COMMAND, record, record_step, recorded_path, summarize
 from tests.support.paths import RECORDED
 

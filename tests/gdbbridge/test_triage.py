@@ -33,7 +33,7 @@ def test_an_aborted_program_leaves_its_output_and_python_stack_and_no_core(tmp_p
         if b"armed" in b"".join(said):
             seen.touch()
 
-    result = triage.run([sys.executable, str(ABORTS), str(seen)], directory, cwd=str(tmp_path), echo=echo)
+    result = triage.run_armed([sys.executable, str(ABORTS), str(seen)], directory, cwd=str(tmp_path), echo=echo)
     assert result.returncode == -signal.SIGABRT and result.signal_name == "SIGABRT" and result.exit_status == 134
     assert result.dump is None
     assert "no GPU coredump" in result.summary("aborts.py")
@@ -57,13 +57,13 @@ def test_an_aborted_program_leaves_its_output_and_python_stack_and_no_core(tmp_p
 
 def test_a_program_that_exits_is_told_with_its_code(tmp_path: Path) -> None:
     said: list[bytes] = []
-    result = triage.run([sys.executable, str(EXITS), "3"], triage.private_directory(None), echo=said.append)
+    result = triage.run_armed([sys.executable, str(EXITS), "3"], triage.private_directory(None), echo=said.append)
     try:
         assert result.returncode == 3 and result.exit_status == 3 and result.dump is None
         assert b"ran to the end" in b"".join(said)
         assert result.summary("exits.py") == "exits.py exited with code 3 and no GPU fault (the driver wrote no coredump)"
     finally:
-        triage.remove(result.directory)
+        triage.remove_run(result.directory)
     assert not result.directory.exists()
 
 
@@ -79,4 +79,4 @@ def test_keep_makes_an_existing_directory_private_and_refuses_a_file(tmp_path: P
 
 def test_a_program_that_cannot_start_is_one_error(tmp_path: Path) -> None:
     with pytest.raises(triage.TriageError, match="cannot run"):
-        triage.run([str(tmp_path / "missing")], triage.private_directory(str(tmp_path / "d")))
+        triage.run_armed([str(tmp_path / "missing")], triage.private_directory(str(tmp_path / "d")))

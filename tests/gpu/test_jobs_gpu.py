@@ -3,8 +3,8 @@ through the debugger app (Pilot at 160x48), each session recorded with cudatui's
 
 ``CUDATUI_RECORD_OWN=DIR`` keeps the recordings as ``DIR/ui_attach.jsonl`` and
 ``DIR/ui_rank1.jsonl`` (never over an existing file: then tmp_path); copied to
-tests/fixtures/recorded/own/, they turn on tests/app/test_jobs_replay.py. scripts/gpu_jobs.sh
-runs this module (and builds the rank's extension first).
+tests/fixtures/recorded/own/, they turn on tests/app/test_jobs_replay.py. ``bash
+scripts/gpu_box.sh jobs`` runs this module (and builds the rank's extension first).
 """
 
 from __future__ import annotations

@@ -35,7 +35,7 @@ async def test_a_pytorch_index_assert_is_dumped_and_opened_at_its_thread_with_th
         pytest.skip("needs cuda-gdb")
     directory = triage.private_directory(str(tmp_path / "dumps"))
     said: list[bytes] = []
-    result = await asyncio.to_thread(triage.run, [sys.executable, str(PROGRAM)], directory, cwd=str(PROGRAM.parent),
+    result = await asyncio.to_thread(triage.run_armed, [sys.executable, str(PROGRAM)], directory, cwd=str(PROGRAM.parent),
                                      echo=said.append)
     assert result.returncode == -signal.SIGABRT, b"".join(said)[-2000:]
     assert result.dump is not None and result.dump.parent == directory

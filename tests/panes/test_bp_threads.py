@@ -3,7 +3,7 @@ lists (a coalesced range spans several blocks), in its order; the focus request 
 
 from __future__ import annotations
 
-from cudatui.gdbbridge.cuda.models import ThreadRange
+from cudatui.gdbbridge.models.cuda import ThreadRange
 from cudatui.tui.panes.bp_threads import Target, range_text, targets
 
 

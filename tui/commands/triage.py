@@ -17,8 +17,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from cudatui.gdbbridge.jobs import triage
-from cudatui.gdbbridge.text import sanitize
+from cudatui.gdbbridge import TriageError, private_directory, remove_run, run_armed, sanitize
 from cudatui.tui.launch import check_debugger, debug_config, run_app
 from cudatui.tui.program_checks import check_program, check_script
 
@@ -60,14 +59,14 @@ def run(args: argparse.Namespace) -> int:
             return _fail(problem)
     config = debug_config(args.program, tuple(args.args), debugger=args.debugger)
     try:
-        directory = triage.private_directory(args.keep)
-    except triage.TriageError as exc:
+        directory = private_directory(args.keep)
+    except TriageError as exc:
         return _fail(str(exc))
     kind = "lightweight" if args.lightweight else "full"
     _say(f"running {args.program} at full speed; a GPU fault is dumped ({kind}) into {directory}")
     try:
-        result = triage.run(config.program_argv, directory, cwd=os.getcwd(), lightweight=args.lightweight)
-    except triage.TriageError as exc:
+        result = run_armed(config.program_argv, directory, cwd=os.getcwd(), lightweight=args.lightweight)
+    except TriageError as exc:
         _cleanup(directory, args.keep)
         return _fail(str(exc))
     _say(result.summary(args.program))
@@ -83,6 +82,6 @@ def run(args: argparse.Namespace) -> int:
 def _cleanup(directory: Path, keep: str | None) -> None:
     """Remove the run's directory, unless the user asked to keep it (then say where it is)."""
     if keep is None:
-        triage.remove(directory)
+        remove_run(directory)
     else:
         _say(f"the dumps and the output are kept in {directory}")

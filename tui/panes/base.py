@@ -16,7 +16,6 @@ from collections.abc import Iterator, Mapping, Sequence
 from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
-from textual._types import SegmentLines
 from textual.cache import LRUCache
 from textual.css.scalar import Unit
 from textual.reactive import reactive
@@ -25,6 +24,10 @@ from textual.widgets import DataTable, Static
 from textual.widgets.data_table import CellType, ColumnKey, RowKey
 
 from cudatui.gdbbridge import DebuggerQueries, StopState
+from cudatui.tui.textual_compat import (
+    DataTableHooks, SegmentLines, table_bump_update_count, table_cell_key, table_has_cell, table_render_inputs,
+    table_row_index, table_set_cell_quietly,
+)
 
 
 class StatePane(Widget):
@@ -176,7 +179,7 @@ def cell_width(value: object) -> int:
     return max((cell_len(line) for line in str(value).split("\n")), default=0)
 
 
-class PaneTable(DataTable[CellType]):
+class PaneTable(DataTableHooks[CellType]):
     """A DataTable whose cell updates repaint only their row and re-render only the changed cells.
 
     ``DataTable.update_cell`` repaints the whole table, and every render cache of DataTable is
@@ -185,7 +188,7 @@ class PaneTable(DataTable[CellType]):
     Here an update repaints its row only (and widens its column when the value is wider: DataTable
     kept the width of the first value, showing ``depth ==`` of ``depth == 3``), and a rendered cell is kept while its value is the same
     object (:func:`sync_rows` rewrites only the cells that changed). Relies on DataTable internals
-    of the pinned textual.
+    of the pinned textual, through :mod:`cudatui.tui.textual_compat`.
     """
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -202,13 +205,12 @@ class PaneTable(DataTable[CellType]):
         known = self.columns.get(column)
         if known is not None and known.auto_width and cell_width(value) > known.content_width:
             update_width = True  # a wider value (a condition, file:line) is shown whole, not cut at the old width
-        if update_width or row not in self._row_locations or column not in self._column_locations:
+        if update_width or not table_has_cell(self, row, column):
             super().update_cell(row, column, value, update_width=update_width)
             return
-        self._data[row][column] = value
-        self._update_count += 1
+        table_set_cell_quietly(self, row, column, value)
         self._stale = self._stale or not self.window_region.area
-        self.refresh_row(self._row_locations.get(row))
+        self.refresh_row(table_row_index(self, row))
 
     def on_show(self) -> None:
         """Shown again (its tab chosen): repaint what changed while hidden, whose row refreshes
@@ -217,36 +219,26 @@ class PaneTable(DataTable[CellType]):
             self._stale = False
             self.refresh()
 
-    def _render_cell(self, row_index: int, column_index: int, base_style: Style, width: int,
-                     cursor: bool = False, hover: bool = False) -> SegmentLines:
+    def render_table_cell(self, row_index: int, column_index: int, base_style: Style, width: int,
+                          cursor: bool = False, hover: bool = False) -> SegmentLines:
         if row_index < 0 or column_index < 0:
-            return super()._render_cell(row_index, column_index, base_style, width, cursor, hover)
-        row = self._row_locations.get_key(row_index)
-        column = self._column_locations.get_key(column_index)
-        value = self._data[row][column]
-        key = (row, column, row_index, column_index, base_style, width, cursor, hover, self._show_hover_cursor,
-               self._pseudo_class_state, self.rows[row].height)
+            return super().render_table_cell(row_index, column_index, base_style, width, cursor, hover)
+        row, column, value = table_cell_key(self, row_index, column_index)
+        hover_cursor, pseudo_classes = table_render_inputs(self)
+        key = (row, column, row_index, column_index, base_style, width, cursor, hover, hover_cursor,
+               pseudo_classes, self.rows[row].height)
         kept = self._kept.get(key)
         if kept is not None and kept[0] is value:
             return kept[1]
-        lines = super()._render_cell(row_index, column_index, base_style, width, cursor, hover)
+        lines = super().render_table_cell(row_index, column_index, base_style, width, cursor, hover)
         self._kept[key] = (value, lines)
         return lines
 
-    def _clear_caches(self) -> None:
-        super()._clear_caches()
+    def caches_cleared(self) -> None:
         self._kept.clear()
 
-    def _update_column_widths(self, updated_cells: set[Any]) -> None:
-        with self._widths_kept():
-            super()._update_column_widths(updated_cells)
-
-    def _update_dimensions(self, new_rows: Any) -> None:
-        with self._widths_kept():
-            super()._update_dimensions(new_rows)
-
     @contextmanager
-    def _widths_kept(self) -> Iterator[None]:
+    def measuring_columns(self) -> Iterator[None]:
         """Columns measured (at idle) to other widths: the rows painted before, at the old widths,
         are stale. DataTable keys a row's render on its update count, which measuring leaves as it
         is: a new row painted before its table's idle stayed cut at the labels' widths (``(2379``
@@ -254,7 +246,7 @@ class PaneTable(DataTable[CellType]):
         before = [column.content_width for column in self.columns.values()]
         yield
         if [column.content_width for column in self.columns.values()] != before:
-            self._update_count += 1
+            table_bump_update_count(self)
             self.refresh()
 
     def notify_style_update(self) -> None:

@@ -15,6 +15,7 @@ from textual.widgets import ContentSwitcher, Input, RichLog
 from cudatui.gdbbridge import RawLine
 from cudatui.tui.inline_input import InlineInput
 from cudatui.tui.messages import Command
+from cudatui.tui.textual_compat import rich_log_size_known, rich_log_trim_deferred
 
 from .base import InfoLine
 
@@ -50,12 +51,11 @@ class BoundedLog(RichLog):
         super().on_resize(event)
 
     def write(self, content: object, *args: Any, **kwargs: Any) -> BoundedLog:
-        if self._size_known and self._shown_width and not args and "width" not in kwargs \
+        if rich_log_size_known(self) and self._shown_width and not args and "width" not in kwargs \
                 and not self.scrollable_content_region.width:
             kwargs["width"] = self._shown_width  # in a tab not shown: wrapped as shown last, not at 1 column
         super().write(content, *args, **kwargs)
-        while self.max_lines is not None and len(self._deferred_renders) > self.max_lines:
-            self._deferred_renders.popleft()
+        rich_log_trim_deferred(self, self.max_lines)
         return self
 
 

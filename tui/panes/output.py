@@ -15,6 +15,8 @@ from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Log
 
+from cudatui.tui.textual_compat import LogHooks, log_forget_rendered_line, log_line_processor, log_line_strip
+
 from .base import InfoLine
 
 MAX_LINE = 4096
@@ -32,7 +34,7 @@ FLOOD_LINES = 1000
 TITLE = "program output"
 
 
-class OutputLog(Log):
+class OutputLog(LogHooks):
     """A :class:`Log` that wraps long lines at its width (a program's lines are shown whole, not
     cut at the pane's edge) and whose :meth:`write` repaints the rows it changed once, not once
     per line.
@@ -62,12 +64,12 @@ class OutputLog(Log):
     def rows(self) -> int:
         """The rows the lines take at the current width, mapping the lines added since."""
         width = self.wrap_width
-        lines = self._lines
+        lines = self.lines
         if width != self._wrap_width or self._mapped > len(lines):
             self._starts, self._mapped, self._wrap_width = [0], 0, width
         start = max(self._mapped - 1, 0)
         del self._starts[start + 1:]
-        starts, process = self._starts, self._process_line
+        starts, process = self._starts, log_line_processor(self)
         for line in lines[start:]:
             shown = process(line)
             cells = len(shown) if shown.isascii() else cell_len(shown)
@@ -77,11 +79,8 @@ class OutputLog(Log):
             return starts[-2]
         return starts[-1]
 
-    def _prune_max_lines(self) -> None:
-        before = len(self._lines)
-        super()._prune_max_lines()
-        if len(self._lines) != before:
-            self._mapped = len(self._lines) + 1  # the lines moved: map them all again
+    def lines_pruned(self) -> None:
+        self._mapped = len(self.lines) + 1  # the lines moved: map them all again
 
     def _resize_rows(self, scroll_end: bool) -> None:
         size = Size(self.wrap_width, self.rows())
@@ -106,8 +105,8 @@ class OutputLog(Log):
         if last >= 0:
             count = last - first + 1
             start = max(0, len(self.lines) - count)
-            for y in range(start, len(self._lines)):
-                self._render_line_cache.discard(y)
+            for y in range(start, len(self.lines)):
+                log_forget_rendered_line(self, y)
             top = self._starts[min(start, len(self._starts) - 1)]
             ScrollView.refresh_lines(self, top, max(self.virtual_size.height - top, 1))
         return self
@@ -116,7 +115,7 @@ class OutputLog(Log):
         """Repaint lines now (every row from the first), or once at the end of the current write."""
         if self._changed is None:
             for y in range(y_start, y_start + line_count):
-                self._render_line_cache.discard(y)
+                log_forget_rendered_line(self, y)
             self.refresh()
             return
         first, last = self._changed
@@ -128,11 +127,11 @@ class OutputLog(Log):
         width = self.wrap_width
         total = self.rows()
         row = int(self.scroll_offset.y) + y
-        if row >= total or not self._lines:
+        if row >= total or not self.lines:
             return Strip.blank(width, self.rich_style)
         index = bisect_right(self._starts, row) - 1
         piece = row - self._starts[index]
-        strip = self._render_line_strip(index, self.rich_style)
+        strip = log_line_strip(self, index, self.rich_style)
         return strip.crop_extend(piece * width, (piece + 1) * width, self.rich_style)
 
 

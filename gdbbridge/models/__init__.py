@@ -3,7 +3,7 @@
 pygdbmi hands every value over as a string; numbers, coordinates and masks are converted once
 (:mod:`cudatui.gdbbridge.convert`), so that panes only ever see ints, tuples and enums-as-strings.
 Frames, breakpoints, variables, registers and stops live here; the CUDA views (focus, devices,
-kernels, warps, lanes ...) in :mod:`cudatui.gdbbridge.cuda.models`.
+kernels, warps, lanes ...) in :mod:`cudatui.gdbbridge.models.cuda`.
 """
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ from collections.abc import Mapping, Sequence
 
 from cudatui.gdbbridge.convert import to_exit_code, to_int
 from cudatui.gdbbridge.names import short_name
-from cudatui.gdbbridge.host.stack import HostStack
+from cudatui.gdbbridge.models.host import HostStack
 from cudatui.gdbbridge.outcome import StopNotes
-from cudatui.gdbbridge.cuda.models import CudaException, CudaFocus, Device, Kernel, Lane, Warp
+from cudatui.gdbbridge.models.cuda import CudaException, CudaFocus, Device, Kernel, Lane, Warp
 
 
 @dataclass(frozen=True)

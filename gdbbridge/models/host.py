@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from cudatui.gdbbridge.host.paths import is_user_file, package_of, source_line
+from cudatui.gdbbridge.paths import is_user_file, package_of, source_line
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
@@ -27,7 +27,7 @@ class HostFrame:
 
     ``code`` is the line read from ``file`` (stripped), '' when the file cannot be read;
     ``user`` is False for installed packages, the standard library and ``<frozen …>`` code
-    (:func:`~cudatui.gdbbridge.host.paths.is_user_file`)."""
+    (:func:`~cudatui.gdbbridge.paths.is_user_file`)."""
 
     file: str
     line: int

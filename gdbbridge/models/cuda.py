@@ -130,32 +130,6 @@ class Kernel:
 
 
 @dataclass(frozen=True)
-class Context:
-    """A CUDA context (``-cuda-info-contexts``)."""
-
-    context: int
-    device: int
-    state: str
-    current: bool
-
-
-@dataclass(frozen=True)
-class LaunchTraceEntry:
-    """One level of the kernel launch trace (``-cuda-info-launch-trace``); level 0 is the focus."""
-
-    level: int
-    kernel: int
-    device: int
-    grid: int
-    status: str
-    grid_dim: Dim3 | None
-    block_dim: Dim3 | None
-    name: str
-    invocation: str
-    current: bool
-
-
-@dataclass(frozen=True)
 class BlockRange:
     """A coalesced run of blocks in the same state (cuda-gdb's coalesced table row)."""
 

@@ -1,0 +1,201 @@
+"""Every use of a private Textual name, in one place.
+
+Covers textual 8.2.8, the version pinned in pyproject.toml (checked against its source:
+``textual/widgets/_data_table.py``, ``_log.py``, ``_rich_log.py``, ``_toast.py``, ``app.py``).
+Nothing else in ``tui/`` may touch a private Textual name (``tests/panes/test_textual_compat.py``
+fails on one); when textual is upgraded, this module is the one to read again against the new
+source, and :data:`PRIVATE_NAMES` lists what to look for.
+
+Why each hack exists:
+
+- DataTable (:class:`DataTableHooks` and the ``table_*`` functions), for
+  :class:`~cudatui.tui.panes.base.PaneTable`: ``DataTable.update_cell`` repaints the whole table
+  and keys every render cache on ``_update_count``, so one changed cell re-rendered every visible
+  cell. PaneTable writes the cell into ``_data`` itself, bumps ``_update_count``, repaints the
+  row, and keeps rendered cells (``_render_cell``) keyed on the inputs Textual uses
+  (``_show_hover_cursor``, ``_pseudo_class_state``). Measuring columns
+  (``_update_column_widths``, ``_update_dimensions``) does not bump the count: a row painted
+  before was left cut at the old widths.
+- Log (:class:`LogHooks` and the ``log_*`` functions), for
+  :class:`~cudatui.tui.panes.output.OutputLog`: ``Log.write`` asks for a repaint of each line it
+  appends; OutputLog merges them into one, wraps long lines, and so drops stale rows from
+  ``_render_line_cache``, renders a line with ``_render_line_strip`` and measures it as Textual
+  shows it (``_process_line``), and remaps its rows after ``_prune_max_lines``.
+- RichLog (the ``rich_log_*`` functions), for :class:`~cudatui.tui.panes.console.BoundedLog`:
+  RichLog keeps every write in ``_deferred_renders`` until it has a size (``_size_known``), without
+  a bound; a flood of MI lines in the hidden MI log grew memory by hundreds of MB.
+- Toasts (:data:`Toast`, :func:`toast_notification`), for :class:`~cudatui.tui.toasts.ToastingApp`:
+  an expired toast's cells stayed on the screen until something repainted them; the app repaints
+  once no toast on the screen is expired. ``Toast`` lives in the private ``textual.widgets._toast``.
+- Notifications (:func:`app_notifications`), for :mod:`~cudatui.tui.path_driver`: what the UI told
+  the user at a step of a lesson path; App keeps them in ``_notifications`` with no public reader.
+- ``SegmentLines`` (``textual._types``): the type of a rendered cell.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from contextlib import AbstractContextManager, nullcontext
+from typing import Any
+
+from rich.style import Style
+from textual._types import SegmentLines
+from textual.app import App
+from textual.notifications import Notification
+from textual.strip import Strip
+from textual.widgets import DataTable, Log, RichLog
+from textual.widgets._toast import Toast
+from textual.widgets.data_table import CellType, ColumnKey, RowKey
+
+__all__ = [
+    "PRIVATE_NAMES", "DataTableHooks", "LogHooks", "SegmentLines", "Toast", "app_notifications",
+    "log_forget_rendered_line", "log_line_processor", "log_line_strip", "rich_log_size_known",
+    "rich_log_trim_deferred", "table_bump_update_count", "table_cell_key", "table_has_cell",
+    "table_render_inputs", "table_row_index", "table_set_cell_quietly", "toast_notification",
+]
+
+TEXTUAL_VERSION = "8.2.8"
+"""The textual version this module was written against (pinned in pyproject.toml)."""
+
+PRIVATE_NAMES = frozenset({
+    # textual.widgets.DataTable
+    "_row_locations", "_column_locations", "_data", "_update_count", "_show_hover_cursor",
+    "_pseudo_class_state", "_render_cell", "_clear_caches", "_update_column_widths", "_update_dimensions",
+    # textual.widgets.Log
+    "_render_line_cache", "_render_line_strip", "_process_line", "_prune_max_lines",
+    # textual.widgets.RichLog
+    "_size_known", "_deferred_renders",
+    # textual.widgets._toast.Toast, textual.app.App
+    "_toast", "_notification", "_notifications",
+    # textual._types
+    "_types",
+})
+"""The private Textual names this module uses; no other module of tui/ may name one."""
+
+
+# DataTable ---------------------------------------------------------------------------------------
+
+class DataTableHooks(DataTable[CellType]):
+    """A DataTable whose private methods that PaneTable extends have public names here.
+
+    Override :meth:`render_table_cell` (calls ``DataTable._render_cell``), :meth:`caches_cleared`
+    (after ``_clear_caches``) and :meth:`measuring_columns` (a context around
+    ``_update_column_widths`` and ``_update_dimensions``).
+    """
+
+    def render_table_cell(self, row_index: int, column_index: int, base_style: Style, width: int,
+                          cursor: bool = False, hover: bool = False) -> SegmentLines:
+        """The lines of one cell, as ``DataTable._render_cell`` renders them."""
+        return super()._render_cell(row_index, column_index, base_style, width, cursor, hover)
+
+    def caches_cleared(self) -> None:
+        """Called after DataTable cleared its render caches."""
+
+    def measuring_columns(self) -> AbstractContextManager[None]:
+        """A context DataTable measures its columns in."""
+        return nullcontext()
+
+    def _render_cell(self, row_index: int, column_index: int, base_style: Style, width: int,
+                     cursor: bool = False, hover: bool = False) -> SegmentLines:
+        return self.render_table_cell(row_index, column_index, base_style, width, cursor, hover)
+
+    def _clear_caches(self) -> None:
+        super()._clear_caches()
+        self.caches_cleared()
+
+    def _update_column_widths(self, updated_cells: set[Any]) -> None:
+        with self.measuring_columns():
+            super()._update_column_widths(updated_cells)
+
+    def _update_dimensions(self, new_rows: Any) -> None:
+        with self.measuring_columns():
+            super()._update_dimensions(new_rows)
+
+
+def table_has_cell(table: DataTable[Any], row: RowKey, column: ColumnKey) -> bool:
+    """Whether ``table`` has laid out ``row`` and ``column`` (its location maps know both)."""
+    return row in table._row_locations and column in table._column_locations
+
+
+def table_set_cell_quietly(table: DataTable[Any], row: RowKey, column: ColumnKey, value: object) -> None:
+    """Store ``value`` in the cell and invalidate the render caches, asking for no repaint."""
+    table._data[row][column] = value
+    table._update_count += 1
+
+
+def table_bump_update_count(table: DataTable[Any]) -> None:
+    """Invalidate the render caches DataTable keys on its update count."""
+    table._update_count += 1
+
+
+def table_row_index(table: DataTable[Any], row: RowKey) -> int | None:
+    """The index ``row`` is shown at, None if it is not laid out."""
+    return table._row_locations.get(row)
+
+
+def table_cell_key(table: DataTable[Any], row_index: int, column_index: int) -> tuple[RowKey, ColumnKey, object]:
+    """The row key, column key and value of the cell at ``row_index``, ``column_index``."""
+    row = table._row_locations.get_key(row_index)
+    column = table._column_locations.get_key(column_index)
+    return row, column, table._data[row][column]
+
+
+def table_render_inputs(table: DataTable[Any]) -> tuple[object, object]:
+    """What else DataTable renders a cell from: hover cursor shown, pseudo-class state."""
+    return table._show_hover_cursor, table._pseudo_class_state
+
+
+# Log ---------------------------------------------------------------------------------------------
+
+class LogHooks(Log):
+    """A Log that says when it dropped its oldest lines (:meth:`lines_pruned`)."""
+
+    def lines_pruned(self) -> None:
+        """Called after the Log removed lines over its ``max_lines``."""
+
+    def _prune_max_lines(self) -> None:
+        before = len(self.lines)
+        super()._prune_max_lines()
+        if len(self.lines) != before:
+            self.lines_pruned()
+
+
+def log_line_processor(log: Log) -> Callable[[str], str]:
+    """The function Log applies to a line before showing it (tabs expanded, control codes out)."""
+    return log._process_line
+
+
+def log_forget_rendered_line(log: Log, y: int) -> None:
+    """Drop line ``y`` from the Log's render cache, so it is rendered again."""
+    log._render_line_cache.discard(y)
+
+
+def log_line_strip(log: Log, index: int, style: Style) -> Strip:
+    """Line ``index`` of the Log, rendered whole (from its render cache when there)."""
+    return log._render_line_strip(index, style)
+
+
+# RichLog -----------------------------------------------------------------------------------------
+
+def rich_log_size_known(log: RichLog) -> bool:
+    """Whether the RichLog has had a size (before, it defers every write)."""
+    return log._size_known
+
+
+def rich_log_trim_deferred(log: RichLog, max_lines: int | None) -> None:
+    """Keep at most ``max_lines`` of the writes the RichLog deferred, dropping the oldest."""
+    deferred = log._deferred_renders
+    while max_lines is not None and len(deferred) > max_lines:
+        deferred.popleft()
+
+
+# Toasts and notifications ------------------------------------------------------------------------
+
+def toast_notification(toast: Toast) -> Notification:
+    """The notification ``toast`` shows."""
+    return toast._notification
+
+
+def app_notifications(app: App[Any]) -> Iterable[Notification]:
+    """The notifications ``app`` shows now (none for an object that is not an App)."""
+    return getattr(app, "_notifications", ())
