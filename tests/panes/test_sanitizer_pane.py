@@ -16,6 +16,7 @@ from cudatui.tui.messages import DebugFinding, OpenSource, PostMortem
 from cudatui.tui.panes.sanitizer import SanitizerPane
 from cudatui.tui.sanitize_app import SanitizeApp
 from tests.support import paths
+from tests.support.processes import gone
 from tests.support.wait import until, wait_for
 
 FIXTURES = paths.FIXTURES / "sanitizer"
@@ -155,16 +156,7 @@ async def test_quitting_during_a_run_stops_the_sanitizer(fake_sanitizer, tmp_pat
                        why="the sanitizer's child, the run started in the pane")
         assert pane.running and "running" in str(app.query_one("#sanitizer-status", Static).visual)
         await pilot.press("q")
-    status = Path(f"/proc/{int(child_pid.read_text())}/status")
-
-    def ended() -> bool:
-        try:
-            return "State:\tZ" in status.read_text()
-        except OSError:
-            return True
-
-    await until(ended, why="the sanitizer's child to end")
-    assert ended()
+    await until(lambda: gone(int(child_pid.read_text())), why="the sanitizer's child to end")
 
 
 async def run_to_result(pilot, app) -> None:
