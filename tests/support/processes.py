@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from .wait import within
+from .wait import wait_until, within
 
 
 def start_time(pid: int) -> str | None:
@@ -71,6 +71,11 @@ def wait_gone(pids: dict[int, str], timeout: float) -> dict[int, str]:
 
     within(lambda: not left(), timeout)
     return left()
+
+
+def wait_ended(pid: int, why: str) -> None:
+    """Until ``pid`` no longer runs (see :func:`alive`); ``why`` names what should have ended it."""
+    wait_until(lambda: not alive(pid), why=why, every=0.2)
 
 
 def kill_all(pids: dict[int, str]) -> None:
