@@ -27,7 +27,7 @@ from cudatui.gdbbridge.session.gdb import GdbSession
 from cudatui.gdbbridge.debugger.state import StateBuilder
 from tests.support.paths import FIXTURES
 from tests.support.processes import gone
-from tests.support.programs import needs_gdb
+from tests.support.programs import marked_line, needs_gdb
 from tests.support.wait import until
 
 SOURCES = FIXTURES / "c" / "bridge"
@@ -50,8 +50,7 @@ def bins(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 
 def line_of(program: str, marker: str) -> int:
     """The line number of the line holding ``marker`` in ``<program>.c``."""
-    lines = (SOURCES / f"{program}.c").read_text().splitlines()
-    return next(i for i, text in enumerate(lines, 1) if marker in text)
+    return marked_line(SOURCES / f"{program}.c", marker)
 
 
 async def next_event(q: asyncio.Queue[ev.Event], match: Callable[[ev.Event], bool]) -> ev.Event:
