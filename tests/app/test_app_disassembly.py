@@ -16,7 +16,7 @@ async def test_sass_tab_fetches_only_once_shown() -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await stopped_at(pilot, app, 9)
         pane = app.query_one(DisassemblyPane)
-        await pilot.pause(0.2)
+        await wait_for(pilot, lambda: pane._pending, why="the hidden pane to put off its fetch")  # it had the stop
         assert not pane.display and pane.fetches == 0
         app.show_pane("disassembly")
         await wait_for(pilot, lambda: pane.fetches == 1 and not pane.status.startswith("disassembling"))

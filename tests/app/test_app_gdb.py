@@ -92,7 +92,7 @@ async def test_bad_breakpoint_is_a_warning_and_r_runs_the_program_anyway(steps: 
         await pilot.press("r")
         await wait_for(pilot, lambda: phase(app) == "exited")
         await pilot.press("n")
-        await pilot.pause(0.1)
+        await wait_for(pilot, lambda: any("not running" in n.message for n in app._notifications), why="'not running'")
         assert any("not running" in n.message for n in app._notifications)
         await pilot.press("g")
         await wait_for(pilot, lambda: isinstance(app.focused, Input))

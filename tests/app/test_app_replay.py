@@ -120,7 +120,9 @@ async def test_cuda_exception_stop_is_announced() -> None:
     app = DebuggerApp(replay_config(TRANSCRIPTS / "oob.jsonl", source_dirs=(str(TRANSCRIPTS),)))
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: status(app)[0] == "stopped")
-        await pilot.pause(0.1)
+        await wait_for(pilot, lambda: any("CUDA_EXCEPTION_14" in n.message for n in app._notifications),
+                       why="the exception's notification")
+        await pilot.pause()
         assert status(app) == ("stopped", "CUDA_EXCEPTION_14 Warp Illegal Address")
         assert any("CUDA_EXCEPTION_14" in n.message and n.severity == "error" for n in app._notifications)
         assert app.query_one(ExceptionBanner).display

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 from textual import events
-from textual.command import CommandPalette
+from textual.command import CommandList, CommandPalette
 from textual.widgets import Input
 
 from cudatui.kernels.lessons import LESSONS, get_lesson
@@ -171,7 +171,7 @@ async def test_help_lists_the_debugger_and_the_guide_keys_and_the_palette_contin
         await pilot.press(*"step over")
         await wait_for(pilot, lambda: app.screen.query_one("#--input Input", Input).value == "step over"
                        and app.screen._list_visible)  # type: ignore[attr-defined]
-        await pilot.pause(0.3)
+        await wait_for(pilot, lambda: highlighted(app).startswith("Next"), why=lambda: f"Next highlighted, not {highlighted(app)!r}")
         await pilot.press("enter")
         await wait_for(pilot, lambda: app.last_state is not None and app.last_state.generation > before)
         await wait_for(pilot, lambda: phase(app) == "stopped")
@@ -246,3 +246,11 @@ async def test_the_picker_comes_back_with_the_lesson_just_left_highlighted() -> 
         assert app.screen.highlighted == "tile"  # type: ignore[attr-defined]
         await pilot.press("enter")
     assert app.return_value == "tile"
+
+
+def highlighted(app) -> str:
+    """The command the palette's list highlights (what enter runs), or ""."""
+    commands = app.screen.query_one(CommandList)
+    if commands.highlighted is None:
+        return ""
+    return str(commands.get_option_at_index(commands.highlighted).hit.text)

@@ -12,7 +12,6 @@ import os
 import shutil
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -21,7 +20,7 @@ from cudatui.gdbbridge.session.mi import parse_line
 from cudatui.gdbbridge.record.transcript import load
 from cudatui.tui.demo_plan import RECORDINGS_DIR, read_recording
 from tests.support.paths import ROOT
-from tests.support.processes import alive
+from tests.support.processes import wait_ended
 from tests.support.recorded_path import path_of
 from tests.support.tmux import TmuxServer
 from tests.support.tmux_path import ScreenPath
@@ -112,9 +111,6 @@ def test_installed_demo_replays_race_in_a_real_terminal(venv: Path, tmp_path: Pa
         tmux.keys("q")  # back to the lesson picker, then q quits
         tmux.wait_for_all("pick a lesson")
         tmux.keys("q")
-        deadline = time.monotonic() + 20
-        while alive(pid):
-            assert time.monotonic() < deadline, "cudatui demo did not exit after q in the picker"
-            time.sleep(0.2)
+        wait_ended(pid, "cudatui demo to exit after q in the picker")
     finally:
         subprocess.run([*tmux.base, "kill-server"], capture_output=True, timeout=20)

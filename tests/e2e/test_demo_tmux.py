@@ -7,7 +7,6 @@ from __future__ import annotations
 import shutil
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -15,7 +14,7 @@ import pytest
 from cudatui.kernels.lessons import get_lesson
 from cudatui.tui.demo_plan import RECORDINGS_DIR, read_recording
 from tests.support.paths import ROOT
-from tests.support.processes import alive
+from tests.support.processes import wait_ended
 from tests.support.tmux import TmuxServer
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux")
@@ -26,13 +25,6 @@ def start(tmux: TmuxServer, size: tuple[int, int], cwd: Path, *words: str) -> in
     command = f"cd {cwd} && unset COLUMNS LINES && PYTHONPATH={ROOT} exec {sys.executable} -m cudatui {' '.join(words)}"
     tmux("new-session", "-d", "-s", "t", "-x", str(size[0]), "-y", str(size[1]), "-e", "TERM=xterm-256color", command)
     return int(tmux("display-message", "-p", "-t", "t", "#{pane_pid}").strip())
-
-
-def gone(pid: int, what: str) -> None:
-    deadline = time.monotonic() + 20
-    while alive(pid):
-        assert time.monotonic() < deadline, what
-        time.sleep(0.2)
 
 
 @pytest.mark.parametrize("size", [(80, 24), (160, 48)])
@@ -54,7 +46,7 @@ def test_guide_then_q_to_the_picker_then_the_lesson_again_then_ctrl_q(tmp_path: 
         tmux("send-keys", "-t", "t", "Enter")  # the lesson just left is highlighted
         tmux.wait_for_all("REPLAY", "stopped", f"{lesson.name} ·")
         tmux("send-keys", "-t", "t", "C-q")
-        gone(pid, "cudatui demo did not exit after ctrl+q")
+        wait_ended(pid, "cudatui demo to exit after ctrl+q")
     finally:
         subprocess.run([*tmux.base, "kill-server"], capture_output=True, timeout=20)
 
@@ -70,6 +62,6 @@ def test_replay_of_a_recording_moved_away_shows_the_marker_and_finds_its_source(
         screen = tmux.wait_for_all("REPLAY", "stopped", "if (i % 2 == 0) {  // LESSON:bug", info.label)
         assert "source not available" not in screen
         tmux("send-keys", "-t", "t", "q")
-        gone(pid, "cudatui replay did not exit after q")
+        wait_ended(pid, "cudatui replay to exit after q")
     finally:
         subprocess.run([*tmux.base, "kill-server"], capture_output=True, timeout=20)

@@ -6,13 +6,12 @@ import os
 import shutil
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
 from tests.support.paths import ROOT
-from tests.support.processes import alive
+from tests.support.processes import wait_ended
 from tests.support.programs import BREAK_LINE, STEPS, compile_c
 from tests.support.tmux import TmuxServer
 
@@ -41,10 +40,7 @@ def test_break_next_continue_quit_in_tmux(tmp_path: Path) -> None:
         tmux("send-keys", "-t", "t", "c")
         tmux.wait_for_line("exited 0")
         tmux("send-keys", "-t", "t", "q")
-        deadline = time.monotonic() + 20
-        while alive(pid):
-            assert time.monotonic() < deadline, "cudatui did not exit after q"
-            time.sleep(0.2)
+        wait_ended(pid, "cudatui to exit after q")
     finally:
         subprocess.run([*tmux.base, "kill-server"], capture_output=True, timeout=20)
     assert not list(_children_named("gdb", tmp_path))

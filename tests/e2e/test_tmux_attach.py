@@ -6,14 +6,13 @@ from __future__ import annotations
 import shutil
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
 from tests.support.jobs import Beating, keeps_beating
 from tests.support.paths import ROOT
-from tests.support.processes import alive
+from tests.support.processes import wait_ended
 from tests.support.tmux import TmuxServer
 
 pytestmark = pytest.mark.skipif(
@@ -34,10 +33,7 @@ def test_attach_interrupt_continue_and_detach_in_tmux(tmp_path: Path) -> None:
         tmux("send-keys", "-t", "t", "C-c")
         tmux.wait_for_all("stopped", "SIGINT")
         tmux("send-keys", "-t", "t", "q")
-        deadline = time.monotonic() + 20
-        while alive(pid):
-            assert time.monotonic() < deadline, "cudatui did not exit after q"
-            time.sleep(0.2)
+        wait_ended(pid, "cudatui to exit after q")
         keeps_beating(beat.file, beat.process)
     finally:
         subprocess.run([*tmux.base, "kill-server"], capture_output=True, timeout=20)

@@ -8,15 +8,15 @@ from __future__ import annotations
 import shutil
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
 from tests.support.paths import ROOT
-from tests.support.processes import alive
+from tests.support.processes import wait_ended
 from tests.support.programs import NAV_MAIN, NAV_WALK, compile_nav, marked_line
 from tests.support.tmux import TmuxServer
+from tests.support.wait import wait_until
 
 
 pytestmark = pytest.mark.skipif(
@@ -32,32 +32,28 @@ def placeholder_shown(tmux: TmuxServer) -> bool:
     return PLACEHOLDER in tmux.screen()
 
 
-def until(what, why: str, timeout: float = 30.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not what():
-        assert time.monotonic() < deadline, f"timed out waiting for {why}"
-        time.sleep(0.1)
-
-
 def open_console(tmux: TmuxServer) -> None:
     """``:``, until the console (its empty command line) is on screen, then spaces until one
     lands in the command line (its placeholder goes): typed before the line has the focus, a key
     would be the app's."""
     tmux("send-keys", "-t", "t", ":")
-    until(lambda: placeholder_shown(tmux), "the console on screen")
-    deadline = time.monotonic() + 30
-    while placeholder_shown(tmux):
-        assert time.monotonic() < deadline, "the console line never took the focus"
+    wait_until(lambda: placeholder_shown(tmux), why="the console on screen")
+
+    def in_the_line() -> bool:  # a space typed since the last look went to the line, or another is typed
+        if not placeholder_shown(tmux):
+            return True
         tmux("send-keys", "-t", "t", "Space")
-        time.sleep(0.2)
+        return False
+
+    wait_until(in_the_line, why="the console line to take the focus", every=0.2)
 
 
 def leave_console(tmux: TmuxServer) -> None:
     """Type a space (the placeholder goes), Escape, and wait until the line is emptied (it comes back)."""
     tmux("send-keys", "-t", "t", "Space")
-    until(lambda: not placeholder_shown(tmux), "the space in the console line")
+    wait_until(lambda: not placeholder_shown(tmux), why="the space in the console line")
     tmux("send-keys", "-t", "t", "Escape")
-    until(lambda: placeholder_shown(tmux), "escape to leave the console line")
+    wait_until(lambda: placeholder_shown(tmux), why="escape to leave the console line")
 
 
 def test_escape_leaves_the_console_and_enter_repeats_the_last_command(tmp_path: Path) -> None:
@@ -87,6 +83,6 @@ def test_escape_leaves_the_console_and_enter_repeats_the_last_command(tmp_path: 
         assert tmux.screen().count("(gdb) down") == 2
         leave_console(tmux)
         tmux("send-keys", "-t", "t", "q")
-        until(lambda: not alive(pid), "q after escape to quit (the console kept the key?)")
+        wait_ended(pid, "q after escape to quit (the console kept the key?)")
     finally:
         subprocess.run([*tmux.base, "kill-server"], capture_output=True, timeout=20)

@@ -26,6 +26,7 @@ from cudatui.gdbbridge.host.view import Folded, fold
 from cudatui.gdbbridge.session import events as ev
 from cudatui.gdbbridge.session.gdb import GdbSession
 from tests.support.paths import ROOT
+from tests.support.programs import line_with
 
 WAIT = 20.0
 needs_gdb = pytest.mark.skipif(not (shutil.which("gdb") and shutil.which("gcc")), reason="needs gdb and gcc")
@@ -80,10 +81,6 @@ main()  # MODULE RUNS
 '''
 
 
-def line_of(text: str, marker: str) -> int:
-    return next(i for i, line in enumerate(text.splitlines(), 1) if marker in line)
-
-
 @pytest.fixture(scope="module")
 def program(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A folder holding libhook.so, script.py and site-packages/fakelib."""
@@ -135,15 +132,15 @@ async def test_the_scripts_frames_are_read_while_gdb_holds_the_process(program: 
         assert main is not None and main.tid == pid
         script, fakelib = str(program / "script.py"), str(program / "site-packages" / "fakelib" / "__init__.py")
         where = [(f.file, f.line, f.function, f.user) for f in main.frames]
-        assert where[0] == (script, line_of(SCRIPT, "THE CALL"), "launch", True)
+        assert where[0] == (script, line_with(SCRIPT, "THE CALL"), "launch", True)
         assert where[1] == (sched.__file__, where[1][1], "run", False)  # the stdlib: this interpreter's
         assert "action(" in main.frames[1].code
         assert where[2:] == [
-            (script, line_of(SCRIPT, "SCHEDULER RUNS"), "later", True),
-            (fakelib, line_of(FAKELIB, "FAKELIB CALLS BACK"), "_call", False),
-            (fakelib, line_of(FAKELIB, "FAKELIB APPLIES"), "apply", False),
-            (script, line_of(SCRIPT, "MAIN APPLIES"), "main", True),
-            (script, line_of(SCRIPT, "MODULE RUNS"), "<module>", True),
+            (script, line_with(SCRIPT, "SCHEDULER RUNS"), "later", True),
+            (fakelib, line_with(FAKELIB, "FAKELIB CALLS BACK"), "_call", False),
+            (fakelib, line_with(FAKELIB, "FAKELIB APPLIES"), "apply", False),
+            (script, line_with(SCRIPT, "MAIN APPLIES"), "main", True),
+            (script, line_with(SCRIPT, "MODULE RUNS"), "<module>", True),
         ]
         assert main.frames[0].code == 'print("hook says", hook(n))  # THE CALL'
         assert main.frames[3].code == "return fn(arg)  # FAKELIB CALLS BACK"

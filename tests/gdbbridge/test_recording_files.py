@@ -20,21 +20,11 @@ from cudatui.gdbbridge.record import transcript
 from cudatui.gdbbridge.session.recorder import Recorder, RecordingError, encode, prepare
 from cudatui.gdbbridge.record.transcript import TranscriptError, load
 from cudatui.gdbbridge.session.gdb import GdbSession
+from tests.support.cli import cudatui, one_line
 from tests.support.paths import TRANSCRIPTS
 
 INSPECT = TRANSCRIPTS / "inspect.jsonl"
 REPLAY = [sys.executable, "-m", "cudatui.gdbbridge.record.replay", str(INSPECT)]
-
-
-def cudatui(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "cudatui", *args], cwd=cwd, capture_output=True, text=True,
-                          timeout=60, stdin=subprocess.DEVNULL)
-
-
-def one_line(proc: subprocess.CompletedProcess) -> str:
-    assert proc.returncode == 2 and proc.stdout == "", proc.stdout
-    assert len(proc.stderr.splitlines()) == 1 and "Traceback" not in proc.stderr, proc.stderr
-    return proc.stderr
 
 
 async def test_each_session_appends_its_own_header(tmp_path: Path) -> None:

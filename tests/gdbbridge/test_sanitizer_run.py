@@ -7,7 +7,6 @@ exercise our spawning, streaming, bounding, cancel+reap and parsing on genuine t
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import sys
@@ -19,6 +18,8 @@ from cudatui.gdbbridge.sanitizer.run import (
     SanitizerNotFound, SanitizerRequest, SanitizerRun, build_command, program_argv, run_sanitizer,
 )
 from tests.support import paths
+from tests.support.processes import gone
+from tests.support.wait import until
 
 FIXTURES = paths.FIXTURES / "sanitizer"
 
@@ -112,21 +113,13 @@ async def test_cancel_terminates_kills_and_reaps_the_whole_group(fake, tmp_path,
     fake("memcheck.txt", **extra)
     run = SanitizerRun(SanitizerRequest(program="./t"))
     await run.start()
-    for _ in range(200):
-        if child_pid.exists() and child_pid.read_text():
-            break
-        await asyncio.sleep(0.05)
+    await until(lambda: child_pid.exists() and child_pid.read_text(), why="the sanitizer's child")
     result = await run.cancel(grace=0.5)
     assert result.cancelled and result.returncode is not None and not run.running
     assert result.returncode == (-9 if ignore_term else -15)
     assert result.report.groups[0].first.kernel == "k(int *)"
     pid = int(child_pid.read_text())
-    status = Path(f"/proc/{pid}/status")
-    for _ in range(50):
-        if not status.exists() or "State:\tZ" in status.read_text():
-            break
-        await asyncio.sleep(0.05)
-    assert not status.exists() or "State:\tZ" in status.read_text()
+    await until(lambda: gone(pid), why="the sanitizer's child to end")
 
 
 async def test_coredump_run_returns_the_coredump_path(fake, tmp_path):

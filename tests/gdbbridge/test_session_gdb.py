@@ -26,7 +26,9 @@ from cudatui.gdbbridge.session.errors import DebuggerGone, MIError
 from cudatui.gdbbridge.session.gdb import GdbSession
 from cudatui.gdbbridge.debugger.state import StateBuilder
 from tests.support.paths import FIXTURES
-from tests.support.programs import needs_gdb
+from tests.support.processes import gone
+from tests.support.programs import marked_line, needs_gdb
+from tests.support.wait import until
 
 SOURCES = FIXTURES / "c" / "bridge"
 WAIT = 20.0
@@ -48,8 +50,7 @@ def bins(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 
 def line_of(program: str, marker: str) -> int:
     """The line number of the line holding ``marker`` in ``<program>.c``."""
-    lines = (SOURCES / f"{program}.c").read_text().splitlines()
-    return next(i for i, text in enumerate(lines, 1) if marker in text)
+    return marked_line(SOURCES / f"{program}.c", marker)
 
 
 async def next_event(q: asyncio.Queue[ev.Event], match: Callable[[ev.Event], bool]) -> ev.Event:
@@ -83,11 +84,8 @@ async def resume(session: GdbSession, q: asyncio.Queue[ev.Event], operation: str
 async def output_until(session: GdbSession, needle: str) -> str:
     """All program output of ``session`` so far, once it contains ``needle`` (fails after WAIT s)."""
     seen = OUTPUT[session]
-    for _ in range(int(WAIT / 0.02)):
-        if needle in "".join(seen):
-            return "".join(seen)
-        await asyncio.sleep(0.02)
-    raise AssertionError(f"program never printed {needle!r}; got {''.join(seen)[-300:]!r}")
+    await until(lambda: needle in "".join(seen), WAIT, lambda: f"the program to print {needle!r}; got {''.join(seen)[-300:]!r}")
+    return "".join(seen)
 
 
 OUTPUT: dict[GdbSession, list[str]] = {}
@@ -121,14 +119,9 @@ def proc_state(pid: int) -> str | None:
         return None
 
 
-async def gone(pid: int) -> bool:
-    """True once ``pid`` is dead: absent from /proc, or a zombie that is not our child."""
-    for _ in range(100):
-        state = proc_state(pid)
-        if state is None or state in ("Z", "X"):
-            return True
-        await asyncio.sleep(0.05)
-    return False
+def user_ticks(pid: int) -> int:
+    """The user CPU time ``pid`` has run, in clock ticks (field 14 of /proc/PID/stat)."""
+    return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[11])
 
 
 # -- execution control -------------------------------------------------------------------------
@@ -238,8 +231,10 @@ async def test_interrupt_infinite_loop(bins, open_session):
     first = int((await session.command("-data-evaluate-expression", "counter"))["value"])
     assert first > 0
 
+    ran = user_ticks(session.inferior_pid)
     await session.command("-exec-continue")
-    await asyncio.sleep(0.2)
+    # the loop has run (counted on its CPU time: a stopped program runs no user code)
+    await until(lambda: session.state == "running" and user_ticks(session.inferior_pid) > ran, why="the loop to run again")
     await session.interrupt()
     await next_event(q, lambda e: isinstance(e, ev.Stopped))
     assert int((await session.command("-data-evaluate-expression", "counter"))["value"]) > first
@@ -289,8 +284,11 @@ async def test_program_output_imitating_mi_is_program_output(bins, open_session)
 
 async def _kill_gdb_with_request_pending(session: GdbSession, q) -> tuple[asyncio.Task, ev.DebuggerExited]:
     os.kill(session.pid, signal.SIGSTOP)
+    sent: list[str] = []
+    unsubscribe = session.subscribe_raw(lambda r: sent.append(r.text) if r.direction == "in" else None)
     pending = asyncio.ensure_future(session.command("-data-evaluate-expression", "counter"))
-    await asyncio.sleep(0.05)
+    await until(lambda: any("-data-evaluate-expression" in text for text in sent), why="the request written to gdb")
+    unsubscribe()
     assert not pending.done()
     os.kill(session.pid, signal.SIGKILL)
     exited = await next_event(q, lambda e: isinstance(e, ev.DebuggerExited))
@@ -319,7 +317,7 @@ async def test_gdb_sigkill_mid_session(bins, open_session, when):
     assert session.state == "dead" and not session.alive
     with pytest.raises(DebuggerGone):
         await session.command("-gdb-version")
-    assert await gone(inferior), "the debuggee survived its debugger"  # gdb spawns it with PTRACE_O_EXITKILL
+    await until(lambda: gone(inferior), why="the debuggee to end with its debugger")  # gdb spawns it with PTRACE_O_EXITKILL
 
     await session.close()
     assert proc_state(gdb_pid) is None, "gdb left a zombie"
@@ -332,7 +330,7 @@ async def test_close_reaps_gdb_and_running_debuggee(bins, open_session):
     gdb_pid, inferior = session.pid, session.inferior_pid
     await session.close()
     assert proc_state(gdb_pid) is None
-    assert await gone(inferior)
+    await until(lambda: gone(inferior), why="the debuggee to end")
     exits = [e for e in drain(q) if isinstance(e, ev.DebuggerExited)]
     assert len(exits) == 1 and exits[0].expected
 

@@ -32,6 +32,8 @@ from cudatui.gdbbridge.debugger.breakpoints import Breakpoints
 from cudatui.gdbbridge.session.mi import Flag
 from cudatui.gdbbridge.session.gdb import GdbSession
 from cudatui.gdbbridge.debugger.state import StateBuilder
+from tests.support.programs import marked_line
+from tests.support.wait import until
 
 pytestmark = pytest.mark.gpu
 
@@ -40,7 +42,7 @@ WAIT = 120.0
 
 
 def line_of(marker: str) -> int:
-    return next(i for i, text in enumerate(SOURCE.read_text().splitlines(), 1) if marker in text)
+    return marked_line(SOURCE, marker)
 
 
 class Clock:
@@ -143,11 +145,7 @@ async def test_kernel_session_on_real_cuda_gdb(kernel_exe, tmp_path):
         await bps.delete(store.number)
         end = await clock("exec-continue to exit", stop_after(session, q, "-exec-continue"))
         assert end.reason == "exited-normally"
-        for _ in range(100):
-            if "fill -> 0" in "".join(output):
-                break
-            await asyncio.sleep(0.05)
-        assert "fill -> 0" in "".join(output)
+        await until(lambda: "fill -> 0" in "".join(output), why="the program's last line")
     except BaseException:
         print("last MI lines before the failure:\n" + "\n".join(f"{r.direction:>3} {r.text[:400]}" for r in raw))
         raise

@@ -78,6 +78,23 @@ class GatedSource(CountingSource):
         return super().read()
 
 
+class Ticks:
+    """Counts the pane's sampling ticks (``count``) and those that started a sample (``samples``):
+    the clock a test waits on to know that the pane had its chances to sample."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.count = self.samples = 0
+        original = GpuStatsPane._tick
+
+        def tick(pane: GpuStatsPane) -> None:
+            idle = pane._sampling_since is None
+            self.count += 1
+            original(pane)
+            self.samples += idle and pane._sampling_since is not None
+
+        monkeypatch.setattr(GpuStatsPane, "_tick", tick)
+
+
 def real_source():
     """Recorded samples, else live NVML, else the no-driver read path."""
     if SAMPLES.exists():
@@ -114,13 +131,17 @@ class HostApp(App[None]):
 
 
 @no_driver
-async def test_app_keeps_working_without_nvml():
+async def test_app_keeps_working_without_nvml(monkeypatch):
+    ticks = Ticks(monkeypatch)
     app = HostApp()
     async with app.run_test() as pilot:
         pane = app.query_one(GpuStatsPane)
         await wait_for(pilot, lambda: pane.reason is not None)
         await pilot.press("c", "u", "d", "a")
-        await pilot.pause(1.2)  # the next tick fails again without disturbing the app
+        before = ticks.samples
+        # the next tick's sample fails again without disturbing the app
+        await wait_for(pilot, lambda: ticks.samples > before and pane.sampling_for is None, why="another sample")
+        await pilot.pause()
         assert app.query_one(Input).value == "cuda"
         assert not pane.query_one("#stats").display
 
@@ -158,7 +179,7 @@ async def test_shows_latest_sample_and_history():
         pane = app.query_one(GpuStatsPane)
         source.allow(5)
         await wait_for(pilot, lambda: len(sampler.history(0)) == 5 and pane.snapshot is sampler.latest)
-        await pilot.pause(0.2)
+        await pilot.pause()
         sample = pane.snapshot.gpus[0]
         assert pane.query_one("#stats").display
         assert text_of(pane.query_one("#util-value", Static)) == format_util(sample).plain
@@ -185,14 +206,14 @@ async def test_a_sample_taken_while_hidden_is_shown_when_the_pane_is():
         spark = pane.query_one("#util-spark", Sparkline)
         source.allow(3)
         await wait_for(pilot, lambda: len(sampler.history(0)) == 3 and pane.snapshot is sampler.latest)
-        await pilot.pause(0.2)
+        await pilot.pause()
         shown = list(spark.data)
         assert shown == history_series(sampler.history(0))["util"] and len(shown) == 3
         pane.display = False
         await pilot.pause()
         source.allow(1)
         await wait_for(pilot, lambda: len(sampler.history(0)) == 4 and pane.snapshot is sampler.latest)
-        await pilot.pause(0.2)
+        await pilot.pause()
         assert list(spark.data) == shown
         pane.display = True
         await wait_for(pilot, lambda: list(spark.data) == history_series(sampler.history(0))["util"])
@@ -200,16 +221,17 @@ async def test_a_sample_taken_while_hidden_is_shown_when_the_pane_is():
         source.allow(100)
 
 
-async def test_sampling_pauses_while_hidden():
+async def test_sampling_pauses_while_hidden(monkeypatch):
+    ticks = Ticks(monkeypatch)
     source = CountingSource(real_source())
     app = StatsApp(Sampler(source, interval_s=0.05))
     async with app.run_test() as pilot:
         pane = app.query_one(GpuStatsPane)
         await wait_for(pilot, lambda: source.reads >= 3)
         pane.display = False
-        await pilot.pause(0.2)
-        hidden_reads = source.reads
-        await pilot.pause(0.5)
+        await wait_for(pilot, lambda: pane.sampling_for is None, why="the sample in flight")
+        hidden_reads, hidden_ticks = source.reads, ticks.count
+        await wait_for(pilot, lambda: ticks.count >= hidden_ticks + 10, why="ten ticks while hidden")
         assert source.reads == hidden_reads
         pane.display = True
         await wait_for(pilot, lambda: source.reads >= hidden_reads + 3)

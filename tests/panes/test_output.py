@@ -14,6 +14,7 @@ from textual.binding import Binding
 
 from cudatui.tui.panes.base import InfoLine
 from cudatui.tui.panes.output import OutputPane
+from tests.support.wait import wait_for
 
 FLOOD_LINES = 200_000
 """At least this many lines (20 times the pane's 10,000) are fed."""
@@ -97,8 +98,9 @@ async def test_chunks_are_joined_across_boundaries() -> None:
         pane = app.query_one(OutputPane)
         for chunk in ["red", " bell^G\n", "Enter a value: "]:
             pane.write(chunk)
-        await pilot.pause(0.2)
-        assert pane.query_one("#output-log").lines[-1] == "Enter a value: "
+        log = pane.query_one("#output-log")
+        await wait_for(pilot, lambda: log.lines[-1:] == ["Enter a value: "], why="the flush")
+        assert log.lines[-1] == "Enter a value: "
         pane.write("42\nd")
         pane.write("one\n")
         assert pane.text == "red bell^G\nEnter a value: 42\ndone\n"

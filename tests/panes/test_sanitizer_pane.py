@@ -3,7 +3,6 @@ command line of `cudatui sanitize` is tests/app/test_sanitize_command.py."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 from pathlib import Path
 
@@ -17,6 +16,8 @@ from cudatui.tui.messages import DebugFinding, OpenSource, PostMortem
 from cudatui.tui.panes.sanitizer import SanitizerPane
 from cudatui.tui.sanitize_app import SanitizeApp
 from tests.support import paths
+from tests.support.processes import gone
+from tests.support.wait import until, wait_for
 
 FIXTURES = paths.FIXTURES / "sanitizer"
 
@@ -110,10 +111,8 @@ async def test_live_run_streams_log_and_fills_table(fake_sanitizer):
     fake_sanitizer.setenv("FAKE_SANITIZER_REPEAT", "20")
     app = RecordingApp(request=SanitizerRequest(program="./r", tool="initcheck"))
     async with app.run_test(size=(80, 24)) as pilot:
-        for _ in range(200):
-            await pilot.pause(0.05)
-            if app.result is not None:
-                break
+        await wait_for(pilot, lambda: app.result is not None, why="the run's result")
+        await pilot.pause()
         replay_lines = len((FIXTURES / "initcheck.txt").read_text().splitlines())
         assert app.result is not None and app.result.line_count == 20 * replay_lines
         assert table_rows(app) == [["640", "uninit read 4B", "r.cu:2", "r.cu:4", "u(int *, int *)", "(0,0,0)",
@@ -127,7 +126,8 @@ async def test_missing_sanitizer_shows_one_line_status(monkeypatch, tmp_path):
     monkeypatch.setenv("PATH", str(tmp_path))
     app = SanitizeApp(request=SanitizerRequest(program="./r"))
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause(0.2)
+        await wait_for(pilot, lambda: str(app.query_one("#sanitizer-status", Static).visual).startswith("compute-sanitizer not found"),
+                       why="the run's status")
         status = str(app.query_one("#sanitizer-status", Static).visual)
         assert status.startswith("compute-sanitizer not found on PATH")
 
@@ -151,27 +151,16 @@ async def test_quitting_during_a_run_stops_the_sanitizer(fake_sanitizer, tmp_pat
     fake_sanitizer.setenv("FAKE_SANITIZER_CHILD_PID", str(child_pid))
     app = RecordingApp(request=SanitizerRequest(program="./t"))
     async with app.run_test(size=(80, 24)) as pilot:
-        for _ in range(100):
-            await pilot.pause(0.05)
-            if child_pid.exists() and child_pid.read_text():
-                break
         pane = app.query_one(SanitizerPane)
+        await wait_for(pilot, lambda: child_pid.exists() and child_pid.read_text() and pane.running,
+                       why="the sanitizer's child, the run started in the pane")
         assert pane.running and "running" in str(app.query_one("#sanitizer-status", Static).visual)
         await pilot.press("q")
-    status = Path(f"/proc/{int(child_pid.read_text())}/status")
-    for _ in range(60):
-        if not status.exists() or "State:\tZ" in status.read_text():
-            break
-        await asyncio.sleep(0.05)
-    assert not status.exists() or "State:\tZ" in status.read_text()
+    await until(lambda: gone(int(child_pid.read_text())), why="the sanitizer's child to end")
 
 
 async def run_to_result(pilot, app) -> None:
-    for _ in range(200):
-        await pilot.pause(0.05)
-        if app.result is not None:
-            return
-    raise AssertionError("the sanitizer run did not finish")
+    await wait_for(pilot, lambda: app.result is not None, why="the sanitizer run to finish")
 
 
 async def test_debug_this_finding_with_a_program_hands_the_culprit_thread_to_the_debugger(fake_sanitizer, tmp_path):
@@ -199,10 +188,7 @@ async def test_post_mortem_reruns_memcheck_with_a_coredump_then_hands_it_to_the_
         fake_sanitizer.setenv("FAKE_SANITIZER_LOG", str(log))
         fake_sanitizer.setenv("FAKE_SANITIZER_REPLAY", str(FIXTURES / "cd.txt"))
         await pilot.press("p")
-        for _ in range(200):
-            await pilot.pause(0.05)
-            if app.result is not first and app.handoff is not None:
-                break
+        await wait_for(pilot, lambda: app.result is not first and app.handoff is not None, why="the rerun's handoff")
     argv = json.loads(log.read_text())["argv"]
     assert argv[argv.index("--tool") + 1] == "memcheck" and "--generate-coredump" in argv
     assert argv[argv.index("--coredump-behavior") + 1] == "exit"

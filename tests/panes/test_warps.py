@@ -151,7 +151,10 @@ async def test_a_bump_reuses_the_stops_thread_table():
             lambda event: sent.append(event.text) if isinstance(event, RawLine) and event.direction == "in" else None)
         state = pane.state
         app.show(replace(state, generation=state.generation + 1, breakpoints=()))
-        await pilot.pause(0.3)
+        await wait_for(pilot, lambda: pane.state.generation == state.generation + 1, why="the bump shown")
+        await pilot.pause()
+        await app.workers.wait_for_complete()  # what the bump started (an -cuda-info-threads would be sent by now)
+        await pilot.pause()
         assert "bugs.cu:9" in str(pane.query_one("#warps-lines").render())
         assert not [line for line in sent if "-cuda-info-threads" in line], sent
 

@@ -27,18 +27,12 @@ from cudatui.tui.panes.output import OutputPane
 from cudatui.tui.panes.source import SourcePane
 from cudatui.tui.panes.status import StatusBar
 from tests.support.app import messages, no_internal_errors, phase
-from tests.support.cli import run_main
+from tests.support.cli import one_line, run_main
 from tests.support.paths import ROOT, TRANSCRIPTS
 from tests.support.processes import descendants, gone
 from tests.support.programs import BREAK_LINE, STEPS, needs_gdb
 from tests.support.terminal import TerminalApp
 from tests.support.wait import wait_for
-
-
-def one_line(rc: int, out: str, err: str) -> str:
-    assert rc == 2 and out == "", (rc, out, err)
-    assert err.startswith("cudatui") and err.endswith("\n") and err.count("\n") == 1 and "Traceback" not in err
-    return err
 
 
 @pytest.mark.parametrize("argv, expected", [
@@ -226,7 +220,8 @@ async def test_small_terminal_is_usable(steps: Path) -> None:
         await pilot.press("n")
         await wait_for(pilot, lambda: phase(app) == "stopped" and app.query_one(SourcePane).view.current == BREAK_LINE + 1)
         await pilot.resize_terminal(40, 12)
-        await pilot.pause(0.2)
+        await wait_for(pilot, lambda: app.size == (40, 12), why="the smaller terminal")
+        await pilot.pause()
         await pilot.press("c")
         await wait_for(pilot, lambda: phase(app) == "exited")
         assert no_internal_errors(app)

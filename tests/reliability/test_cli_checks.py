@@ -6,26 +6,15 @@ order, so a failed one creates no ``--record`` file. Each is one line on stderr 
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
+from functools import partial
 from pathlib import Path
 
 import pytest
 
-from tests.support.paths import ROOT
+from tests.support.cli import cudatui as run_cudatui, one_line
 
-WAIT = 60.0
-
-
-def cudatui(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "cudatui", *args], cwd=cwd, stdin=subprocess.DEVNULL,
-                          capture_output=True, text=True, timeout=WAIT, env={**os.environ, "TERM": "dumb"})
-
-
-def one_line(done: subprocess.CompletedProcess) -> str:
-    assert done.returncode == 2 and done.stdout == "", (done.returncode, done.stdout[:300])
-    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr, done.stderr
-    return done.stderr
+cudatui = partial(run_cudatui, term="dumb")
+"""cudatui as a subprocess, on a dumb terminal."""
 
 
 @pytest.mark.parametrize("argv", [[""], ["--debugger", "gdb", ""], ["--", ""], ["-b", "main", "", "arg"]],

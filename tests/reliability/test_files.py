@@ -11,7 +11,6 @@ import signal
 import stat
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 import pytest
@@ -45,7 +44,7 @@ async def test_a_recording_cut_by_kill_9_replays_up_to_the_cut(steps: Path, tmp_
     try:
         wait_until(lambda: record.exists() and "breakpoint-hit" in record.read_text()
                    and "-stack-list-variables result=" in record.read_text().split("breakpoint-hit", 1)[1])
-        time.sleep(0.5)
+        app.wait_shown("breakpoint 1")  # the stop is shown: every answer it needed is recorded
         assert stat.S_IMODE(record.stat().st_mode) == 0o600
         children = descendants(app.proc.pid)
         app.proc.send_signal(signal.SIGKILL)

@@ -12,7 +12,7 @@ import os
 import signal
 import subprocess
 import sys
-import time
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -20,7 +20,9 @@ import pytest
 from tests.support.paths import FIXTURES, ROOT
 from tests.support.processes import descendants, gone
 from cudatui.tui.commands.output import plain
+from tests.support.cli import cudatui as run_cudatui
 from tests.support.cli import run_main
+from tests.support.wait import wait_until
 
 REPORTS = FIXTURES / "sanitizer"
 NVML_SAMPLES = FIXTURES / "nvml" / "h200_samples.jsonl"
@@ -28,11 +30,8 @@ CUDA_ERROR = "RuntimeError: CUDA error: an illegal memory access was encountered
 WAIT = 120.0
 """Generous bound on one command (doctor probes tools; the machine may be loaded)."""
 
-
-def cudatui(*args: str, stdout: int | None = subprocess.PIPE, **kwargs) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "cudatui", *args], cwd=ROOT, stdin=subprocess.DEVNULL,
-                          stdout=stdout, stderr=subprocess.PIPE, timeout=WAIT, env={**os.environ, "TERM": "xterm-256color"},
-                          **kwargs)
+cudatui = partial(run_cudatui, term="xterm-256color", text=False)
+"""cudatui as a subprocess, on a colour terminal, its output as bytes."""
 
 
 def into_a_closed_pipe(*args: str) -> subprocess.CompletedProcess:
@@ -147,18 +146,19 @@ def interrupted_while_reading(argv: list[str], path: Path) -> subprocess.Complet
     proc = subprocess.Popen([sys.executable, "-m", "cudatui", *argv], cwd=ROOT, stdin=subprocess.DEVNULL,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        deadline = time.monotonic() + WAIT
-        while True:
+        def running() -> None:
             assert proc.poll() is None, proc.communicate()
-            assert time.monotonic() < deadline, "the command was never seen reading its input"
+
+        def stopped_reading() -> bool:  # stopped holding the file open; else it goes on a moment
+            running()
             proc.send_signal(signal.SIGSTOP)
-            while not _stopped(proc.pid):
-                assert proc.poll() is None, proc.communicate()
-                time.sleep(0.001)
+            wait_until(lambda: running() or _stopped(proc.pid), WAIT, "the command to stop", every=0.001)
             if _has_open(proc.pid, path):
-                break
+                return True
             proc.send_signal(signal.SIGCONT)
-            time.sleep(0.005)
+            return False
+
+        wait_until(stopped_reading, WAIT, "the command seen reading its input", every=0.005)
         proc.send_signal(signal.SIGINT)
         proc.send_signal(signal.SIGCONT)
         out, err = proc.communicate(timeout=WAIT)
@@ -196,10 +196,11 @@ def test_ctrl_c_during_a_sanitizer_run_ends_it_and_its_children(fake_sanitizer: 
     proc = subprocess.Popen([sys.executable, "-m", "cudatui", "sanitize", "--json", "./t"], cwd=tmp_path,
                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        deadline = time.monotonic() + WAIT
-        while not (child_pid.exists() and child_pid.read_text()):
-            assert proc.poll() is None and time.monotonic() < deadline, "the stand-in never started its child"
-            time.sleep(0.01)
+        def child_started() -> bool:
+            assert proc.poll() is None, "the stand-in ended without starting its child"
+            return child_pid.exists() and bool(child_pid.read_text())
+
+        wait_until(child_started, WAIT, "the stand-in to start its child", every=0.01)
         below = descendants(proc.pid)
         assert int(child_pid.read_text()) in below
         proc.send_signal(signal.SIGINT)
@@ -209,7 +210,5 @@ def test_ctrl_c_during_a_sanitizer_run_ends_it_and_its_children(fake_sanitizer: 
             proc.kill()
             proc.wait()
     assert (proc.returncode, out, err) == (130, "", "cudatui: interrupted\n")
-    deadline = time.monotonic() + WAIT
-    while not all(gone(pid, started) for pid, started in below.items()):
-        assert time.monotonic() < deadline, "the sanitizer or its child outlived cudatui"
-        time.sleep(0.05)
+    wait_until(lambda: all(gone(pid, started) for pid, started in below.items()), WAIT,
+               "the sanitizer and its child to end with cudatui")

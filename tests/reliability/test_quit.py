@@ -1,4 +1,4 @@
-"""Quit at any moment: within 2 s of ``q`` every process cudatui started is gone.
+"""Quit at any moment: after ``q`` every process cudatui started is gone, and cudatui exits with 0.
 
 The app runs as a user runs it (``python -m cudatui`` in a pseudo-terminal); the processes are
 found by walking parent pids from /proc before quitting, and each must be gone after: during
@@ -10,28 +10,26 @@ also starts a child of its own) and during a flood of non-MI lines from the debu
 from __future__ import annotations
 
 import sys
-import time
 from pathlib import Path
 
 from tests.support.paths import FIXTURES
 from tests.support.processes import descendants, kill_all, wait_gone
 from tests.support.programs import FOREVER, compile_c, needs_gdb, stand_in
 from tests.support.terminal import TerminalApp
-from tests.support.wait import wait_until
-
-QUIT_WITHIN = 2.0
+from tests.support.wait import WAIT, wait_until
 
 
 def quit_and_check(app: TerminalApp, expected: set[str], pids: tuple[int, ...] = ()) -> None:
     """Press q: every process below the app (among them processes named ``expected`` and
-    ``pids``) must be gone within QUIT_WITHIN s, and the app must exit with code 0."""
+    ``pids``) must be gone, and the app must exit with code 0. The bound is generous (a loaded
+    machine); what quit does after its graces (SIGKILL) is what makes them go."""
     children = descendants(app.proc.pid)
     names = {Path(f"/proc/{pid}/comm").read_text().strip() for pid in children}
     assert expected <= names and set(pids) <= set(children), (names, pids, children)
     try:
         app.send("q")
-        left = wait_gone(children, timeout=QUIT_WITHIN)
-        assert not left, f"{QUIT_WITHIN} s after q still running: {left}"
+        left = wait_gone(children, timeout=WAIT)
+        assert not left, f"{WAIT:g} s after q still running: {left}"
         assert app.wait(timeout=10) == 0
         assert b"Traceback" not in app.output, app.after_exit()
     finally:
@@ -46,7 +44,7 @@ def test_quit_during_startup(tmp_path: Path) -> None:
     record = tmp_path / "session.jsonl"
     app = TerminalApp(["--debugger", str(silent), "--record", str(record), "/bin/ls"], cwd=tmp_path)
     wait_until(lambda: record.exists() and "-inferior-tty-set" in record.read_text())
-    time.sleep(1.0)  # the UI is up; the debugger has not answered (and never will)
+    app.wait_shown("Quit")  # the UI is up (its footer); the debugger has not answered (and never will)
     quit_and_check(app, {"sleep"})
 
 
@@ -74,11 +72,13 @@ def test_quit_during_a_sanitizer_run_that_ignores_sigterm(tmp_path: Path) -> Non
     record = tmp_path / "session.jsonl"
     app = TerminalApp(["--debugger", "gdb", "--record", str(record), "--no-run", "/bin/true"], cwd=tmp_path, env=env)
     wait_until(lambda: record.exists() and "mi-async" in record.read_text())
-    time.sleep(0.5)
+    app.wait_shown("loaded, not started")  # the UI is up, the program loaded
+    mark = app.mark()
     app.send("\x10")  # ctrl+p: the command palette
-    time.sleep(0.5)
+    app.wait_shown("Search for commands", since=mark)
+    mark = app.mark()
     app.send("Sanitize")
-    time.sleep(0.5)
+    app.wait_shown("run compute-sanitizer memcheck on the program", since=mark)  # the command found
     app.send("\r")
     wait_until(lambda: child_pid.exists() and child_pid.read_text())
     quit_and_check(app, {"gdb"}, (int(child_pid.read_text()),))

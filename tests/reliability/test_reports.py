@@ -14,6 +14,7 @@ from collections.abc import Callable
 
 import pytest
 
+from tests.support.cli import cudatui, one_line
 from tests.support.paths import FIXTURES, ROOT
 from cudatui.gdbbridge.sanitizer import report_file
 from cudatui.gdbbridge import ReportError, read_report
@@ -22,17 +23,6 @@ from cudatui.gdbbridge.sanitizer.report_file import open_report, report_lines
 REPORTS = FIXTURES / "sanitizer"
 MEMCHECK_XML = (REPORTS / "memcheck.xml").read_text()
 WAIT = 60.0
-
-
-def cudatui(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "cudatui", *args], cwd=ROOT, stdin=subprocess.DEVNULL,
-                          capture_output=True, text=True, timeout=WAIT)
-
-
-def one_line(done: subprocess.CompletedProcess) -> str:
-    assert done.returncode == 2 and done.stdout == "", (done.returncode, done.stdout[:300])
-    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr, done.stderr[-2000:]
-    return done.stderr
 
 
 def _laughs(levels: int = 9) -> str:

@@ -16,7 +16,6 @@ import shlex
 import shutil
 import subprocess
 import sys
-import time
 from contextlib import contextmanager
 from pathlib import Path
 from collections.abc import Iterator
@@ -27,6 +26,7 @@ from tests.support.names import FUNCTION, KERNEL, LIBRARY, PROCESS, SHOWN, SOURC
 from tests.support.paths import FIXTURES, ROOT
 from tests.support.tmux import TmuxServer
 from tests.support.tmux_path import ScreenPath
+from tests.support.wait import wait_until
 
 pytestmark = pytest.mark.skipif(
     not all(shutil.which(tool) for tool in ("tmux", "gdb", "gcc")), reason="needs tmux, gdb and gcc"
@@ -53,13 +53,7 @@ class Terminal(TmuxServer):
 
     def wait_for(self, *texts: str, timeout: float = 60.0) -> str:
         """The screen once every one of ``texts`` is on it."""
-        deadline = time.monotonic() + timeout
-        while True:
-            screen = self.screen()
-            if all(text in screen for text in texts):
-                return screen
-            assert time.monotonic() < deadline, f"{texts} not on the screen:\n{screen}"
-            time.sleep(0.2)
+        return self.wait_for_screen(lambda screen: all(text in screen for text in texts), repr(texts), timeout)
 
     def assert_untouched(self) -> None:
         """The pane title is the test's and no clipboard write made a buffer."""
@@ -73,10 +67,7 @@ class Terminal(TmuxServer):
     def quit(self) -> None:
         """Press q and wait for cudatui (and so its pane and session) to end."""
         self("send-keys", "-t", "t", "q")
-        deadline = time.monotonic() + 30
-        while self.running():
-            assert time.monotonic() < deadline, "cudatui did not exit after q"
-            time.sleep(0.2)
+        wait_until(lambda: not self.running(), why="cudatui to exit after q", every=0.2)
 
 
 @contextmanager

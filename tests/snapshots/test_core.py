@@ -49,7 +49,8 @@ def test_pane(snap_compare, tmp_path, pane: str, size: str) -> None:
         await app.workers.wait_for_complete()
         log = app.query_one("#console-log")
         await wait_for(pilot, lambda: log.is_vertical_scroll_end)  # the console follows its last line
-        await pilot.pause(0.3)
+        await pilot.wait_for_scheduled_animations()
+        await pilot.pause()
         app.clear_notifications()
         await pilot.pause()
 

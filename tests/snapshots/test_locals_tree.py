@@ -41,7 +41,8 @@ def test_locals_tree_opened(snap_compare, tmp_path, size) -> None:
         for field in app.query(Input):
             field.cursor_blink = False
         await app.workers.wait_for_complete()
-        await pilot.pause(0.3)
+        await pilot.wait_for_scheduled_animations()
+        await pilot.pause()
         app.clear_notifications()
         await pilot.pause()
 

@@ -81,7 +81,7 @@ def value(app: DebuggerApp, name: str) -> str:
 async def stopped_at(pilot: Pilot, app: DebuggerApp, line: int) -> None:
     """Until the program is stopped with the source pane's current line at ``line``."""
     await wait_for(pilot, lambda: status(app)[0] == "stopped" and app.query_one(SourcePane).view.current == line)
-    await pilot.pause(0.05)
+    await pilot.pause()
 
 
 async def goto_focus(pilot: Pilot, app: DebuggerApp, request: str) -> None:

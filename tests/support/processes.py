@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import os
-import time
 from pathlib import Path
+
+from .wait import wait_until, within
 
 
 def start_time(pid: int) -> str | None:
@@ -64,12 +65,17 @@ def alive(pid: int) -> bool:
 
 def wait_gone(pids: dict[int, str], timeout: float) -> dict[int, str]:
     """Wait up to ``timeout`` s for every pid to end; returns the survivors."""
-    deadline = time.monotonic() + timeout
-    while True:
-        left = {pid: started for pid, started in pids.items() if not gone(pid, started)}
-        if not left or time.monotonic() > deadline:
-            return left
-        time.sleep(0.05)
+
+    def left() -> dict[int, str]:
+        return {pid: started for pid, started in pids.items() if not gone(pid, started)}
+
+    within(lambda: not left(), timeout)
+    return left()
+
+
+def wait_ended(pid: int, why: str) -> None:
+    """Until ``pid`` no longer runs (see :func:`alive`); ``why`` names what should have ended it."""
+    wait_until(lambda: not alive(pid), why=why, every=0.2)
 
 
 def kill_all(pids: dict[int, str]) -> None:

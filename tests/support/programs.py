@@ -33,7 +33,12 @@ NAV_WALK = C_SOURCES / "nav" / "nav_walk.c"
 
 def marked_line(source: Path, marker: str) -> int:
     """The number of the first line of ``source`` holding ``marker`` (e.g. ``/* BREAK */``)."""
-    return next(i for i, line in enumerate(source.read_text().splitlines(), 1) if marker in line)
+    return line_with(source.read_text(), marker)
+
+
+def line_with(text: str, marker: str) -> int:
+    """The number of the first line of ``text`` holding ``marker``."""
+    return next(i for i, line in enumerate(text.splitlines(), 1) if marker in line)
 
 
 BREAK_LINE = marked_line(STEPS, "/* BREAK */")

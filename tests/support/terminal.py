@@ -13,6 +13,7 @@ import threading
 from pathlib import Path
 
 from .paths import ROOT
+from .wait import wait_until
 
 ANSI = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[()][0-9A-Za-z]|[=>78])")
 
@@ -48,6 +49,18 @@ class TerminalApp:
 
     def send(self, keys: str) -> None:
         os.write(self._master, keys.encode())
+
+    def mark(self) -> int:
+        """Where the output is now: :meth:`wait_shown` with ``since=mark()`` looks only at what comes after."""
+        return len(self.output)
+
+    def shows(self, text: str, since: int = 0) -> bool:
+        """Whether the app has written ``text`` (escape sequences left out) since ``since``."""
+        return text in ANSI.sub("", bytes(self.output[since:]).decode("utf-8", "replace"))
+
+    def wait_shown(self, text: str, since: int = 0) -> None:
+        """Until the app has written ``text`` since ``since`` (it drew it: the UI took what came before)."""
+        wait_until(lambda: self.shows(text, since), why=f"{text!r} on the terminal")
 
     def wait(self, timeout: float) -> int:
         code = self.proc.wait(timeout=timeout)

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import os
 import subprocess
-import time
 from pathlib import Path
+
+from .wait import wait_until
 
 
 class TmuxServer:
@@ -33,23 +34,22 @@ class TmuxServer:
     def wait_for_line(self, text: str, timeout: float = 30.0, target: str = "t") -> str:
         """The screen of ``target`` once ``text`` is on it (a line holding ``text``'s words, spaces ignored)."""
         words = text.split()
-        deadline = time.monotonic() + timeout
-        while True:
-            screen = self.screen(target)
-            if any(line.split()[: len(words)] == words or text in line for line in screen.splitlines()):
-                return screen
-            if time.monotonic() > deadline:
-                raise AssertionError(f"{text!r} not on the screen:\n{screen}")
-            time.sleep(0.2)
+        return self.wait_for_screen(
+            lambda screen: any(line.split()[: len(words)] == words or text in line for line in screen.splitlines()),
+            repr(text), timeout, target)
 
     def wait_for_all(self, *texts: str, timeout: float = 30.0, target: str = "t") -> str:
         """The screen of ``target`` once every text is on it (spaces squeezed)."""
-        deadline = time.monotonic() + timeout
-        while True:
-            screen = self.screen(target)
-            flat = " ".join(screen.split())
-            if all(" ".join(text.split()) in flat for text in texts):
-                return screen
-            if time.monotonic() > deadline:
-                raise AssertionError(f"{texts!r} not on the screen:\n{screen}")
-            time.sleep(0.2)
+        return self.wait_for_screen(
+            lambda screen: all(" ".join(text.split()) in " ".join(screen.split()) for text in texts),
+            repr(texts), timeout, target)
+
+    def wait_for_screen(self, shows, what: str, timeout: float = 30.0, target: str = "t") -> str:
+        """The screen of ``target`` once ``shows(screen)`` is true; on failure, the last screen."""
+        last = [""]
+
+        def seen() -> str | None:
+            last[0] = self.screen(target)
+            return last[0] if shows(last[0]) else None
+
+        return wait_until(seen, timeout, lambda: f"{what} on the screen:\n{last[0]}", every=0.2)

@@ -10,13 +10,13 @@ row is the one shown.
 from __future__ import annotations
 
 import re
-import time
 from collections.abc import Callable
 
 from cudatui.gdbbridge.record.stop_state import RecordedStep, StopSummary
 from cudatui.kernels.lesson_paths import PANE_TITLES
 
 from .tmux import TmuxServer
+from .wait import wait_until, within
 
 WAIT = 60.0
 FOOTER = {"Stack": "Up frame", "Warps": "Warp watch", "Shared": "Format", "Breaks": "On/off", "Sanitize": "Debug finding"}
@@ -108,11 +108,7 @@ class ScreenPath:
     # -- doing the steps -------------------------------------------------------------------
 
     def wait(self, done, why: str, timeout: float = WAIT) -> None:
-        deadline = time.monotonic() + timeout
-        while not done():
-            if time.monotonic() > deadline:
-                raise AssertionError(f"timed out waiting for {why}:\n{self.tmux.screen()}")
-            time.sleep(0.2)
+        wait_until(done, timeout, lambda: f"{why}:\n{self.tmux.screen()}", every=0.2)
 
     def keys(self, *keys: str) -> None:
         self.tmux("send-keys", "-t", "t", *keys)
@@ -150,20 +146,17 @@ class ScreenPath:
         self.wait(found, f"the {title} pane or its tab")
         if self.wide and f"╭─ {title} " in self.tmux.screen():
             return
-        deadline = time.monotonic() + WAIT
-        while True:  # a click the app took while busy (a replay restarting) may be lost: click again
+
+        def clicked() -> bool:  # a click the app took while busy (a replay restarting) may be lost: click again
             tabs = self.tab_row()
             assert tabs is not None, "no tab row:\n" + self.tmux.screen()
             row, labels = tabs
             label = re.search(rf"\b{title}\b", labels)
             assert label is not None, f"no {title} tab in {labels!r}"
             self.tmux.click(label.start() + 1, row)
-            try:
-                self.wait(lambda: self.tab_shown(title), f"the {title} tab", timeout=min(5.0, deadline - time.monotonic()))
-                return
-            except AssertionError:
-                if time.monotonic() >= deadline:
-                    raise
+            return within(lambda: self.tab_shown(title), 5.0, every=0.2) is not None
+
+        self.wait(clicked, f"the {title} tab")
 
     def tab_shown(self, title: str) -> bool:
         """Whether the tab area shows ``title``'s pane: its tab's underline (the lit segment of the
@@ -202,28 +195,15 @@ class ScreenPath:
         panes move while a stop's banner settles, and a notification over the pane is clicked
         away first) until the footer shows the pane's keys."""
         label = FOOTER.get(pane_title)
-        deadline = time.monotonic() + WAIT
-        spot: tuple[int, int] | None = None
 
-        def ready() -> bool:  # the spot is read once per try: the one checked is the one clicked
-            nonlocal spot
+        def clicked() -> bool:  # the spot is read once per try: the one checked is the one clicked
             spot = None if self.covered(pane_title) else where()
-            return spot is not None
-
-        while True:
-            self.wait(ready, f"the {pane_title} pane, not under a notification",
-                      timeout=max(0.1, deadline - time.monotonic()))
-            assert spot is not None
+            if spot is None:
+                return False
             self.tmux.click(*spot)
-            if label is None:
-                return
-            try:
-                self.wait(lambda: label in self.lines()[-1], f"the {pane_title} pane's keys in the footer",
-                          timeout=min(3.0, max(0.1, deadline - time.monotonic())))
-                return
-            except AssertionError:
-                if time.monotonic() >= deadline:
-                    raise
+            return label is None or within(lambda: label in self.lines()[-1], 3.0, every=0.2) is not None
+
+        self.wait(clicked, f"the {pane_title} pane, not under a notification, then its keys in the footer")
 
     def table_rows(self, pane_title: str, pattern: str) -> tuple[tuple[int, int], list[tuple[int, int, str]], int] | None:
         """The header line (row, column) of the table in pane ``pane_title``, the rows under it and
