@@ -17,10 +17,11 @@ from __future__ import annotations
 
 import gettext
 import os
-import unicodedata
 from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
+
+from wcwidth import wcswidth, wcwidth
 
 LANGUAGES = ("en", "zh")
 
@@ -77,8 +78,10 @@ def tr(text: str) -> str:
 
 
 def cells(text: str) -> int:
-    """The terminal columns ``text`` takes: wide (CJK) characters take two."""
-    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 0 if unicodedata.combining(c) else 1 for c in text)
+    """The terminal columns ``text`` takes (:func:`wcwidth.wcswidth`): wide (CJK) characters take
+    two, combining marks none; a control character, which has no width of its own, counts none."""
+    width = wcswidth(text)
+    return width if width >= 0 else sum(max(wcwidth(char), 0) for char in text)
 
 
 def wrap(text: str, width: int, first: str = "", rest: str | None = None) -> list[str]:
@@ -109,7 +112,7 @@ def _words(text: str) -> list[str]:
     punctuation after it, and narrow text right after an opening bracket)."""
     words: list[str] = []
     for char in " ".join(text.split()):
-        wide = unicodedata.east_asian_width(char) in "WF"
+        wide = cells(char) == 2
         if words and words[-1] != " " and (char in _CLOSING or words[-1][-1] == "（"):
             words[-1] += char
         elif char == " " or wide or not words or words[-1] == " " or cells(words[-1][-1]) == 2:

@@ -89,6 +89,7 @@ def test_set_language_wins_over_the_locale_and_refuses_unknown_ones(monkeypatch:
 
 def test_wide_characters_take_two_columns_when_wrapped() -> None:
     assert cells("退出") == 4 and cells("ab") == 2 and cells("e\u0301") == 1
+    assert cells("a\tb") == 2 and cells("") == 0, "a control character takes no column"
     set_language("zh")
     text = tr("Re-run with CUDA_LAUNCH_BLOCKING=1 so the error is raised at the failing call.")
     lines = wrap(text, 30, "  ")
