@@ -1,10 +1,13 @@
 """The language of what cudatui says: English (the texts in the code) or Simplified Chinese.
 
 Every text a person reads is written in English where it is used. :func:`tr` gives it in the
-chosen language from that language's catalogue (:mod:`.zh`: English text -> translation); a text
-the catalogue lacks stays English (tests/gdbbridge/test_i18n.py checks that none is missing and
-none is stale). Tool names, API names, error texts and code inside a text stay as they are.
-Templates are translated before they are filled (``{script}`` stays in the translation).
+chosen language from that language's gettext catalogue, ``locale/<language>/LC_MESSAGES/cudatui.mo``
+beside this module, read with the standard library's :mod:`gettext`. The ``.mo`` is compiled from
+the ``.po`` next to it (the file translators edit) by ``scripts/i18n_catalogue.py``; a text the
+catalogue lacks stays English (tests/gdbbridge/test_i18n.py checks that none is missing, none is
+stale and that the ``.mo`` holds what the ``.po`` says). Tool names, API names, error texts and
+code inside a text stay as they are. Templates are translated before they are filled
+(``{script}`` stays in the translation).
 
 The language: :func:`set_language` (the command line's ``--lang``), else the locale variables
 LC_ALL, LC_MESSAGES, LANG in that order (``zh_*`` is Chinese), else English.
@@ -12,11 +15,20 @@ LC_ALL, LC_MESSAGES, LANG in that order (``zh_*`` is Chinese), else English.
 
 from __future__ import annotations
 
+import gettext
 import os
-import unicodedata
 from collections.abc import Mapping
+from functools import cache
+from pathlib import Path
+
+from wcwidth import wcswidth, wcwidth
 
 LANGUAGES = ("en", "zh")
+
+DOMAIN = "cudatui"
+"""The gettext domain: the catalogues are ``LOCALE_DIR/<language>/LC_MESSAGES/cudatui.mo``."""
+
+LOCALE_DIR = Path(__file__).parent / "locale"
 
 _chosen: str | None = None
 
@@ -43,13 +55,13 @@ def language() -> str:
     return _chosen or detect()
 
 
-def catalogue(language: str) -> Mapping[str, str]:
-    """English text -> its translation, for ``language`` (empty for English)."""
-    if language == "zh":
-        from cudatui.gdbbridge.i18n.zh import ZH
-
-        return ZH
-    return {}
+@cache
+def translations(language: str) -> gettext.NullTranslations:
+    """The gettext catalogue of ``language`` (English text -> translation); for English, or a
+    language without a compiled catalogue, one that gives every text back as it is."""
+    if language == "en":
+        return gettext.NullTranslations()
+    return gettext.translation(DOMAIN, LOCALE_DIR, languages=[language], fallback=True)
 
 
 def N_(text: str) -> str:
@@ -62,12 +74,14 @@ def tr(text: str) -> str:
     """``text`` in the language in use (English when the catalogue lacks it)."""
     if not text or language() == "en":
         return text
-    return catalogue(language()).get(text, text)
+    return translations(language()).gettext(text)
 
 
 def cells(text: str) -> int:
-    """The terminal columns ``text`` takes: wide (CJK) characters take two."""
-    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 0 if unicodedata.combining(c) else 1 for c in text)
+    """The terminal columns ``text`` takes (:func:`wcwidth.wcswidth`): wide (CJK) characters take
+    two, combining marks none; a control character, which has no width of its own, counts none."""
+    width = wcswidth(text)
+    return width if width >= 0 else sum(max(wcwidth(char), 0) for char in text)
 
 
 def wrap(text: str, width: int, first: str = "", rest: str | None = None) -> list[str]:
@@ -98,7 +112,7 @@ def _words(text: str) -> list[str]:
     punctuation after it, and narrow text right after an opening bracket)."""
     words: list[str] = []
     for char in " ".join(text.split()):
-        wide = unicodedata.east_asian_width(char) in "WF"
+        wide = cells(char) == 2
         if words and words[-1] != " " and (char in _CLOSING or words[-1][-1] == "（"):
             words[-1] += char
         elif char == " " or wide or not words or words[-1] == " " or cells(words[-1][-1]) == 2:

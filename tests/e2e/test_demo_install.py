@@ -59,6 +59,20 @@ def test_install_adds_only_the_cudatui_package(venv: Path) -> None:
     assert done.returncode == 0 and done.stdout.strip(), done.stderr
 
 
+def test_install_ships_the_chinese_catalogue_and_no_pygdbmi(venv: Path) -> None:
+    """The compiled gettext catalogue is in the wheel and the installed cudatui reads it; pygdbmi,
+    a test-only dependency, is not installed (the demo below replays without it)."""
+    site = next((venv / "lib").glob("python3*/site-packages"))
+    assert (site / "cudatui" / "gdbbridge" / "i18n" / "locale" / "zh" / "LC_MESSAGES" / "cudatui.mo").is_file()
+    code = ("import importlib.util, cudatui.gdbbridge.i18n as i18n; i18n.set_language('zh');"
+            "print(i18n.__file__); print(i18n.tr('Quit')); print(importlib.util.find_spec('pygdbmi'))")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    done = subprocess.run([str(venv / "bin" / "python"), "-c", code], cwd=venv, env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    where, quit_text, pygdbmi = done.stdout.splitlines()
+    assert Path(where).is_relative_to(site) and quit_text == "退出" and pygdbmi == "None", done.stdout
+
+
 def first_stop_facts() -> tuple[str, str, str]:
     """The first stop's file:line, its source text, and one local as ``name value``."""
     transcript = load(str(RECORDING))

@@ -1,4 +1,5 @@
-"""Every English text cudatui translates (the keys a language's catalogue must hold, no more).
+"""Every English text cudatui translates (the msgids a language's catalogue must hold, no more),
+and what a language's ``.po`` says (read with Babel, as scripts/i18n_catalogue.py compiles it).
 
 Texts are found where they are written: the literal argument of every ``tr("...")`` and
 ``N_("...")`` call and the description of every key ``Binding`` in gdbbridge/, tui/ and kernels/,
@@ -9,6 +10,11 @@ advice, the explain panel's labels, the help sections and the lessons.
 from __future__ import annotations
 
 import ast
+from pathlib import Path
+
+from babel.messages.pofile import read_po
+
+from cudatui.gdbbridge.i18n import DOMAIN, LOCALE_DIR
 
 from .paths import ROOT
 
@@ -69,3 +75,15 @@ def data_texts() -> set[str]:
 def english_texts() -> set[str]:
     """Every text a catalogue must translate."""
     return marked_texts() | data_texts()
+
+
+def po_path(language: str) -> Path:
+    """The ``.po`` translators edit for ``language``."""
+    return LOCALE_DIR / language / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+def po_messages(language: str) -> dict[str, str]:
+    """English text -> translation, every entry of ``language``'s ``.po`` (header left out,
+    untranslated and fuzzy ones included, so that they show as wrong)."""
+    with po_path(language).open("rb") as f:
+        return {message.id: message.string for message in read_po(f) if message.id}
