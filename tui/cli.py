@@ -16,13 +16,13 @@ from dataclasses import replace
 from importlib import metadata
 from pathlib import Path
 from types import ModuleType
-from typing import NoReturn
 from collections.abc import Mapping, Sequence
 
 from cudatui.gdbbridge.i18n import set_language
 from cudatui.gdbbridge.jobs.attach import attach_problem
 from cudatui.gdbbridge.record.recorder import RecordingError, prepare
-from cudatui.tui.commands import demo, doctor, explain, follow, output, sanitize, stats
+from cudatui.tui.commands import demo, doctor, errors, explain, follow, output, sanitize, stats
+from cudatui.tui.commands.errors import ArgumentParser
 from cudatui.tui.launch import attach_config, check_debugger, debug_config, run_app
 
 COMMAND_MODULES: tuple[ModuleType, ...] = (sanitize, stats, doctor, explain, demo, follow)
@@ -30,13 +30,6 @@ COMMAND_MODULES: tuple[ModuleType, ...] = (sanitize, stats, doctor, explain, dem
 sub-command is one more module in this tuple."""
 
 VALUE_OPTIONS = ("-b", "--break", "--debugger", "--record", "--core", "--share", "--pid", "--rank")
-
-
-class ArgumentParser(argparse.ArgumentParser):
-    """argparse, but an error is one line on stderr (and exit code 2)."""
-
-    def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: error: {message}\n")
 
 
 def version() -> str:
@@ -123,6 +116,13 @@ def first_positional(argv: Sequence[str]) -> int | None:
 
 def check_program(program: str) -> str | None:
     """Why ``program`` cannot be debugged, or None."""
+    try:
+        return _program_problem(program)
+    except OSError as exc:  # a name too long for the system, a loop of links ...
+        return f"cannot use program {program}: {exc.strerror or exc}"
+
+
+def _program_problem(program: str) -> str | None:
     path = Path(program)
     if path.is_dir():
         return f"{program} is a directory, not a program"
@@ -190,8 +190,7 @@ def prepare_record(record: str | None, force: bool, share: str | None = None) ->
 
 
 def _fail(message: str) -> int:
-    print(f"cudatui: {message}", file=sys.stderr)
-    return 2
+    return errors.fail(message)
 
 
 def run_debugger(args: argparse.Namespace) -> int:
@@ -263,18 +262,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError as exc:
         if output.stdout_reader_gone():
             return output.reader_gone()
-        return _quiet_fail(f"broken pipe: {exc.strerror or exc}", 1)
+        return errors.fail(f"broken pipe: {exc.strerror or exc}", 1)
+    except OSError as exc:  # one no check foresaw: a file name too long, stdout on a full disk
+        return errors.os_error(exc)
     except KeyboardInterrupt:
-        return _quiet_fail("interrupted", output.INTERRUPTED)
-
-
-def _quiet_fail(message: str, code: int) -> int:
-    """One line on stderr (unless stderr too is gone) and ``code``."""
-    try:
-        print(f"cudatui: {message}", file=sys.stderr)
-    except OSError:
-        pass
-    return code
+        return errors.fail("interrupted", output.INTERRUPTED)
 
 
 def take_language(words: list[str], names: Sequence[str]) -> tuple[list[str], str | None]:

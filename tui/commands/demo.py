@@ -13,12 +13,12 @@ doctor checks as ``cudatui doctor``), otherwise it replays the recording package
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 from typing import Any
 
 from cudatui.gdbbridge import RecordingError, prepare
 from cudatui.kernels.lessons import LESSONS
+from cudatui.tui.commands.errors import fail
 from cudatui.tui.commands.output import print_text
 from cudatui.tui.demo_plan import BACK, DemoError, plan_demo
 
@@ -48,8 +48,7 @@ def add_parser(subparsers: Any) -> None:
 
 
 def _fail(message: str) -> int:
-    print(f"cudatui demo: {message}", file=sys.stderr)
-    return 2
+    return fail(message, who="cudatui demo")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -18,6 +18,7 @@ from typing import Any
 from cudatui.gdbbridge import (
     TOOLS, ReportError, SanitizerError, SanitizerReport, SanitizerRequest, read_report, run_sanitizer,
 )
+from cudatui.tui.commands.errors import ArgumentParser, fail
 from cudatui.tui.commands.output import print_text, reader_gone, stdout_is_terminal
 
 
@@ -47,8 +48,7 @@ def _add_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
 
 
 def _error(message: str) -> int:
-    print(f"cudatui sanitize: {message}", file=sys.stderr)
-    return 2
+    return fail(message, who="cudatui sanitize")
 
 
 def _leak_check(args: argparse.Namespace) -> bool:
@@ -61,7 +61,7 @@ def _leak_check(args: argparse.Namespace) -> bool:
         return args.leak_check
     value, words = args.program, list(args.args)
     args.program, args.args = None, []
-    _add_arguments(argparse.ArgumentParser(prog="cudatui sanitize")).parse_args(words, namespace=args)
+    _add_arguments(ArgumentParser(prog="cudatui sanitize")).parse_args(words, namespace=args)
     return value == "full"
 
 

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
 from cudatui.gdbbridge import (
     NvmlSource, NvmlUnavailable, ReplaySource, Sampler, Snapshot, mark_debuggee, parse_pci_bus_id, snapshot_to_dict,
 )
+from cudatui.tui.commands.errors import fail
 from cudatui.tui.commands.output import print_text
 
 
@@ -36,8 +36,7 @@ def add_parser(subparsers: Any) -> None:
 
 
 def _error(message: str) -> int:
-    print(f"cudatui stats: {message}", file=sys.stderr)
-    return 1
+    return fail(message, 1, who="cudatui stats")
 
 
 def format_text(snapshot: Snapshot) -> str:
