@@ -16,6 +16,7 @@ from collections.abc import Callable
 
 from cudatui.gdbbridge import LaunchConfig, attach_debugger, effective_line_limit, process_info
 from cudatui.tui.commands.errors import fail
+from cudatui.tui.commands.terminal import missing_terminal
 
 if TYPE_CHECKING:
     from cudatui.tui.app import DebuggerApp
@@ -69,6 +70,8 @@ def run_app(config: LaunchConfig, make: Callable[[LaunchConfig], DebuggerApp] | 
         effective_line_limit()
     except ValueError as exc:  # a bad $CUDATUI_MI_LINE_LIMIT
         return fail(str(exc))
+    if why := missing_terminal():
+        return fail(why)
     app = (make or (FollowApp if config.follow else DebuggerApp))(config)
     code = app.run() or 0
     if app.failure:

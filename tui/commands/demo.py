@@ -20,6 +20,7 @@ from cudatui.gdbbridge import RecordingError, prepare
 from cudatui.kernels.lessons import LESSONS
 from cudatui.tui.commands.errors import fail
 from cudatui.tui.commands.output import print_text
+from cudatui.tui.commands.terminal import missing_terminal
 from cudatui.tui.demo_plan import BACK, DemoError, plan_demo
 
 
@@ -63,6 +64,9 @@ def run(args: argparse.Namespace) -> int:
         if name is None:
             from cudatui.tui.picker_app import PickerApp
 
+            if why := missing_terminal():
+                return _fail(why)
+
             name = PickerApp(highlight=picked).run()
             if name is None:
                 return 0
@@ -81,6 +85,8 @@ def _run_lesson(name: str, args: argparse.Namespace) -> int | str:
                          variant=tuple(dict.fromkeys(args.variant)))
     except DemoError as exc:
         return _fail(str(exc))
+    if why := missing_terminal():
+        return _fail(why)
     if plan.config.record is not None:
         try:
             prepare(plan.config.record, force=args.force)

@@ -19,6 +19,7 @@ from cudatui.gdbbridge import (
     TOOLS, ReportError, SanitizerError, SanitizerReport, SanitizerRequest, read_report, run_sanitizer,
 )
 from cudatui.tui.commands.errors import ArgumentParser, fail
+from cudatui.tui.commands.terminal import missing_terminal
 from cudatui.tui.commands.output import print_text, reader_gone, stdout_is_terminal
 
 
@@ -131,6 +132,8 @@ def run(args: argparse.Namespace) -> int:
         else:
             print_text(report_text(report))
         return 1 if report.groups else 0
+    if why := missing_terminal():
+        return _error(why)
     from cudatui.tui.launch import check_debugger, run_app
     from cudatui.tui.sanitize_app import SanitizeApp
 

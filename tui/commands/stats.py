@@ -12,6 +12,7 @@ from cudatui.gdbbridge import (
 )
 from cudatui.tui.commands.errors import fail
 from cudatui.tui.commands.output import print_text
+from cudatui.tui.commands.terminal import missing_terminal
 
 
 def add_parser(subparsers: Any) -> None:
@@ -74,6 +75,8 @@ def run(args: argparse.Namespace) -> int:
         else:
             print_text(format_text(snapshot))
         return 0
+    if why := missing_terminal():
+        return fail(why, 2, who="cudatui stats")
     from cudatui.tui.stats_app import StatsApp
 
     sampler = Sampler(source, interval_s=args.interval, debuggee_pid=args.pid)
