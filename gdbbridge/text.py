@@ -138,13 +138,19 @@ MAX_LINE = 600
 """Characters of an error line kept; a longer one (a 5,000-character file name) loses its middle."""
 
 
+def _byte(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code - 0xDC00:02x}" if 0xDC80 <= code <= 0xDCFF else "\ufffd"
+
+
 def one_line(text: str, limit: int = MAX_LINE) -> str:
     """``text`` as one harmless line for a terminal: every control character shown as ``^X``
     (ESC ``^[``, BEL ``^G``, newline ``^J``; C1 as U+FFFD), so that an escape sequence in a file
-    name is visible and inert rather than dropped; bidi controls dropped; undecodable bytes
-    (lone surrogates from the command line) as U+FFFD; beyond ``limit`` characters the middle
-    becomes ``…``."""
-    text = _ANY_CONTROL.sub(_visible, _LONE_SURROGATE.sub("\ufffd", text)).translate(_BIDI)
+    name is visible and inert rather than dropped; bidi controls dropped; a byte that was not
+    UTF-8 (a lone surrogate from the command line or a file name) as ``\\xff``; beyond ``limit``
+    characters the middle becomes ``…``."""
+    text = _LONE_SURROGATE.sub(_byte, text)
+    text = _ANY_CONTROL.sub(_visible, text).translate(_BIDI)
     if len(text) > limit:
         half = (limit - 1) // 2
         text = f"{text[:half]}…{text[len(text) - half:]}"
