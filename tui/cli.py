@@ -22,6 +22,7 @@ from cudatui.gdbbridge.i18n import set_language
 from cudatui.gdbbridge.jobs.attach import attach_problem
 from cudatui.gdbbridge.record.recorder import RecordingError, prepare
 from cudatui.tui.commands import demo, doctor, errors, explain, follow, output, sanitize, stats
+from cudatui.tui import exit_signals
 from cudatui.tui.commands.errors import ArgumentParser
 from cudatui.tui.launch import attach_config, check_debugger, debug_config, run_app
 
@@ -255,7 +256,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     141, ctrl+c with one line and 130 (see :mod:`cudatui.tui.commands.output`)."""
     try:
         try:
-            return _main(argv)
+            code = _main(argv)
+            return 128 + exit_signals.received if exit_signals.received else code
         finally:
             if sys.stdout is not None:
                 sys.stdout.flush()  # here, not at exit, so that a closed pipe is seen here
