@@ -85,7 +85,7 @@ _PUBLIC = {
     "cudatui.gdbbridge.doctor.checks": ("check_cuda_gdb", "find_tool", "probe_nvml"),
     "cudatui.gdbbridge.doctor.run": ("checks_to_json", "exit_code", "format_lines", "run_checks"),
     "cudatui.gdbbridge.session.pipes": ("LINE_LIMIT_ENV", "effective_line_limit"),
-    "cudatui.gdbbridge.text": ("TerminalFilter", "clean", "sanitize"),
+    "cudatui.gdbbridge.text": ("TerminalFilter", "clean", "one_line", "sanitize"),
     "cudatui.gdbbridge.source": ("find_source", "missing_reason", "read_source"),
     "cudatui.gdbbridge.outcome": ("DeviceAssert", "ProgramError", "StopNotes", "TracebackFrame"),
     "cudatui.gdbbridge.advice": ("BUILD_ADVICE", "library_of", "no_source_lines", "no_source_reason"),

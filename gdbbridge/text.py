@@ -11,6 +11,11 @@ library or function whose name holds an OSC 52 clipboard write, a recording or a
 report that says so. :func:`clean` applies :func:`sanitize` to every string inside a value (the
 frozen dataclasses of events and models, tuples, lists, dicts), so that whatever hands text to
 a UI can make all of it harmless in one call.
+
+An error message printed on a terminal is cleaned by :func:`one_line`: every error line the
+command line writes goes through it (``cudatui.tui.commands.errors``), so a file name holding
+an OSC title or clipboard write, a newline or a C1 byte is shown, not obeyed, and stays on one
+line.
 """
 
 from __future__ import annotations
@@ -125,3 +130,28 @@ class TerminalFilter:
         """Whatever is held back, sanitised (at the end of the stream)."""
         text, self._pending = self._pending, ""
         return sanitize(text)
+
+
+_ANY_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+MAX_LINE = 600
+"""Characters of an error line kept; a longer one (a 5,000-character file name) loses its middle."""
+
+
+def _byte(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code - 0xDC00:02x}" if 0xDC80 <= code <= 0xDCFF else "\ufffd"
+
+
+def one_line(text: str, limit: int = MAX_LINE) -> str:
+    """``text`` as one harmless line for a terminal: every control character shown as ``^X``
+    (ESC ``^[``, BEL ``^G``, newline ``^J``; C1 as U+FFFD), so that an escape sequence in a file
+    name is visible and inert rather than dropped; bidi controls dropped; a byte that was not
+    UTF-8 (a lone surrogate from the command line or a file name) as ``\\xff``; beyond ``limit``
+    characters the middle becomes ``…``."""
+    text = _LONE_SURROGATE.sub(_byte, text)
+    text = _ANY_CONTROL.sub(_visible, text).translate(_BIDI)
+    if len(text) > limit:
+        half = (limit - 1) // 2
+        text = f"{text[:half]}…{text[len(text) - half:]}"
+    return text

@@ -15,13 +15,14 @@ from dataclasses import replace
 from importlib import metadata
 from pathlib import Path
 from types import ModuleType
-from typing import NoReturn
 from collections.abc import Mapping, Sequence
 
 from cudatui.gdbbridge.i18n import set_language
 from cudatui.gdbbridge.jobs.attach import attach_problem
 from cudatui.gdbbridge.session.recorder import RecordingError, prepare
-from cudatui.tui.commands import demo, doctor, explain, follow, output, sanitize, stats, triage
+from cudatui.tui import exit_signals
+from cudatui.tui.commands import demo, doctor, errors, explain, follow, output, sanitize, stats, triage
+from cudatui.tui.commands.errors import ArgumentParser
 from cudatui.tui.launch import attach_config, check_debugger, debug_config, run_app
 from cudatui.tui.program_checks import check_program, check_script
 
@@ -30,13 +31,6 @@ COMMAND_MODULES: tuple[ModuleType, ...] = (triage, sanitize, stats, doctor, expl
 sub-command is one more module in this tuple."""
 
 VALUE_OPTIONS = ("-b", "--break", "--debugger", "--record", "--core", "--host-core", "--share", "--pid", "--rank")
-
-
-class ArgumentParser(argparse.ArgumentParser):
-    """argparse, but an error is one line on stderr (and exit code 2)."""
-
-    def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: error: {message}\n")
 
 
 def version() -> str:
@@ -156,8 +150,7 @@ def prepare_record(record: str | None, force: bool, share: str | None = None) ->
 
 
 def _fail(message: str) -> int:
-    print(f"cudatui: {message}", file=sys.stderr)
-    return 2
+    return errors.fail(message)
 
 
 def run_debugger(args: argparse.Namespace) -> int:
@@ -226,25 +219,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     141, ctrl+c with one line and 130 (see :mod:`cudatui.tui.commands.output`)."""
     try:
         try:
-            return _main(argv)
+            code = _main(argv)
+            return 128 + exit_signals.received if exit_signals.received else code
         finally:
             if sys.stdout is not None:
                 sys.stdout.flush()  # here, not at exit, so that a closed pipe is seen here
     except BrokenPipeError as exc:
         if output.stdout_reader_gone():
             return output.reader_gone()
-        return _quiet_fail(f"broken pipe: {exc.strerror or exc}", 1)
+        return errors.fail(f"broken pipe: {exc.strerror or exc}", 1)
+    except OSError as exc:  # one no check foresaw: a file name too long, stdout on a full disk
+        return errors.os_error(exc)
     except KeyboardInterrupt:
-        return _quiet_fail("interrupted", output.INTERRUPTED)
-
-
-def _quiet_fail(message: str, code: int) -> int:
-    """One line on stderr (unless stderr too is gone) and ``code``."""
-    try:
-        print(f"cudatui: {message}", file=sys.stderr)
-    except OSError:
-        pass
-    return code
+        return errors.fail("interrupted", output.INTERRUPTED)
 
 
 def take_language(words: list[str], names: Sequence[str]) -> tuple[list[str], str | None]:

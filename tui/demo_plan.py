@@ -116,6 +116,10 @@ def read_recording(path: Path, transcript: Transcript | None = None) -> Recordin
     already); TranscriptError when unusable."""
     transcript = transcript or load(str(path))
     meta = read_meta(path)
+    try:
+        path_steps = tuple(clean(step.keys) for step in recorded_path(transcript) if step.kind != "start")
+    except TranscriptError as exc:
+        raise TranscriptError(f"{path}: {exc}") from None
     return RecordingInfo(
         path=path,
         recorded_on=clean(str(meta.get("recorded_on") or _recorded_gpu(transcript) or "an unnamed GPU")),
@@ -124,7 +128,7 @@ def read_recording(path: Path, transcript: Transcript | None = None) -> Recordin
         recorded_at=clean(str(meta.get("recorded_at") or "")),
         breakpoints=tuple(str(spec) for spec in recorded_breakpoints(transcript)),
         steps=tuple(STEP_KEYS[m.step] if m.step else f"g {m.focus}" for m in recorded_moves(transcript)),
-        path_steps=tuple(clean(step.keys) for step in recorded_path(transcript) if step.kind != "start"),
+        path_steps=path_steps,
     )
 
 

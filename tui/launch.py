@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import os
 import shutil
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 from collections.abc import Callable
 
 from cudatui.gdbbridge import LaunchConfig, attach_debugger, effective_line_limit, process_info
+from cudatui.tui.commands.errors import fail
+from cudatui.tui.commands.terminal import missing_terminal
 
 if TYPE_CHECKING:
     from cudatui.tui.app import DebuggerApp
@@ -68,11 +69,11 @@ def run_app(config: LaunchConfig, make: Callable[[LaunchConfig], DebuggerApp] | 
     try:
         effective_line_limit()
     except ValueError as exc:  # a bad $CUDATUI_MI_LINE_LIMIT
-        print(f"cudatui: {exc}", file=sys.stderr)
-        return 2
+        return fail(str(exc))
+    if why := missing_terminal():
+        return fail(why)
     app = (make or (FollowApp if config.follow else DebuggerApp))(config)
     code = app.run() or 0
     if app.failure:
-        print(f"cudatui: {app.failure}", file=sys.stderr)
-        return 2
+        return fail(app.failure)
     return code

@@ -10,6 +10,13 @@ from pathlib import Path
 
 def check_program(program: str) -> str | None:
     """Why ``program`` cannot be debugged, or None."""
+    try:
+        return _program_problem(program)
+    except OSError as exc:  # a name too long for the system, a loop of links ...
+        return f"cannot use program {program}: {exc.strerror or exc}"
+
+
+def _program_problem(program: str) -> str | None:
     path = Path(program)
     if path.is_dir():
         return f"{program} is a directory, not a program"

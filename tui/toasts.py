@@ -20,6 +20,8 @@ from textual.notifications import Notification, Notify, SeverityLevel
 
 from cudatui.tui.textual_compat import Toast, toast_notification
 
+from cudatui.tui.exit_signals import QuitsOnSignals
+
 ReturnType = TypeVar("ReturnType")
 
 SHORTEST_TIMER_S = 0.05
@@ -48,13 +50,14 @@ class TimedNotification(Notification):
         return super().time_left <= 0
 
 
-class ToastingApp(App[ReturnType], Generic[ReturnType]):
+class ToastingApp(QuitsOnSignals, App[ReturnType], Generic[ReturnType]):
     """An app whose every notification, once expired, is followed by a full repaint. Toasts that
     expire within the same :data:`SETTLE_S` share one repaint, so a flood of notifications keeps a
     bounded number of timers (at most the longest timeout over SETTLE_S). On a machine so busy
     that an expired toast is still on the screen when its repaint is due, the repaint waits one
     more slot, so it always comes after the toast has gone (Textual's Toast widget is private
-    API; the version is pinned)."""
+    API; the version is pinned). SIGTERM and SIGHUP quit it as ctrl+q does
+    (:class:`~cudatui.tui.exit_signals.QuitsOnSignals`)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -22,8 +22,12 @@ _MI_STREAM = re.compile(r'^\d*[~@&]"(.*)"\s*$')
 _C_ESCAPE = re.compile(r"\\([0-7]{1,3}|.)|([^\\]+)", re.S)
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "e": "\x1b", "a": "\a", "b": "\b", "f": "\f"}
 
+# A name run ([^\s:]+, [^\n:]+) starts only where the previous character cannot continue it
+# (the lookbehinds), and a device assert's function name is at most 500 characters: otherwise
+# the search starts a scan to the line's end at every character, quadratic in a long line
+# (issue 36: 200 lines of 4,000 characters took minutes).
 _ASSERT = re.compile(
-    r"(?P<file>[^\s:]+\.(?:cu|cuh|h|hpp|cpp|cc|c)):(?P<line>\d+): (?P<func>[^\n]*?):? ?block: "
+    r"(?<![^\s:])(?P<file>[^\s:]+\.(?:cu|cuh|h|hpp|cpp|cc|c)):(?P<line>\d+): (?P<func>[^\n]{0,500}?):? ?block: "
     r"\[(?P<block>[\d, ]+)\], thread: \[(?P<thread>[\d, ]+)\] Assertion `?(?P<cond>[^\n]*?)`?"
     r" failed"
 )
@@ -74,7 +78,7 @@ FRAGMENTED_SHARE = 0.05
 GPU on; below it the GPU is simply full."""
 
 _ARCH_WARNING = re.compile(
-    r"(?P<gpu>[^\n:]+?) with CUDA capability (?P<cap>sm_\d+) is not compatible[^\n]*\s*"
+    r"(?<![^\n:])(?P<gpu>[^\n:]+?) with CUDA capability (?P<cap>sm_\d+) is not compatible[^\n]*\s*"
     r"(?:The current PyTorch install supports CUDA capabilities (?P<archs>[\w ]+?)\.?$)?",
     re.M,
 )

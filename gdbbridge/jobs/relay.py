@@ -15,6 +15,7 @@ import json
 import os
 import socket
 import sys
+from cudatui.gdbbridge.text import one_line
 
 HIDDEN = ("PYTHON_EXEC",)
 """Variables the launcher got from cudatui, not given to the rank."""
@@ -31,7 +32,7 @@ def main(argv: list[str]) -> int:
             sock.sendall(json.dumps(request).encode() + b"\n")
             reply = sock.makefile("rb").readline()
         except OSError as exc:
-            print(f"cudatui relay: cannot reach cudatui at {path}: {exc.strerror or exc}", file=sys.stderr)
+            print(one_line(f"cudatui relay: cannot reach cudatui at {path}: {exc.strerror or exc}"), file=sys.stderr)
             return 1
     if not reply:
         print("cudatui relay: cudatui went away before the rank ended", file=sys.stderr)

@@ -30,6 +30,7 @@ from collections.abc import Callable
 from cudatui.gdbbridge.record.replay import _COMMAND, _RESULT_TOKEN, Replayer, handed_tty, hung_up, kind_of, places
 from cudatui.gdbbridge.record.transcript import Exchange, Transcript, TranscriptError, load, match_key
 from cudatui.gdbbridge.session.mi import quote
+from cudatui.gdbbridge.text import one_line
 
 FOLLOW = "cudatui-follow"
 """The notification the follower's stand-in adds (``=cudatui-follow,state="ended"`` ...)."""
@@ -279,7 +280,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return serve(args.transcript, sys.stdin, sys.stdout)
     except TranscriptError as exc:
-        print(f"cudatui follow: {exc}", file=sys.stderr)
+        print(one_line(f"cudatui follow: {exc}"), file=sys.stderr)
         return 2
     except (BrokenPipeError, KeyboardInterrupt):
         return 0

@@ -38,6 +38,7 @@ from cudatui.gdbbridge.record.transcript import MOVERS, Entry, Exchange, Transcr
 from cudatui.gdbbridge.session.errors import NOT_RECORDED
 from cudatui.gdbbridge.session.mi import parse_line, quote
 from cudatui.gdbbridge.session.pty import PROGRAM_TTY_FD
+from cudatui.gdbbridge.text import one_line
 
 _COMMAND = re.compile(r"^(\d*)(-\S+.*)$")
 _RESULT_TOKEN = re.compile(r"^(\d+)(\^.*)$")
@@ -343,7 +344,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return serve(args.transcript, args.speed, sys.stdin, sys.stdout, args.session)
     except TranscriptError as exc:
-        print(f"cudatui replay: {exc}", file=sys.stderr)
+        print(one_line(f"cudatui replay: {exc}"), file=sys.stderr)
         return 2
     except (BrokenPipeError, KeyboardInterrupt):
         return 0

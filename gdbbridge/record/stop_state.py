@@ -25,7 +25,7 @@ from collections.abc import Callable, Mapping
 
 from cudatui.gdbbridge.host.encoding import RECORD_TOKEN
 from cudatui.gdbbridge.models import StopState
-from cudatui.gdbbridge.record.transcript import Exchange, Transcript
+from cudatui.gdbbridge.record.transcript import Exchange, Transcript, TranscriptError
 from cudatui.gdbbridge.session.mi import build, parse_line, quote
 
 COMMAND = "-cudatui-stop-state"
@@ -98,11 +98,28 @@ def decode(payload: Mapping[str, Any]) -> StopSummary:
     return StopSummary(**{f.name: str(payload.get(f.name, "")) for f in fields(StopSummary)})
 
 
+def _fields(exchange: Exchange, names: tuple[str, ...]) -> dict[str, str]:
+    """The result's fields ``names`` (a missing one reads as ''); TranscriptError when the result
+    is not a list of fields or one of them is no string (a hand-edited or damaged recording)."""
+    payload = parse_line(f"{exchange.token}{exchange.result}").payload or {}
+    what = f"the {exchange.key[0]} record of exchange {exchange.index}"
+    if not isinstance(payload, dict):
+        raise TranscriptError(f"{what} is malformed: its answer is not a list of name=value fields")
+    bad = [name for name in names if not isinstance(payload.get(name, ""), str)]
+    if bad:
+        raise TranscriptError(f"{what} is malformed: {', '.join(bad)} is not a string")
+    return {name: payload.get(name, "") for name in names}
+
+
+_SUMMARY_FIELDS = tuple(f.name for f in fields(StopSummary))
+
+
 def summary_of(exchange: Exchange) -> StopSummary | None:
-    """The summary a ``-cudatui-stop-state`` exchange holds, or None for any other exchange."""
+    """The summary a ``-cudatui-stop-state`` exchange holds, or None for any other exchange;
+    TranscriptError when its answer is malformed."""
     if exchange.key[:1] != (COMMAND,) or not exchange.result.startswith("^done"):
         return None
-    return decode(parse_line(f"{exchange.token}{exchange.result}").payload or {})
+    return StopSummary(**_fields(exchange, _SUMMARY_FIELDS))
 
 
 @dataclass(frozen=True)
@@ -129,7 +146,8 @@ def record_step(write: Callable[[str, str], None], number: int, kind: str, arg: 
 
 
 def recorded_path(transcript: Transcript) -> tuple[RecordedStep, ...]:
-    """The steps marked in the recording, each with the stop state that was shown after it."""
+    """The steps marked in the recording, each with the stop state that was shown after it;
+    TranscriptError when a mark or a stop state is malformed."""
     steps: list[RecordedStep] = []
     state: StopSummary | None = None
     for exchange in transcript.exchanges:
@@ -137,9 +155,8 @@ def recorded_path(transcript: Transcript) -> tuple[RecordedStep, ...]:
         if summary is not None:
             state = summary
         elif exchange.key[:1] == (STEP_COMMAND,) and exchange.result.startswith("^done"):
-            payload = parse_line(f"{exchange.token}{exchange.result}").payload or {}
-            number = str(payload.get("number", ""))
-            steps.append(RecordedStep(int(number) if number.isdigit() else len(steps), str(payload.get("kind", "")),
-                                      str(payload.get("arg", "")), str(payload.get("keys", "")), state,
-                                      exchange.index))
+            step = _fields(exchange, ("number", "kind", "arg", "keys"))
+            number = step["number"]
+            steps.append(RecordedStep(int(number) if number.isascii() and number.isdigit() else len(steps),
+                                      step["kind"], step["arg"], step["keys"], state, exchange.index))
     return tuple(steps)

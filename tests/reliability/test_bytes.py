@@ -116,7 +116,7 @@ def test_a_missing_program_named_with_a_byte_is_one_line() -> None:
     done = subprocess.run([sys.executable, "-m", "cudatui", "--debugger", "gdb", os.fsencode(name), os.fsencode(FF)],
                           cwd=ROOT, stdin=subprocess.DEVNULL, capture_output=True, timeout=60)
     assert done.returncode == 2 and done.stdout == b""
-    assert done.stderr == b"cudatui: program /nonexistent/prog\\udcff not found\n"
+    assert done.stderr == b"cudatui: program /nonexistent/prog\\xff not found\n"  # the byte, shown (issue 36)
 
 
 @needs_gdb

@@ -13,13 +13,14 @@ doctor checks as ``cudatui doctor``), otherwise it replays the recording package
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 from typing import Any
 
 from cudatui.gdbbridge import RecordingError, prepare
 from cudatui.kernels.lessons import LESSONS
+from cudatui.tui.commands.errors import fail
 from cudatui.tui.commands.output import print_text
+from cudatui.tui.commands.terminal import missing_terminal
 from cudatui.tui.demo_plan import BACK, DemoError, plan_demo
 
 
@@ -48,8 +49,7 @@ def add_parser(subparsers: Any) -> None:
 
 
 def _fail(message: str) -> int:
-    print(f"cudatui demo: {message}", file=sys.stderr)
-    return 2
+    return fail(message, who="cudatui demo")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -63,6 +63,9 @@ def run(args: argparse.Namespace) -> int:
     while True:  # q in a lesson comes back here, to the picker
         if name is None:
             from cudatui.tui.picker_app import PickerApp
+
+            if why := missing_terminal():
+                return _fail(why)
 
             name = PickerApp(highlight=picked).run()
             if name is None:
@@ -82,6 +85,8 @@ def _run_lesson(name: str, args: argparse.Namespace) -> int | str:
                          variant=tuple(dict.fromkeys(args.variant)))
     except DemoError as exc:
         return _fail(str(exc))
+    if why := missing_terminal():
+        return _fail(why)
     if plan.config.record is not None:
         try:
             prepare(plan.config.record, force=args.force)

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from dataclasses import replace
 from typing import Any
 
 from cudatui.gdbbridge import DoctorConfig, checks_to_json, exit_code, format_lines, run_checks
+from cudatui.tui.commands.errors import fail
 from cudatui.tui.commands.output import print_text, stdout_is_terminal
 
 STYLES = {"ok": "bold green", "fail": "bold red", "warn": "bold yellow", "info": "dim"}
@@ -50,8 +50,7 @@ def _print_coloured(lines: list[tuple[str, str]]) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run the checks and print them; 0 when live debugging can work, else 1."""
     if args.timeout <= 0:
-        print("cudatui doctor: --timeout must be positive", file=sys.stderr)
-        return 2
+        return fail("--timeout must be positive", who="cudatui doctor")
     config = replace(DoctorConfig(), timeout=args.timeout, build_kernels=not args.no_build)
     checks = run_checks(config)
     if args.json:

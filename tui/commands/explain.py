@@ -11,6 +11,7 @@ import sys
 from typing import IO, Any
 
 from cudatui.gdbbridge import UNKNOWN_MESSAGE, diagnosis_to_dict, explain_all, format_diagnosis, format_unknown
+from cudatui.tui.commands.errors import fail
 from cudatui.tui.commands.output import print_text
 
 
@@ -72,11 +73,9 @@ def run(args: argparse.Namespace) -> int:
     try:
         text = _read_input(list(args.text))
     except DeviceInput as exc:
-        print(f"cudatui explain: {exc}", file=sys.stderr)
-        return 2
+        return fail(str(exc), who="cudatui explain")
     except (OSError, UnicodeDecodeError) as exc:
-        print(f"cudatui explain: cannot read the input: {exc}", file=sys.stderr)
-        return 1
+        return fail(f"cannot read the input: {exc}", 1, who="cudatui explain")
     found = explain_all(text)
     if args.json:
         payload = {"known": bool(found), "diagnoses": [diagnosis_to_dict(d) for d in found]}

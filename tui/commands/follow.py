@@ -5,10 +5,10 @@ from __future__ import annotations
 import argparse
 import os
 import stat
-import sys
 from typing import Any
 
 from cudatui.gdbbridge import LaunchConfig
+from cudatui.tui.commands.errors import fail
 from cudatui.tui.launch import run_app
 
 
@@ -43,8 +43,7 @@ def problem(path: str) -> str | None:
 def run(args: argparse.Namespace) -> int:
     why = problem(args.file)
     if why:
-        print(f"cudatui: {why}", file=sys.stderr)
-        return 2
+        return fail(why)
     recording_dir = os.path.dirname(os.path.abspath(args.file))
     return run_app(LaunchConfig.following(args.file, source_dirs=tuple(
         dict.fromkeys((*args.source_dir, recording_dir, os.getcwd())))))

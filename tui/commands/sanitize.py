@@ -18,6 +18,8 @@ from typing import Any
 from cudatui.gdbbridge import (
     TOOLS, ReportError, SanitizerError, SanitizerReport, SanitizerRequest, read_report, run_sanitizer,
 )
+from cudatui.tui.commands.errors import ArgumentParser, fail
+from cudatui.tui.commands.terminal import missing_terminal
 from cudatui.tui.commands.output import print_text, reader_gone, stdout_is_terminal
 
 
@@ -47,8 +49,7 @@ def _add_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
 
 
 def _error(message: str) -> int:
-    print(f"cudatui sanitize: {message}", file=sys.stderr)
-    return 2
+    return fail(message, who="cudatui sanitize")
 
 
 def _leak_check(args: argparse.Namespace) -> bool:
@@ -61,7 +62,7 @@ def _leak_check(args: argparse.Namespace) -> bool:
         return args.leak_check
     value, words = args.program, list(args.args)
     args.program, args.args = None, []
-    _add_arguments(argparse.ArgumentParser(prog="cudatui sanitize")).parse_args(words, namespace=args)
+    _add_arguments(ArgumentParser(prog="cudatui sanitize")).parse_args(words, namespace=args)
     return value == "full"
 
 
@@ -131,6 +132,8 @@ def run(args: argparse.Namespace) -> int:
         else:
             print_text(report_text(report))
         return 1 if report.groups else 0
+    if why := missing_terminal():
+        return _error(why)
     from cudatui.tui.launch import check_debugger, run_app
     from cudatui.tui.sanitize_app import SanitizeApp
 

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
 from cudatui.gdbbridge import (
     NvmlSource, NvmlUnavailable, ReplaySource, Sampler, Snapshot, mark_debuggee, parse_pci_bus_id, snapshot_to_dict,
 )
+from cudatui.tui.commands.errors import fail
 from cudatui.tui.commands.output import print_text
+from cudatui.tui.commands.terminal import missing_terminal
 
 
 def add_parser(subparsers: Any) -> None:
@@ -36,8 +37,7 @@ def add_parser(subparsers: Any) -> None:
 
 
 def _error(message: str) -> int:
-    print(f"cudatui stats: {message}", file=sys.stderr)
-    return 1
+    return fail(message, 1, who="cudatui stats")
 
 
 def format_text(snapshot: Snapshot) -> str:
@@ -75,6 +75,8 @@ def run(args: argparse.Namespace) -> int:
         else:
             print_text(format_text(snapshot))
         return 0
+    if why := missing_terminal():
+        return fail(why, 2, who="cudatui stats")
     from cudatui.tui.stats_app import StatsApp
 
     sampler = Sampler(source, interval_s=args.interval, debuggee_pid=args.pid)

@@ -17,7 +17,9 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from cudatui.gdbbridge import TriageError, private_directory, remove_run, run_armed, sanitize
+from cudatui.gdbbridge import TriageError, one_line, private_directory, remove_run, run_armed
+from cudatui.tui.commands.errors import fail
+from cudatui.tui.commands.terminal import missing_terminal
 from cudatui.tui.launch import check_debugger, debug_config, run_app
 from cudatui.tui.program_checks import check_program, check_script
 
@@ -42,13 +44,8 @@ def add_parser(subparsers: Any) -> None:
     parser.set_defaults(func=run)
 
 
-def _fail(message: str, code: int = 2) -> int:
-    print(f"cudatui: {sanitize(message)}", file=sys.stderr)
-    return code
-
-
 def _say(message: str) -> None:
-    print(f"cudatui triage: {sanitize(message)}", file=sys.stderr, flush=True)
+    print(f"cudatui triage: {one_line(message)}", file=sys.stderr, flush=True)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -56,22 +53,26 @@ def run(args: argparse.Namespace) -> int:
                   lambda: check_debugger(args.debugger)):  # the debugger too: found missing after an hour is late
         problem = check()
         if problem:
-            return _fail(problem)
+            return fail(problem)
     config = debug_config(args.program, tuple(args.args), debugger=args.debugger)
     try:
         directory = private_directory(args.keep)
     except TriageError as exc:
-        return _fail(str(exc))
+        return fail(str(exc))
     kind = "lightweight" if args.lightweight else "full"
     _say(f"running {args.program} at full speed; a GPU fault is dumped ({kind}) into {directory}")
     try:
         result = run_armed(config.program_argv, directory, cwd=os.getcwd(), lightweight=args.lightweight)
     except TriageError as exc:
         _cleanup(directory, args.keep)
-        return _fail(str(exc))
+        return fail(str(exc))
     _say(result.summary(args.program))
     if result.dump is None:
         _cleanup(directory, args.keep)
+        return result.exit_status
+    if missing_terminal():  # a batch job: the dump stays for a terminal later
+        _say(f"no terminal for the post-mortem screen; the dump stays: cudatui --core {result.dump} {args.program} "
+             f"(the program's output: {result.output})")
         return result.exit_status
     code = run_app(replace(debug_config(args.program, tuple(args.args), core=str(result.dump), debugger=args.debugger),
                            program_output=str(result.output)))
