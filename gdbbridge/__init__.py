@@ -59,6 +59,7 @@ _PUBLIC = {
     "cudatui.gdbbridge.record.path": ("Move", "recorded_breakpoints", "recorded_moves", "recorded_start"),
     "cudatui.gdbbridge.record.stop_state": ("recorded_path",),
     "cudatui.gdbbridge.record.recorder": ("RecordingError", "prepare"),
+    "cudatui.gdbbridge.record.awaited": ("follow_problem", "session_begun"),
     "cudatui.gdbbridge.sanitizer.run": (
         "SanitizerError", "SanitizerRequest", "SanitizerResult", "SanitizerRun", "run_sanitizer",
     ),

@@ -4,7 +4,8 @@ is recording, read-only.
 The follow stand-in (:mod:`cudatui.gdbbridge.record.follow`) moves the panes to each stop of the
 instructor; the Debugger refuses, with one notice, every key that would change the session. F
 switches between following the instructor's focus and frame and looking around on one's own
-within the stop (the next stop is shown either way).
+within the stop (the next stop is shown either way). Started before the instructor, it shows
+the waiting screen (:mod:`cudatui.tui.waiting_screen`) until their session begins.
 """
 
 from __future__ import annotations
@@ -16,10 +17,11 @@ from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
 
-from cudatui.gdbbridge import LaunchConfig
+from cudatui.gdbbridge import LaunchConfig, session_begun
 from cudatui.tui.app import DebuggerApp
 from cudatui.tui.replay_app import ModeStatusBar
 from cudatui.tui.panes.status import StatusBar
+from cudatui.tui.waiting_screen import WaitingScreen
 
 FOLLOWING = "read-only · F: look around on your own"
 LOOKING = "read-only · looking around · F: follow the instructor"
@@ -38,6 +40,14 @@ class FollowApp(DebuggerApp):
     def __init__(self, config: LaunchConfig) -> None:
         super().__init__(config)
         self.title = f"cudatui follow {os.path.basename(config.recording or '')}"
+
+    def start_debugger(self) -> None:
+        """Follow at once when the instructor's session has begun, else after the waiting screen."""
+        path = self.config.recording or ""
+        if session_begun(path):
+            super().start_debugger()
+        else:
+            self.push_screen(WaitingScreen(path), lambda _: super(FollowApp, self).start_debugger())
 
     def compose(self) -> ComposeResult:
         for widget in super().compose():

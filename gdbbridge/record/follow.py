@@ -27,6 +27,7 @@ import time
 from typing import IO
 from collections.abc import Callable
 
+from cudatui.gdbbridge.record.awaited import follow_problem, session_begun
 from cudatui.gdbbridge.record.replay import _COMMAND, _RESULT_TOKEN, Replayer, handed_tty, hung_up, kind_of, places
 from cudatui.gdbbridge.record.transcript import Exchange, Transcript, TranscriptError, load, match_key
 from cudatui.gdbbridge.session.mi import quote
@@ -52,27 +53,15 @@ def newest_session(path: str) -> Transcript:
 
 def first_session(path: str, clock: Callable[[], float] = time.monotonic) -> Transcript:
     """:func:`newest_session`, once the file holds a command: the follower may start before the
-    instructor (an empty file, or only a header, is waited for; anything else unreadable is an error)."""
+    instructor (a file not there yet, empty, or only a header, is waited for; what can never be
+    followed, or a begun session that does not read, is an error)."""
     while True:
         try:
             return newest_session(path)
         except TranscriptError:
-            if _has_commands(path):
+            if follow_problem(path) or session_begun(path):
                 raise
         time.sleep(POLL)
-
-
-def _has_commands(path: str) -> bool:
-    """Whether the file holds a command line (or something that is not a transcript header)."""
-    try:
-        with open(path, "rb") as handle:
-            head = handle.read(1 << 20)
-    except OSError:
-        return True
-    for raw in head.split(b"\n")[:-1]:
-        if raw.strip() and b'"dir": "meta"' not in raw:
-            return True
-    return False
 
 
 class Follower(Replayer):

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import argparse
 import os
-import stat
 import sys
 from typing import Any
 
-from cudatui.gdbbridge import LaunchConfig
+from cudatui.gdbbridge import LaunchConfig, follow_problem
 from cudatui.tui.launch import run_app
 
 
@@ -18,30 +17,17 @@ def add_parser(subparsers: Any) -> None:
         "follow", help="follow a session while it is recorded (students watch the instructor)",
         description="Show the session another cudatui records (`cudatui --record FILE --share GROUP ...`) while "
         "it runs: every pane, each new stop within a second, the instructor's focus (F: look around on your "
-        "own). Read-only: nothing you press reaches the session, and FILE is only read.",
+        "own). Read-only: nothing you press reaches the session, and FILE is only read. Started before the "
+        "instructor, it waits for FILE (a waiting screen) and follows once their session begins.",
     )
-    parser.add_argument("file", metavar="FILE", help="the recording the instructor is writing")
+    parser.add_argument("file", metavar="FILE", help="the recording the instructor is writing (or will write)")
     parser.add_argument("--source-dir", action="append", default=[], metavar="DIR",
                         help="look for source files here too (repeatable)")
     parser.set_defaults(func=run)
 
 
-def problem(path: str) -> str | None:
-    """Why ``path`` cannot be followed, or None (an empty file is fine: the session has not begun)."""
-    try:
-        info = os.stat(path)
-    except OSError as exc:
-        return f"cannot follow {path}: {exc.strerror or exc}"
-    if not stat.S_ISREG(info.st_mode):
-        return f"cannot follow {path}: not a regular file (a recording is one; is it a directory, a device or a FIFO?)"
-    if not os.access(path, os.R_OK):
-        return (f"cannot follow {path}: not readable by you (the instructor shares it with "
-                "`--share GROUP`; you must be in that group)")
-    return None
-
-
 def run(args: argparse.Namespace) -> int:
-    why = problem(args.file)
+    why = follow_problem(args.file)
     if why:
         print(f"cudatui: {why}", file=sys.stderr)
         return 2
