@@ -19,9 +19,15 @@ from textual.screen import Screen
 
 from cudatui.gdbbridge import LaunchConfig, session_begun
 from cudatui.tui.app import DebuggerApp
+from cudatui.tui.help import action_name
 from cudatui.tui.replay_app import ModeStatusBar
 from cudatui.tui.panes.status import StatusBar
 from cudatui.tui.waiting_screen import WaitingScreen
+
+REFUSED_ACTIONS = frozenset({"resume", "toggle_breakpoint", "console", "interrupt", "launch_blocking",
+                             "toggle_enabled", "edit_condition", "delete", "debug", "post_mortem"})
+"""Actions that would drive the session (the app's and the panes'): their keys only say "read-only",
+and neither the key bar nor the help nor the command palette offers them to a follower."""
 
 FOLLOWING = "read-only · F: look around on your own"
 LOOKING = "read-only · looking around · F: follow the instructor"
@@ -32,10 +38,20 @@ class FollowApp(DebuggerApp):
 
     | Key | Description |
     | :- | :- |
+    | r | Rejoin: follow the instructor's newest session (after they restarted). |
     | F | Follow the instructor's focus and frame, or look around on your own. |
+
+    The keys that would drive the session (run, step, breakpoints, the console) stay bound, out of
+    sight: pressed, they say "read-only".
     """
 
-    BINDINGS = [Binding("F", "toggle_follow", "Follow / look around")]
+    BINDINGS = [
+        Binding("r", "rejoin", "Rejoin"),
+        Binding("F", "toggle_follow", "Follow / look around"),
+        *(Binding(b.key, b.action, "", show=False, priority=b.priority)
+          for b in DebuggerApp.BINDINGS if action_name(b.action) in REFUSED_ACTIONS),
+    ]
+    REFUSED_ACTIONS = REFUSED_ACTIONS
 
     def __init__(self, config: LaunchConfig) -> None:
         super().__init__(config)
@@ -52,6 +68,10 @@ class FollowApp(DebuggerApp):
     def compose(self) -> ComposeResult:
         for widget in super().compose():
             yield ModeStatusBar("follow", FOLLOWING, id="status") if isinstance(widget, StatusBar) else widget
+
+    def action_rejoin(self) -> None:
+        """Follow the instructor's newest session (a restart appends one to the file)."""
+        self.action_restart()
 
     def action_toggle_follow(self) -> None:
         """Follow the instructor's focus and frame, or look around on your own."""

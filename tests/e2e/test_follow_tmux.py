@@ -47,6 +47,13 @@ def test_two_followers_see_each_step_of_the_instructor_and_change_nothing(tmp_pa
             screen = tmux.wait_for_all("FOLLOW", "read-only", "total = square(3);", target=name)
             wait_until(lambda: at_line(tmux.screen(name), BREAK_LINE), 30, f"{name} at line {BREAK_LINE}")
             assert "FOLLOW" in screen
+        keys = tmux.screen("f1").splitlines()[-1]
+        assert "Rejoin" in keys and "Follow / look around" in keys, keys
+        assert not any(word in keys.split() for word in ("Run", "Cont", "Next", "Step", "Break", "Console")), keys
+        tmux("send-keys", "-t", "f2", "?")
+        helped = tmux.wait_for_all("cudatui keys", "Rejoin: follow the instructor's newest session", target="f2")
+        assert "step over" not in helped and "Breakpoint on or off" not in helped, helped
+        tmux("send-keys", "-t", "f2", "Escape")
 
         tmux("send-keys", "-t", "t", "n")
         wait_until(lambda: at_line(tmux.screen("t"), BREAK_LINE + 1), 30, "the instructor's step")
