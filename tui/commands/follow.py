@@ -23,6 +23,11 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("file", metavar="FILE", help="the recording the instructor is writing (or will write)")
     parser.add_argument("--source-dir", action="append", default=[], metavar="DIR",
                         help="look for source files here too (repeatable)")
+    parser.add_argument("--serve", metavar="[HOST:]PORT",
+                        help="serve followers to browsers instead (textual-serve): each browser that opens the printed "
+                        "URL (with its random token) gets its own read-only follower; HOST is 127.0.0.1 unless given")
+    parser.add_argument("--max-viewers", type=int, default=60, metavar="N",
+                        help="with --serve: at most N browsers at once (default 60)")
     parser.set_defaults(func=run)
 
 
@@ -32,5 +37,25 @@ def run(args: argparse.Namespace) -> int:
         print(f"cudatui: {why}", file=sys.stderr)
         return 2
     recording_dir = os.path.dirname(os.path.abspath(args.file))
+    if args.serve is not None:
+        return serve(args, tuple(args.source_dir))
     return run_app(LaunchConfig.following(args.file, source_dirs=tuple(
         dict.fromkeys((*args.source_dir, recording_dir, os.getcwd())))))
+
+
+def serve(args: argparse.Namespace, source_dirs: tuple[str, ...]) -> int:
+    """``--serve``: the browsers' followers (tui/serve.py), once the address and the package are right."""
+    try:
+        from cudatui.tui.serve import parse_address, serve as serve_followers
+    except ImportError:
+        print("cudatui: --serve needs textual-serve (pip install 'cudatui[serve]')", file=sys.stderr)
+        return 2
+    try:
+        parse_address(args.serve)
+    except ValueError:
+        print(f"cudatui: --serve {args.serve}: expected [HOST:]PORT (8000, 0.0.0.0:8000)", file=sys.stderr)
+        return 2
+    if args.max_viewers < 1:
+        print("cudatui: --max-viewers must be at least 1", file=sys.stderr)
+        return 2
+    return serve_followers(args.file, args.serve, max_viewers=args.max_viewers, source_dirs=source_dirs)
