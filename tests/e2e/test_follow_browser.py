@@ -33,6 +33,26 @@ pytestmark = [
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
         "--disable-component-update", "--disable-sync"]
 WAIT_MS = 60_000
+TAP = r"""
+(() => {
+  const Real = window.WebSocket;
+  window.__screen = "";
+  const decoder = new TextDecoder();
+  window.WebSocket = function (...args) {
+    const socket = new Real(...args);
+    socket.addEventListener("message", (e) => {
+      if (typeof e.data !== "string") {
+        window.__screen += decoder.decode(new Uint8Array(e.data), {stream: true})
+          .replace(/\x1b\[[0-9;?<>=]*[ -\/]*[@-~]/g, "").replace(/\x1b[()][0-9A-Za-z]/g, "");
+      }
+    });
+    return socket;
+  };
+  window.WebSocket.prototype = Real.prototype;
+})();
+"""
+"""The page draws the terminal on a canvas (xterm.js): what the server sent it, escapes removed,
+is the text the test reads (``window.__screen``)."""
 
 
 def free_port() -> int:
@@ -76,19 +96,20 @@ def test_a_browser_follows_the_instructor_and_a_wrong_token_gets_nothing(tmp_pat
                 viewport={"width": 1400, "height": 900})
             try:
                 page = browser.new_page()
+                page.add_init_script(TAP)
                 wrong = page.goto(url.replace("?token=", "?token=x"))
                 assert wrong is not None and wrong.status == 403
                 assert "not valid" in page.inner_text("body")
                 assert not children(server.pid), "a wrong token started a follower"
 
                 page.goto(url)
-                page.wait_for_function("document.body.innerText.includes('total = square(3);')", timeout=WAIT_MS)
-                page.wait_for_function(f"document.body.innerText.replace(/\\s/g, '').includes('▶{BREAK_LINE}')",
-                                       timeout=WAIT_MS)
+                page.wait_for_function("window.__screen.includes('total = square(3);')", timeout=WAIT_MS)
+                page.wait_for_function(f"window.__screen.replace(/\\s/g, '').includes('▶{BREAK_LINE}')", timeout=WAIT_MS)
+                page.evaluate("window.__screen = ''")
                 tmux("send-keys", "-t", "t", "n")
-                page.wait_for_function(f"document.body.innerText.replace(/\\s/g, '').includes('▶{BREAK_LINE + 1}')",
+                page.wait_for_function(f"window.__screen.replace(/\\s/g, '').includes('▶{BREAK_LINE + 1}')",
                                        timeout=WAIT_MS)
-                assert at_line(page.inner_text("body"), BREAK_LINE + 1)
+                assert at_line(page.evaluate("window.__screen"), BREAK_LINE + 1)
             finally:
                 browser.close()
     finally:
