@@ -62,6 +62,7 @@ _PUBLIC = {
     "cudatui.gdbbridge.debugger.recorded_path": ("Move", "recorded_breakpoints", "recorded_moves", "recorded_start"),
     "cudatui.gdbbridge.record.stop_state": ("recorded_path",),
     "cudatui.gdbbridge.session.recorder": ("RecordingError", "prepare"),
+    "cudatui.gdbbridge.record.awaited": ("follow_problem", "session_begun"),
     "cudatui.gdbbridge.sanitizer.run": (
         "SanitizerError", "SanitizerRequest", "SanitizerResult", "SanitizerRun", "run_sanitizer",
     ),

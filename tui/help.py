@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 
 LONG_NAMES = {
     "restart": N_("Run (restart the program, or a replay from its start)"),
+    "rejoin": N_("Rejoin: follow the instructor's newest session"),
     "resume('continue')": N_("Continue to the next stop"),
     "resume('next')": N_("Next: step over a line"),
     "resume('step')": N_("Step into a call"),
@@ -108,6 +109,19 @@ class HelpScreen(ModalScreen[None]):
         self.dismiss(None)
 
 
+def action_name(action: str) -> str:
+    """``resume`` from ``resume('next')``, ``sanitize`` from ``app.sanitize``."""
+    return action.split("(", 1)[0].removeprefix("app.")
+
+
+def offered(app: App[object], bindings: Sequence[BindingType], overridden: frozenset[str] = frozenset()) -> list[Binding]:
+    """The ``bindings`` the user can use here: not an action the app refuses (its
+    ``REFUSED_ACTIONS``: a follower's moving keys), not a key a subclass binds again."""
+    refused = getattr(app, "REFUSED_ACTIONS", frozenset())
+    return [b for b in bindings if isinstance(b, Binding) and action_name(b.action) not in refused
+            and not {k.strip() for k in b.key.split(",")} <= overridden]
+
+
 def own_bindings(cls: type) -> list[Binding]:
     """The bindings ``cls`` declares itself (not those it inherits from Textual's widgets)."""
     return [b for b in cls.__dict__.get("BINDINGS", []) if isinstance(b, Binding)]
@@ -146,11 +160,14 @@ def key_sections(app: App[object], shown: Sequence[Sequence[BindingType]] = ()) 
     """The help screen's sections: the app's keys, each widget's, each dialog's (but a class whose
     bindings are ``shown`` already, in a section of the caller's)."""
     dialogs = (FileFinder, GotoFocusScreen, ExplainPanel, HelpScreen)
-    classes = [cls for cls in app_classes(app) if not any(cls.__dict__.get("BINDINGS") is b for b in shown)]
-    sections: list[tuple[str, Sequence[BindingType]]] = [
-        ("Debugger" if cls.__name__ == "DebuggerApp" else title_of_class(cls), cls.__dict__["BINDINGS"])
-        for cls in classes]
-    sections += [(title, bindings) for title, _, bindings in keyed_widgets(app)]
+    sections: list[tuple[str, Sequence[BindingType]]] = []
+    overridden: frozenset[str] = frozenset()
+    for cls in app_classes(app):
+        if not any(cls.__dict__.get("BINDINGS") is b for b in shown):
+            sections.append(("Debugger" if cls.__name__ == "DebuggerApp" else title_of_class(cls),
+                             offered(app, cls.__dict__["BINDINGS"], overridden)))
+        overridden |= {k.strip() for b in own_bindings(cls) for k in b.key.split(",")}
+    sections += [(title, offered(app, bindings)) for title, _, bindings in keyed_widgets(app)]
     sections += [(f"Dialog: {title_of_class(cls)}", own_bindings(cls)) for cls in dialogs]
     return sections
 
@@ -162,12 +179,16 @@ def title_of_class(cls: type) -> str:
 
 def key_commands(app: App[object]) -> Iterable[SystemCommand]:
     """A palette command for every key of the app and of each pane (not the inputs' own keys)."""
-    for binding in (b for cls in app_classes(app) for b in own_bindings(cls)):
-        if binding.description and binding.action != "quit":
-            yield SystemCommand(long_name(binding), f"key: {key_label(binding)}", partial(app.run_action, binding.action))
+    overridden: frozenset[str] = frozenset()
+    for cls in app_classes(app):
+        for binding in offered(app, own_bindings(cls), overridden):
+            if binding.description and binding.action != "quit":
+                yield SystemCommand(long_name(binding), f"key: {key_label(binding)}",
+                                    partial(app.run_action, binding.action))
+        overridden |= {k.strip() for b in own_bindings(cls) for k in b.key.split(",")}
     for title, widget, bindings in keyed_widgets(app):
         if isinstance(widget, Input):
             continue
-        for binding in bindings:
+        for binding in offered(app, bindings):
             yield SystemCommand(f"{title}: {binding.description}", f"key: {key_label(binding)}",
                                 partial(_run_on, app, widget, binding.action))

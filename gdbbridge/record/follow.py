@@ -3,11 +3,12 @@
 ``python -m cudatui.gdbbridge.record.follow FILE`` serves the newest session of a recording
 that another cudatui (the instructor's, ``--record FILE``) is still writing. It answers the
 follower's commands like :mod:`~cudatui.gdbbridge.record.replay` (from the stop the follower is
-at, never from another one), and it moves by itself: when the instructor's session has stopped
-somewhere new and the stop has settled (the instructor's own queries are in the file), it
-prints that stop's async records (``*running``, ``*stopped`` and the notifications), so the
-follower's front end refreshes its panes from the instructor's answers. A follower catching
-up jumps to the newest stop.
+at, never from another one), and it moves by itself: as soon as the instructor's session has
+moved (inotify wakes it when the file is written, :mod:`~cudatui.gdbbridge.record.file_watch`;
+a slow poll where inotify is missing), it prints that stop's async records (``*running``,
+``*stopped`` and the notifications) as they are written, so the follower's front end refreshes
+its panes; each of its queries is answered once the instructor's own answer is in the file. A
+follower catching up jumps to the newest stop.
 
 The follower never writes to the session: the file is only read. Its own commands that would
 move the program are refused (``read-only``), except the first run of its start, which is
@@ -27,6 +28,9 @@ import time
 from typing import IO
 from collections.abc import Callable
 
+from cudatui.gdbbridge.host.encoding import COMMAND as HOST_STACK
+from cudatui.gdbbridge.record.awaited import follow_problem, session_begun
+from cudatui.gdbbridge.record.file_watch import FileWatch
 from cudatui.gdbbridge.record.replay import _COMMAND, _RESULT_TOKEN, Replayer, handed_tty, hung_up, kind_of, places
 from cudatui.gdbbridge.record.transcript import Exchange, Transcript, TranscriptError, load, match_key
 from cudatui.gdbbridge.session.mi import quote
@@ -36,11 +40,8 @@ FOLLOW = "cudatui-follow"
 """The notification the follower's stand-in adds (``=cudatui-follow,state="ended"`` ...)."""
 
 SETTLE = 0.3
-"""Seconds the file must stay unchanged before a new stop is shown (its queries are in)."""
-POLL = 0.1
-"""Seconds between looks at the file."""
-CATCH_UP = 0.8
-"""Seconds after which a stop is shown even while the file keeps changing."""
+"""Seconds the file must stay unchanged before a query the instructor has not asked is answered
+without them (their stop's queries are in)."""
 PATIENCE = 2.0
 """Seconds a command the live session has not answered yet is waited for."""
 
@@ -51,29 +52,17 @@ def newest_session(path: str) -> Transcript:
     return first if first.sessions == 1 else load(path, first.sessions)
 
 
-def first_session(path: str, clock: Callable[[], float] = time.monotonic) -> Transcript:
+def first_session(path: str, watch: FileWatch) -> Transcript:
     """:func:`newest_session`, once the file holds a command: the follower may start before the
-    instructor (an empty file, or only a header, is waited for; anything else unreadable is an error)."""
+    instructor (a file not there yet, empty, or only a header, is waited for; what can never be
+    followed, or a begun session that does not read, is an error)."""
     while True:
         try:
             return newest_session(path)
         except TranscriptError:
-            if _has_commands(path):
+            if follow_problem(path) or session_begun(path):
                 raise
-        time.sleep(POLL)
-
-
-def _has_commands(path: str) -> bool:
-    """Whether the file holds a command line (or something that is not a transcript header)."""
-    try:
-        with open(path, "rb") as handle:
-            head = handle.read(1 << 20)
-    except OSError:
-        return True
-    for raw in head.split(b"\n")[:-1]:
-        if raw.strip() and b'"dir": "meta"' not in raw:
-            return True
-    return False
+        watch.wait(watch.timeout)
 
 
 class Follower(Replayer):
@@ -83,7 +72,9 @@ class Follower(Replayer):
                  front_end_gone: Callable[[], bool] = lambda: False, program_tty: int | None = None) -> None:
         self.path = path
         self.clock = clock
-        super().__init__(first_session(path), out, front_end_gone=front_end_gone, program_tty=program_tty)
+        self.watch = FileWatch(path)
+        """Wakes the follower when the file is written."""
+        super().__init__(first_session(path, self.watch), out, front_end_gone=front_end_gone, program_tty=program_tty)
         self._size = self._stat()
         self._changed = clock()
         self.ended = False
@@ -94,7 +85,6 @@ class Follower(Replayer):
         self._looked = False
         """Whether the follower changed the focus or frame on its own within this stop."""
         self._said: tuple[str | None, str | None] = (None, None)
-        self._advanced = clock()
         self._ended_already = any(x.command.startswith("-gdb-exit") for x in self.transcript.exchanges)
         """The session had ended before the follower came: said once it started (see :meth:`start`)."""
 
@@ -150,12 +140,9 @@ class Follower(Replayer):
     def advance(self) -> bool:
         """Show the instructor's newest stop: jump to their last moving command, print what it
         printed since it was last looked at (``*running``, ``*stopped``, notifications, program
-        output), then where they looked within the stop. Only once the file has been quiet for
-        :data:`SETTLE` seconds (their queries of the stop are in), or :data:`CATCH_UP` after the
-        last advance. True when something was printed."""
-        if self._stop_x is None or not (self.settled or self.clock() - self._advanced > CATCH_UP):
+        output), then where they looked within the stop. True when something was printed."""
+        if self._stop_x is None:
             return False
-        self._advanced = self.clock()
         exchanges = self.transcript.exchanges
         newer = [x for x in exchanges[self._stop_x + 1:] if self.steps[x.index].kind == "mover"]
         if newer:
@@ -221,14 +208,31 @@ class Follower(Replayer):
     def _wait_for(self, command: str) -> None:
         """While the session is live, wait for the instructor's answer to ``command`` to be
         written: its first run without limit (the follower may start first), anything else
-        until the file has been quiet for :data:`SETTLE` seconds, at most :data:`PATIENCE`."""
+        until the file has been quiet for :data:`SETTLE` seconds, at most :data:`PATIENCE`; the host
+        stack only where the session records one (the instructor's program is Python)."""
         started = self.clock()
         patient = self._stop_x is None and self._moves(command)
-        while not self.ended and not self._answered(command):
-            if not patient and (self.settled or self.clock() - started > PATIENCE):
-                return
-            time.sleep(POLL)
+        while not self.ended and not self._answered(command) and self._may_come(command):
+            if patient:
+                self.watch.wait(self.watch.timeout)
+            else:
+                now = self.clock()
+                left = min(SETTLE - (now - self._changed), PATIENCE - (now - started))
+                if left <= 0:
+                    return
+                self.watch.wait(min(left, self.watch.timeout))
             self.refresh()
+
+    def _may_come(self, command: str) -> bool:
+        """Whether the instructor's session may write an answer to ``command``: any real command;
+        the virtual host-stack command only where the program is Python (the instructor's
+        Debugger records a host stack at each stop of one, never of another)."""
+        if not command.startswith(HOST_STACK):
+            return True
+        argv = [str(a) for a in self.transcript.meta.get("argv", [])]
+        program = argv[argv.index("--args") + 1] if "--args" in argv[:-1] else ""
+        return os.path.basename(program).startswith("python") or any(
+            x.command.startswith(HOST_STACK) for x in self.transcript.exchanges)
 
     def _answered(self, command: str) -> bool:
         """Whether the instructor's session holds ``command`` with its result line."""
@@ -254,9 +258,13 @@ def serve(path: str, stdin: IO[str], stdout: IO[str]) -> int:
     follower.start()
     buffered = ""
     fd = stdin.fileno()
+    watch = follower.watch
     while True:
-        ready, _, _ = select.select([fd], [], [], POLL)
-        if ready:
+        watched = watch.fileno()
+        ready, _, _ = select.select([fd] if watched is None else [fd, watched], [], [], watch.timeout)
+        if watched is not None and watched in ready:
+            watch.drain()
+        if fd in ready:
             chunk = os.read(fd, 1 << 16)
             if not chunk:
                 return 0

@@ -14,17 +14,27 @@ from cudatui.gdbbridge.session.recorder import Recorder, prepare
 from tests.support.cli import run_main
 
 
-@pytest.mark.parametrize("make, says", [
-    (lambda p: None, "No such file or directory"),
-    (lambda p: p.mkdir(), "not a regular file"),
-    (lambda p: os.mkfifo(p), "not a regular file"),
+@pytest.mark.parametrize("name, make, says", [
+    ("class.jsonl", lambda p: p.mkdir(), "not a regular file"),
+    ("class.jsonl", lambda p: os.mkfifo(p), "not a regular file"),
+    ("no-such-dir/class.jsonl", lambda p: None, "its directory"),
+    ("a-file/class.jsonl", lambda p: p.parent.write_text(""), "Not a directory"),
 ])
-def test_what_cannot_be_followed_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str], make, says) -> None:
-    path = tmp_path / "class.jsonl"
+def test_what_cannot_be_followed_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str], name, make, says) -> None:
+    """A FILE not there yet is waited for (the waiting screen); what can never be one is one line."""
+    path = tmp_path / name
     make(path)
     rc, out, err = run_main(capsys, "follow", str(path))
     assert rc == 2 and out == ""
     assert err.count("\n") == 1 and err.startswith(f"cudatui: cannot follow {path}") and says in err
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root reads every directory")
+def test_a_directory_the_student_cannot_read_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    closed = tmp_path / "closed"
+    closed.mkdir(mode=0o300)
+    rc, _, err = run_main(capsys, "follow", str(closed / "class.jsonl"))
+    assert rc == 2 and err.strip().endswith("is not readable by you")
 
 
 def test_share_needs_record_and_a_real_group(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -47,6 +47,13 @@ def test_two_followers_see_each_step_of_the_instructor_and_change_nothing(tmp_pa
             screen = tmux.wait_for_all("FOLLOW", "read-only", "total = square(3);", target=name)
             wait_until(lambda: at_line(tmux.screen(name), BREAK_LINE), 30, f"{name} at line {BREAK_LINE}")
             assert "FOLLOW" in screen
+        keys = tmux.screen("f1").splitlines()[-1]
+        assert "Rejoin" in keys and "Follow / look around" in keys, keys
+        assert not any(word in keys.split() for word in ("Run", "Cont", "Next", "Step", "Break", "Console")), keys
+        tmux("send-keys", "-t", "f2", "?")
+        helped = tmux.wait_for_all("cudatui keys", "Rejoin: follow the instructor's newest session", target="f2")
+        assert "step over" not in helped and "Breakpoint on or off" not in helped, helped
+        tmux("send-keys", "-t", "f2", "Escape")
 
         tmux("send-keys", "-t", "t", "n")
         wait_until(lambda: at_line(tmux.screen("t"), BREAK_LINE + 1), 30, "the instructor's step")
@@ -69,5 +76,31 @@ def test_two_followers_see_each_step_of_the_instructor_and_change_nothing(tmp_pa
         for name in FOLLOWERS:
             tmux("send-keys", "-t", name, "q")
         wait_until(lambda: not any(alive(pid) for pid in pids), 30, "the followers to quit")
+    finally:
+        subprocess.run([*tmux.base, "kill-server"], capture_output=True, timeout=20)
+
+
+def test_a_follower_started_before_the_instructor_waits_then_shows_the_first_stop(tmp_path: Path) -> None:
+    compile_c(STEPS, tmp_path / "steps")
+    tmux = TmuxServer(tmp_path / "tmux.sock")
+    cudatui = f"cd {tmp_path} && PYTHONPATH={ROOT} exec {sys.executable} -m cudatui"
+    env = ["-e", "TERM=xterm-256color"]
+    tmux("new-session", "-d", "-s", "f1", "-x", "100", "-y", "30", *env, f"{cudatui} follow class.jsonl")
+    tmux("new-session", "-d", "-s", "never", "-x", "100", "-y", "30", *env, f"{cudatui} follow never.jsonl")
+    try:
+        for name, file in (("f1", "class.jsonl"), ("never", "never.jsonl")):
+            tmux.wait_for_all("Waiting for the instructor", file, "Waiting since", "ctrl+q quits", target=name)
+        waiting = int(tmux("display-message", "-p", "-t", "never", "#{pane_pid}").strip())
+        tmux("send-keys", "-t", "never", "C-q")
+        wait_until(lambda: not alive(waiting), 30, "ctrl+q to quit the waiting screen")
+
+        tmux("new-session", "-d", "-s", "t", "-x", "100", "-y", "30", *env,
+             f"{cudatui} --record class.jsonl -b steps.c:{BREAK_LINE} --debugger gdb ./steps")
+        tmux.wait_for_line("total = square(3);")
+        screen = tmux.wait_for_all("FOLLOW", "read-only", "total = square(3);", target="f1")
+        wait_until(lambda: at_line(tmux.screen("f1"), BREAK_LINE), 30, f"f1 at line {BREAK_LINE}")
+        assert "Waiting for the instructor" not in screen
+        tmux("send-keys", "-t", "t", "n")
+        wait_until(lambda: at_line(tmux.screen("f1"), BREAK_LINE + 1), 30, "f1 at the instructor's step")
     finally:
         subprocess.run([*tmux.base, "kill-server"], capture_output=True, timeout=20)

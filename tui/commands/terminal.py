@@ -10,6 +10,7 @@ first and refuses in one line, exit 2 (issue 36). The sub-commands that print (`
 
 from __future__ import annotations
 
+import os
 import sys
 from typing import TextIO
 
@@ -21,8 +22,15 @@ def _is_terminal(stream: TextIO | None) -> bool:
         return False
 
 
+WEB_DRIVER = "textual.drivers.web_driver:WebDriver"
+"""The driver textual-serve gives each browser's app (``$TEXTUAL_DRIVER``): its screen is the browser."""
+
+
 def missing_terminal() -> str | None:
-    """Why the full-screen UI cannot run here (stdin or stdout is no terminal), or None."""
+    """Why the full-screen UI cannot run here (stdin or stdout is no terminal, and it is not a
+    browser's app under ``cudatui follow --serve``), or None."""
+    if os.environ.get("TEXTUAL_DRIVER") == WEB_DRIVER:
+        return None
     gone = [name for name, stream in (("standard input", sys.stdin), ("standard output", sys.stdout))
             if not _is_terminal(stream)]
     if not gone:

@@ -55,6 +55,10 @@ class BreakpointsPane(StatePane):
         self._editing: int | None = None
         """The number of the breakpoint whose condition is edited."""
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """A follower's app refuses these keys (they would change the session): not offered."""
+        return action not in getattr(self.app, "REFUSED_ACTIONS", ())
+
     def compose(self) -> ComposeResult:
         table: PaneTable[Cell] = PaneTable(cursor_type="row", zebra_stripes=True)
         for key, label in zip(self.COLUMNS, ("#", "On", "Hits", "Location", "Condition")):

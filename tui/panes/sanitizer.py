@@ -141,6 +141,10 @@ class SanitizerPane(Widget):
     status: reactive[str] = reactive("no sanitizer run yet")
     """The one-line progress or summary."""
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """A follower's app refuses debugging a finding (it would change the session): not offered."""
+        return action not in getattr(self.app, "REFUSED_ACTIONS", ())
+
     def __init__(self, report: SanitizerReport | None = None, *, log_lines: int = 2000,
                  name: str | None = None, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(name=name, id=id, classes=classes)
