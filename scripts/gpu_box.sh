@@ -26,7 +26,9 @@
 #   bench                  the stop-to-screen bench on the box's idle CPU, then bench.gpu (divergence)
 #   jobs                   attach to a hung program and rank 1 of a torchrun job through the UI
 #                          (tests/gpu/test_jobs_gpu.py), recorded into $OUT/own/
-#   own-programs [NAME...] your-own-program recordings through the UI (scripts/record_own.py; default
+#   triage [NAME...]       cudatui triage of own programs (default torch_index), recorded through the UI
+                         into $R/triage (scripts/record_triage.py), then tests/gpu/test_triage_gpu.py
+  own-programs [NAME...] your-own-program recordings through the UI (scripts/record_own.py; default
 #                          ext_oob cupy_oob triton_quiet_oob), new files only into
 #                          tests/fixtures/recorded/own/ and $R/own2/, then their GPU and replay tests
 #   summary                what the runs so far found: the box, tier-3 and replay/attach results,
@@ -172,6 +174,18 @@ own_programs() {
   cut -c1-300 "$logs/record_own.log"; tail -8 "$logs/gpu_own_tests.log"; tail -8 "$logs/replay_own_tests.log"
 }
 
+triage() {
+  # cudatui triage on own programs (scripts/record_triage.py: plain run vs triage vs the post-mortem
+  # screen, recorded through the UI into $R/triage), then its tier-3 test
+  local started=$SECONDS
+  timeout 300 python3 scripts/record_triage.py "$R/triage" "${@:-torch_index}" > "$R/record_triage.log" 2>&1
+  echo "record_triage rc=$? seconds=$((SECONDS - started))" >> "$R/record_triage.log"
+  rm -rf "$R"/triage/*.dumps
+  timeout 200 python3 -m pytest -p no:cacheprovider -q -o addopts="" --timeout 180 -m gpu tests/gpu/test_triage_gpu.py \
+    > "$R/triage_gpu.log" 2>&1
+  cut -c1-300 "$R/record_triage.log"; tail -3 "$R/triage_gpu.log"
+}
+
 summary() {
   cat "$R/gpu.txt" 2>/dev/null
   [ -f "$R/gpu_tests.log" ] && grep -E "^(FAILED|ERROR)|passed|failed|rc=|SKIPPED" "$R/gpu_tests.log" | tail -25
@@ -200,6 +214,7 @@ case $command in
   bench) bench ;;
   jobs) run_jobs ;;
   own-programs) own_programs "$@" ;;
+  triage) triage "$@" ;;
   summary) summary ;;
   pack) pack ;;
   help|-h|--help) usage ;;
