@@ -27,8 +27,8 @@
 #   jobs                   attach to a hung program and rank 1 of a torchrun job through the UI
 #                          (tests/gpu/test_jobs_gpu.py), recorded into $OUT/own/
 #   triage [NAME...]       cudatui triage of own programs (default torch_index), recorded through the UI
-                         into $R/triage (scripts/record_triage.py), then tests/gpu/test_triage_gpu.py
-  own-programs [NAME...] your-own-program recordings through the UI (scripts/record_own.py; default
+#                          into $R/triage (scripts/record_triage.py), then tests/gpu/test_triage_gpu.py
+#   own-programs [NAME...] your-own-program recordings through the UI (scripts/record_own.py; default
 #                          ext_oob cupy_oob triton_quiet_oob), new files only into
 #                          tests/fixtures/recorded/own/ and $R/own2/, then their GPU and replay tests
 #   summary                what the runs so far found: the box, tier-3 and replay/attach results,
