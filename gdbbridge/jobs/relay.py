@@ -15,7 +15,6 @@ import json
 import os
 import socket
 import sys
-from cudatui.gdbbridge.text import one_line
 
 HIDDEN = ("PYTHON_EXEC",)
 """Variables the launcher got from cudatui, not given to the rank."""
@@ -32,7 +31,7 @@ def main(argv: list[str]) -> int:
             sock.sendall(json.dumps(request).encode() + b"\n")
             reply = sock.makefile("rb").readline()
         except OSError as exc:
-            print(one_line(f"cudatui relay: cannot reach cudatui at {path}: {exc.strerror or exc}"), file=sys.stderr)
+            print(f"cudatui relay: cannot reach cudatui at {path}: {exc.strerror or exc}", file=sys.stderr)  # our own path
             return 1
     if not reply:
         print("cudatui relay: cudatui went away before the rank ended", file=sys.stderr)

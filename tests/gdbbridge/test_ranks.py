@@ -50,3 +50,18 @@ async def test_the_rank_is_handed_over_its_exit_code_goes_back_a_second_start_ru
     finally:
         await job.close()
     assert job.log.is_file() and not (job.dir / "rank.sock").exists() and not (job.dir / "python").exists()
+
+
+def test_the_relay_imports_only_the_standard_library() -> None:
+    """The launcher runs the relay as ``python -I relay.py``, with the rank's Python: cudatui is not
+    importable there (an import of cudatui in it ended rank 1 of a torchrun job at once on the H200,
+    batch 26)."""
+    import ast
+    import sys
+
+    from cudatui.gdbbridge.jobs import relay
+
+    tree = ast.parse(Path(relay.__file__).read_text())
+    names = {alias.name.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
+    names |= {(node.module or "").split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+    assert names <= set(sys.stdlib_module_names), names - set(sys.stdlib_module_names)
