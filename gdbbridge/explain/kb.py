@@ -17,7 +17,7 @@ from cudatui.gdbbridge.explain.kb_torch import (
     OOM_FRAGMENTATION,
     OUT_OF_MEMORY,
 )
-from cudatui.gdbbridge.explain.rule import API_STOP, ASYNC_WHY, BLOCKING, SANITIZE, Rule, rx
+from cudatui.gdbbridge.explain.rule import API_STOP, ASYNC_WHY, BLOCKING, SANITIZE, TRIAGE, Rule, rx
 
 SYNC_WHY = (
     "This error is returned by the call that caused it, so the traceback line is usually right; "
@@ -55,7 +55,7 @@ RULES: tuple[Rule, ...] = (
             "source file and line, the block and thread, and the condition."
         ),
         why_wrong_line=ASYNC_WHY,
-        steps=(BLOCKING, DEBUG, SANITIZE),
+        steps=(BLOCKING, DEBUG, SANITIZE, TRIAGE),
         tool="memcheck",
         lesson="assert",
         actions=("launch_blocking", "sanitizer"),
@@ -225,7 +225,7 @@ RULES: tuple[Rule, ...] = (
             "or to freed memory. The CUDA context is dead afterwards."
         ),
         why_wrong_line=ASYNC_WHY,
-        steps=(BLOCKING, SANITIZE, DEBUG),
+        steps=(BLOCKING, SANITIZE, DEBUG, TRIAGE),
         tool="memcheck",
         lesson="oob",
         actions=("launch_blocking", "sanitizer"),

@@ -23,6 +23,11 @@ SANITIZE = (
     "Run `cudatui sanitize --tool {tool} {script}`: it names the kernel, the source line, the "
     "block and thread, and the Python line that launched it."
 )
+TRIAGE = (
+    "For a long job (many launches, a fault after minutes), `cudatui triage {script}` runs it "
+    "at full speed without a debugger and opens the faulting thread from the driver's GPU coredump, "
+    "with the Python line; the live debugger makes every launch several times slower."
+)
 API_STOP = (
     "In cudatui, `set cuda api_failures stop` stops at the CUDA API call that returned the error, "
     "with its host backtrace."
