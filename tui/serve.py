@@ -31,6 +31,7 @@ from typing import Any
 
 from aiohttp import web
 from textual_serve.server import Server
+from cudatui.tui.textual_compat import ServeHooks
 
 COOKIE = "cudatui_follow_token"
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
@@ -54,7 +55,7 @@ def parse_address(text: str) -> tuple[str, int]:
     return (host.strip("[]") or "127.0.0.1", number)
 
 
-class FollowServer(Server):
+class FollowServer(ServeHooks, Server):
     """textual-serve's Server for followers of one recording (see the module docstring)."""
 
     def __init__(self, path: str, host: str, port: int, *, max_viewers: int = 60, token: str | None = None,
@@ -74,10 +75,8 @@ class FollowServer(Server):
         """What the instructor hands out: the page with its token."""
         return f"{self.public_url}/?token={self.token}"
 
-    async def _make_app(self) -> web.Application:
-        app = await super()._make_app()
-        app.middlewares.append(self._guard)
-        return app
+    def middlewares(self) -> list[Any]:
+        return [self._guard]
 
     def _allowed(self, request: web.Request) -> bool:
         given = request.query.get("token") or request.cookies.get(COOKIE) or ""

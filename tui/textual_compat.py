@@ -30,6 +30,10 @@ Why each hack exists:
 - Notifications (:func:`app_notifications`), for :mod:`~cudatui.tui.path_driver`: what the UI told
   the user at a step of a lesson path; App keeps them in ``_notifications`` with no public reader.
 - ``SegmentLines`` (``textual._types``): the type of a rendered cell.
+- textual-serve 1.1.3 (:class:`ServeHooks`), for :class:`~cudatui.tui.serve.FollowServer`: its
+  ``Server`` builds its aiohttp application in ``_make_app`` and offers no way to check a request
+  (the token, the viewer cap); aiohttp freezes an application's middlewares before
+  ``on_startup``, so they are added where it is built.
 """
 
 from __future__ import annotations
@@ -48,7 +52,7 @@ from textual.widgets._toast import Toast
 from textual.widgets.data_table import CellType, ColumnKey, RowKey
 
 __all__ = [
-    "PRIVATE_NAMES", "DataTableHooks", "LogHooks", "SegmentLines", "Toast", "app_notifications",
+    "PRIVATE_NAMES", "DataTableHooks", "LogHooks", "SegmentLines", "ServeHooks", "Toast", "app_notifications",
     "log_forget_rendered_line", "log_line_processor", "log_line_strip", "rich_log_size_known",
     "rich_log_trim_deferred", "table_bump_update_count", "table_cell_key", "table_has_cell",
     "table_render_inputs", "table_row_index", "table_set_cell_quietly", "toast_notification",
@@ -69,6 +73,8 @@ PRIVATE_NAMES = frozenset({
     "_toast", "_notification", "_notifications",
     # textual._types
     "_types",
+    # textual_serve.server.Server (1.1.3)
+    "_make_app",
 })
 """The private Textual names this module uses; no other module of tui/ may name one."""
 
@@ -199,3 +205,16 @@ def toast_notification(toast: Toast) -> Notification:
 def app_notifications(app: App[Any]) -> Iterable[Notification]:
     """The notifications ``app`` shows now (none for an object that is not an App)."""
     return getattr(app, "_notifications", ())
+
+
+class ServeHooks:
+    """Mixed in before textual-serve's ``Server``: the aiohttp middlewares of :meth:`middlewares`
+    are added to the application its private ``_make_app`` builds (textual-serve 1.1.3)."""
+
+    def middlewares(self) -> list[Any]:
+        return []
+
+    async def _make_app(self) -> Any:
+        app = await super()._make_app()  # type: ignore[misc]
+        app.middlewares.extend(self.middlewares())
+        return app
