@@ -85,7 +85,7 @@ def test_version_and_help(capsys: pytest.CaptureFixture[str]) -> None:
     rc, out, _ = run_main(capsys, "--version")
     assert rc == 0 and out.startswith("cudatui ")
     rc, out, _ = run_main(capsys, "--help")
-    assert rc == 0 and "replay, sanitize, stats, doctor, explain" in out and "--no-run" in out
+    assert rc == 0 and "replay, triage, sanitize, stats, doctor, explain" in out and "--no-run" in out
 
 
 def test_python_program_runs_under_this_python(tmp_path) -> None:
