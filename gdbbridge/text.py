@@ -13,7 +13,7 @@ frozen dataclasses of events and models, tuples, lists, dicts), so that whatever
 a UI can make all of it harmless in one call.
 
 An error message printed on a terminal is cleaned by :func:`one_line`: every error line the
-command line writes goes through it (``cudatui.tui.commands.errors``), so a file name holding
+command line writes goes through it (``cudatui.tui.cli_errors``), so a file name holding
 an OSC title or clipboard write, a newline or a C1 byte is shown, not obeyed, and stays on one
 line.
 """

@@ -2,7 +2,8 @@
 
 1. lint: ``ruff check .``
 2. types: mypy, strict, on gdbbridge (tests/support/typecheck.py)
-3. unit: gdbbridge and the panes (pytest, four workers)
+3. unit: gdbbridge, the panes and the layout rules (tests/test_*.py: no import cycle, the README
+   and CI agree) (pytest, four workers)
 4. app, terminal and reliability, two runs side by side: the tmux lesson walks one at a time
    (they hold one terminal each and are starved when several replay at once on two cores), and
    everything else (app, e2e, reliability, snapshots, bench, gpu) on three workers beside them.
@@ -59,7 +60,8 @@ def main(argv: list[str]) -> int:
     start = time.monotonic()
     for name, tier in (("lint", [sys.executable, "-m", "ruff", "check", "."]),
                        ("types", [sys.executable, "-m", "tests.support.typecheck"]),
-                       ("unit", [*pytest, "tests/gdbbridge", "tests/panes"])):
+                       ("unit", [*pytest, *map(str, sorted((ROOT / "tests").glob("test_*.py"))), "tests/gdbbridge",
+                                 "tests/panes"])):
         code = run(name, tier)
         if code:
             return code

@@ -21,8 +21,9 @@ from cudatui.gdbbridge.i18n import set_language
 from cudatui.gdbbridge.jobs.attach import attach_problem
 from cudatui.gdbbridge.session.recorder import RecordingError, prepare
 from cudatui.tui import exit_signals
-from cudatui.tui.commands import demo, doctor, errors, explain, follow, output, sanitize, stats, triage
-from cudatui.tui.commands.errors import ArgumentParser
+from cudatui.tui import cli_errors as errors
+from cudatui.tui.commands import demo, doctor, explain, follow, output, sanitize, stats, triage
+from cudatui.tui.cli_errors import ArgumentParser
 from cudatui.tui.launch import attach_config, check_debugger, debug_config, run_app
 from cudatui.tui.program_checks import check_program, check_script
 

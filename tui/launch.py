@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING
 from collections.abc import Callable
 
 from cudatui.gdbbridge import LaunchConfig, attach_debugger, effective_line_limit, process_info
-from cudatui.tui.commands.errors import fail
-from cudatui.tui.commands.terminal import missing_terminal
+from cudatui.tui.cli_errors import fail
+from cudatui.tui.needs_terminal import missing_terminal
 
 if TYPE_CHECKING:
     from cudatui.tui.app import DebuggerApp

@@ -18,9 +18,9 @@ from typing import Any
 
 from cudatui.gdbbridge import RecordingError, prepare
 from cudatui.kernels.lessons import LESSONS
-from cudatui.tui.commands.errors import fail
+from cudatui.tui.cli_errors import fail
 from cudatui.tui.commands.output import print_text
-from cudatui.tui.commands.terminal import missing_terminal
+from cudatui.tui.needs_terminal import missing_terminal
 from cudatui.tui.demo_plan import BACK, DemoError, plan_demo
 
 

@@ -7,7 +7,7 @@ from dataclasses import replace
 from typing import Any
 
 from cudatui.gdbbridge import DoctorConfig, checks_to_json, exit_code, format_lines, run_checks
-from cudatui.tui.commands.errors import fail
+from cudatui.tui.cli_errors import fail
 from cudatui.tui.commands.output import print_text, stdout_is_terminal
 
 STYLES = {"ok": "bold green", "fail": "bold red", "warn": "bold yellow", "info": "dim"}

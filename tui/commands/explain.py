@@ -11,7 +11,7 @@ import sys
 from typing import IO, Any
 
 from cudatui.gdbbridge import UNKNOWN_MESSAGE, diagnosis_to_dict, explain_all, format_diagnosis, format_unknown
-from cudatui.tui.commands.errors import fail
+from cudatui.tui.cli_errors import fail
 from cudatui.tui.commands.output import print_text
 
 

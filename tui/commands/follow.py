@@ -7,7 +7,7 @@ import os
 from typing import Any
 
 from cudatui.gdbbridge import LaunchConfig, follow_problem
-from cudatui.tui.commands.errors import fail
+from cudatui.tui.cli_errors import fail
 from cudatui.tui.launch import run_app
 
 

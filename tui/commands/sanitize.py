@@ -18,8 +18,8 @@ from typing import Any
 from cudatui.gdbbridge import (
     TOOLS, ReportError, SanitizerError, SanitizerReport, SanitizerRequest, read_report, run_sanitizer,
 )
-from cudatui.tui.commands.errors import ArgumentParser, fail
-from cudatui.tui.commands.terminal import missing_terminal
+from cudatui.tui.cli_errors import ArgumentParser, fail
+from cudatui.tui.needs_terminal import missing_terminal
 from cudatui.tui.commands.output import print_text, reader_gone, stdout_is_terminal
 
 

@@ -10,9 +10,9 @@ from typing import Any
 from cudatui.gdbbridge import (
     NvmlSource, NvmlUnavailable, ReplaySource, Sampler, Snapshot, mark_debuggee, parse_pci_bus_id, snapshot_to_dict,
 )
-from cudatui.tui.commands.errors import fail
+from cudatui.tui.cli_errors import fail
 from cudatui.tui.commands.output import print_text
-from cudatui.tui.commands.terminal import missing_terminal
+from cudatui.tui.needs_terminal import missing_terminal
 
 
 def add_parser(subparsers: Any) -> None:

@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from cudatui.gdbbridge import TriageError, one_line, private_directory, remove_run, run_armed
-from cudatui.tui.commands.errors import fail
-from cudatui.tui.commands.terminal import missing_terminal
+from cudatui.tui.cli_errors import fail
+from cudatui.tui.needs_terminal import missing_terminal
 from cudatui.tui.launch import check_debugger, debug_config, run_app
 from cudatui.tui.program_checks import check_program, check_script
 
