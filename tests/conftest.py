@@ -19,6 +19,7 @@ from textual import constants as textual_constants
 
 pytest.register_assert_rewrite("tests.support")  # the helpers' asserts explain themselves too
 
+from tests.support.decoys import Decoy, start_decoy  # noqa: E402
 from tests.support.paths import FIXTURES, ROOT  # noqa: E402
 from tests.support.programs import FOREVER, PANES, STEPS, compile_c  # noqa: E402
 
@@ -141,3 +142,11 @@ def forever(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def panes_program(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """tests/fixtures/c/app/panes.c built with gcc -g -O0 (the pane tests' program)."""
     return compile_c(PANES, tmp_path_factory.mktemp("panes") / "panes")
+
+
+@pytest.fixture
+def decoy(tmp_path: Path) -> Iterator[Decoy]:
+    """An unrelated process in its own session (tests/support/decoys.py), ended after the test."""
+    found = start_decoy(tmp_path)
+    yield found
+    found.end()

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.support.decoys import Decoy, lying_gdb, naming, start_decoy
+from tests.support.decoys import Decoy, lying_gdb, naming
 from tests.support.paths import RECORDED, ROOT
 from tests.support.processes import alive, descendants
 from tests.support.programs import BREAK_LINE, STEPS, compile_c
@@ -25,13 +25,6 @@ pytestmark = pytest.mark.skipif(not all(shutil.which(tool) for tool in ("tmux", 
                                 reason="needs tmux, gdb and gcc")
 
 WAIT = 60.0
-
-
-@pytest.fixture
-def decoy(tmp_path: Path) -> Iterator[Decoy]:
-    found = start_decoy(tmp_path)
-    yield found
-    found.end()
 
 
 @pytest.fixture

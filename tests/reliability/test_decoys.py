@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
-from collections.abc import Iterator
 
 import pytest
 
@@ -20,7 +19,7 @@ from cudatui.gdbbridge.session import events as ev
 from cudatui.gdbbridge.session.gdb import GdbSession
 from cudatui.gdbbridge.session.mi import Flag
 from cudatui.gdbbridge.session.processes import SessionProcesses
-from tests.support.decoys import Decoy, lying_gdb, naming, start_decoy
+from tests.support.decoys import Decoy, lying_gdb, naming
 from tests.support.paths import RECORDED
 from tests.support.processes import alive, descendants
 from tests.support.programs import BREAK_LINE, STEPS, compile_c, needs_gdb
@@ -29,11 +28,21 @@ from tests.support.wait import until
 WAIT = 60.0
 
 
-@pytest.fixture
-def decoy(tmp_path: Path) -> Iterator[Decoy]:
-    found = start_decoy(tmp_path)
-    yield found
-    found.end()
+async def at_the_breakpoint(debugger: list[str], tmp_path: Path, cgroup: bool) -> GdbSession:
+    """A session of ``debugger`` on the steps program, stopped at its breakpoint."""
+    program = compile_c(STEPS, tmp_path / "steps")
+    session = GdbSession(debugger, [str(program)], cgroup=cgroup)
+    seen: list[ev.Event] = []
+    session.subscribe(seen.append)
+    await asyncio.wait_for(session.start(), WAIT)
+    try:
+        await session.command("-break-insert", f"steps.c:{BREAK_LINE}")
+        await session.command("-exec-run")
+        await until(lambda: any(isinstance(e, ev.Stopped) for e in seen), WAIT, "the breakpoint")
+    except BaseException:
+        await session.close()
+        raise
+    return session
 
 
 @needs_gdb
@@ -44,15 +53,8 @@ async def test_a_debugger_that_reports_a_decoy_as_its_debuggee_never_gets_it_sig
     """The proxy's gdb runs a real program and says its pid is the decoy's: the session takes the
     report as the debuggee's pid (the state shows it) but never as its own process; interrupting
     and closing leave the decoy and its sibling running, and the real debuggee is reaped."""
-    program = compile_c(STEPS, tmp_path / "steps")
-    session = GdbSession([str(lying_gdb(decoy.pid, tmp_path / "lying-gdb"))], [str(program)], cgroup=cgroup)
-    seen: list[ev.Event] = []
-    session.subscribe(seen.append)
-    await asyncio.wait_for(session.start(), WAIT)
+    session = await at_the_breakpoint([str(lying_gdb(decoy.pid, tmp_path / "lying-gdb"))], tmp_path, cgroup)
     try:
-        await session.command("-break-insert", f"steps.c:{BREAK_LINE}")
-        await session.command("-exec-run")
-        await until(lambda: any(isinstance(e, ev.Stopped) for e in seen), WAIT, "the breakpoint")
         assert session.inferior_pid == decoy.pid
         assert session.own_debuggee is None
         assert session.pid is not None
@@ -71,15 +73,8 @@ async def test_a_debugger_that_reports_a_decoy_as_its_debuggee_never_gets_it_sig
 @pytest.mark.parametrize("cgroup", [True, False], ids=["cgroup", "proc"])
 async def test_the_debuggee_gdb_started_is_the_sessions_own(tmp_path: Path, cgroup: bool) -> None:
     """The same check lets through the debuggee gdb really started: it is the one signalled and read."""
-    program = compile_c(STEPS, tmp_path / "steps")
-    session = GdbSession(["gdb"], [str(program)], cgroup=cgroup)
-    seen: list[ev.Event] = []
-    session.subscribe(seen.append)
-    await asyncio.wait_for(session.start(), WAIT)
+    session = await at_the_breakpoint(["gdb"], tmp_path, cgroup)
     try:
-        await session.command("-break-insert", f"steps.c:{BREAK_LINE}")
-        await session.command("-exec-run")
-        await until(lambda: any(isinstance(e, ev.Stopped) for e in seen), WAIT, "the breakpoint")
         assert session.inferior_pid is not None
         assert session.own_debuggee == session.inferior_pid
     finally:

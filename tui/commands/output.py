@@ -10,12 +10,12 @@ the input reaches the pipe or the terminal, no lone surrogate makes ``print`` ra
 
 from __future__ import annotations
 
-import os
 import re
 import select
 import sys
 
 from cudatui.gdbbridge import sanitize
+from cudatui.tui.cli_errors import silence_stdout
 
 READER_GONE = 141
 """Exit status when stdout's reader went away (128 + SIGPIPE)."""
@@ -56,10 +56,5 @@ def stdout_reader_gone() -> bool:
 
 def reader_gone() -> int:
     """Silence stdout (it points at /dev/null from now on) and return :data:`READER_GONE`."""
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        os.close(devnull)
-    except (AttributeError, ValueError, OSError):
-        pass
+    silence_stdout()
     return READER_GONE
