@@ -150,7 +150,7 @@ async def app_steps(target: Target, steps: int) -> tuple[list[float], list[float
     the app's and the app is idle (painted)."""
     from cudatui.gdbbridge.debugger.config import LaunchConfig
     from cudatui.gdbbridge.debugger.status import Phase
-    from cudatui.tui.app import DebuggerApp
+    from cudatui.tui.apps.debugger_app import DebuggerApp
 
     app = DebuggerApp(LaunchConfig(debugger=(target.debugger,), target=target.program, cwd=target.cwd,
                                    breakpoints=(target.location,)))

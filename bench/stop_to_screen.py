@@ -1,9 +1,9 @@
 """Stop to screen: from a new stop arriving to every visible pane painted with the new state.
 
-The real cudatui app (``cudatui.tui.app.DebuggerApp``, at 160x48 and at 80x24) replays each
+The real cudatui app (``cudatui.tui.apps.debugger_app.DebuggerApp``, at 160x48 and at 80x24) replays each
 lesson's H200 recording (kernels/recordings/LESSON.jsonl.gz, made through the app with every
 pane shown, so it holds every query the panes send at each stop) and is driven along the
-lesson's recorded path by the recorder's own driver (``cudatui.tui.path_driver``): continue,
+lesson's recorded path by the recorder's own driver (``cudatui.tui.tooling.path_driver``): continue,
 next, focus switches, frame selection, ``d`` on a sanitizer finding. Three instants are taken per
 step that shows a new state: the ``*stopped`` line read from gdb (the Debugger's raw MI line; a
 focus or frame switch has none), ``show_state`` called by the app (the refresh batch is done: the
@@ -36,10 +36,10 @@ from cudatui.gdbbridge.session.events import RawLine
 from cudatui.gdbbridge.models import StopState
 from cudatui.kernels.lesson_paths import PathStep
 from cudatui.kernels.lessons import LESSONS as LESSON_LIST
-from cudatui.tui import app as app_module
-from cudatui.tui.app import DebuggerApp
-from cudatui.tui.demo_plan import RECORDINGS_DIR, read_recording, replay_config
-from cudatui.tui.path_driver import Driver, Reports
+from cudatui.tui.apps import debugger_app as app_module
+from cudatui.tui.apps.debugger_app import DebuggerApp
+from cudatui.tui.plans.demo_plan import RECORDINGS_DIR, read_recording, replay_config
+from cudatui.tui.tooling.path_driver import Driver, Reports
 from cudatui.gdbbridge.debugger.config import LaunchConfig
 
 from . import Result, fmt, median, p95, print_results

@@ -95,7 +95,7 @@ class PathStep:
 PANE_TITLES = {"locals": "Locals", "stack": "Stack", "breakpoints": "Breaks", "focus": "Focus", "warps": "Warps",
                "registers": "Regs", "disassembly": "SASS", "shared": "Shared", "console": "Console",
                "output": "Output", "gpu": "GPU", "sanitizer": "Sanitize"}
-"""The tab title of each pane id (tui/app.py SIDE_PANES)."""
+"""The tab title of each pane id (tui/apps/debugger_app.py SIDE_PANES)."""
 
 
 def _s(kind: str, arg: str, shows: str) -> PathStep:

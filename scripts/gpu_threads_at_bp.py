@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 
 from cudatui.gdbbridge import LaunchConfig
-from cudatui.tui.app import DebuggerApp
+from cudatui.tui.apps.debugger_app import DebuggerApp
 from cudatui.tui.panes.bp_threads import BreakpointThreads, range_text
 
 ROOT = Path(__file__).resolve().parents[1]

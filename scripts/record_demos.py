@@ -7,7 +7,7 @@ Usage (on the GPU box, from the repository root)::
 
 Each lesson runs in its own process (``--jobs`` at a time): its kernels are built, its sanitizer
 runs (:func:`cudatui.kernels.lesson_paths.sanitizer_tools`) start in the background with
-``--xml --save``, and the demo app (:class:`cudatui.tui.demo_app.DemoApp`, live, recording with
+``--xml --save``, and the demo app (:class:`cudatui.tui.apps.demo_app.DemoApp`, live, recording with
 cudatui's own ``--record``) is driven headless with Textual's Pilot at 160x48 against the real
 debugger along the lesson's recorded path (:mod:`cudatui.kernels.lesson_paths`), key by key,
 waiting before each key until the UI is idle (no worker, no Debugger call in flight). While it
@@ -56,7 +56,7 @@ sys.path.insert(0, str(ROOT))
 
 from cudatui.gdbbridge.session.recorder import FORMAT, VERSION  # noqa: E402
 from cudatui.kernels.lesson_paths import PathStep, lesson_path, sanitizer_tools  # noqa: E402
-from cudatui.tui.path_driver import Reports, StepLog, drive_app  # noqa: E402
+from cudatui.tui.tooling.path_driver import Reports, StepLog, drive_app  # noqa: E402
 from cudatui.kernels.lessons import KERNELS_DIR, LESSONS, get_lesson, sanitizer_options  # noqa: E402
 
 MADE_WITH = "scripts/record_demos.py (cudatui demo UI driven by Pilot, 160x48)"
@@ -112,7 +112,7 @@ def package(raw: Path, dest: Path, header: dict[str, Any]) -> int:
 
 def gpu_header(debugger: str) -> dict[str, str]:
     """recorded_on and debugger for the header (the GPU's name, the debugger's version)."""
-    from cudatui.tui.demo_plan import probe_live
+    from cudatui.tui.plans.demo_plan import probe_live
 
     try:
         if os.path.basename(debugger) != "cuda-gdb":
@@ -144,8 +144,8 @@ def finish(name: str, out: Path, raw: Path, log: list[StepLog], timer: Timer, he
 def record_lesson(name: str, out: Path, debugger: str, limit: float, start_timeout: float) -> int:
     """Record one lesson (in its own process); 0 when the recording was written and every step went."""
     from cudatui.kernels.build import build_lesson
-    from cudatui.tui.demo_app import DemoApp
-    from cudatui.tui.demo_plan import DemoPlan, live_config
+    from cudatui.tui.apps.demo_app import DemoApp
+    from cudatui.tui.plans.demo_plan import DemoPlan, live_config
 
     timer = Timer(name)
     deadline = time.monotonic() + limit
@@ -196,7 +196,7 @@ def record_lesson(name: str, out: Path, debugger: str, limit: float, start_timeo
 def record_program(args: argparse.Namespace) -> int:
     """``--program``: drive the plain debugger app over a CPU program (tests the driving without a GPU)."""
     from cudatui.gdbbridge import LaunchConfig
-    from cudatui.tui.app import DebuggerApp
+    from cudatui.tui.apps.debugger_app import DebuggerApp
 
     steps = tuple(PathStep(kind, arg, "") for kind, arg in json.loads(Path(args.steps).read_text()))
     timer = Timer(args.name)

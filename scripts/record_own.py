@@ -27,7 +27,7 @@ import time
 from pathlib import Path
 
 from cudatui.gdbbridge import LaunchConfig, StateChanged
-from cudatui.tui.app import DebuggerApp
+from cudatui.tui.apps.debugger_app import DebuggerApp
 from cudatui.tui.panes.source import SourcePane
 from cudatui.tui.panes.warps import WarpsPane
 

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from cudatui.gdbbridge import LaunchConfig
 from cudatui.gdbbridge.jobs import triage
-from cudatui.tui.app import DebuggerApp
+from cudatui.tui.apps.debugger_app import DebuggerApp
 
 ROOT = Path(__file__).resolve().parents[1]
 PROGRAMS = ROOT / "scripts" / "own_programs"

@@ -29,7 +29,7 @@ sys.path.insert(0, str(ROOT))
 from cudatui.gdbbridge.nvml.sampler import ReplaySource, Sampler  # noqa: E402
 from cudatui.gdbbridge.sanitizer.report import read_report  # noqa: E402
 from cudatui.kernels.lessons import LESSONS  # noqa: E402
-from cudatui.tui.demo_plan import RECORDINGS_DIR, plan_demo  # noqa: E402
+from cudatui.tui.plans.demo_plan import RECORDINGS_DIR, plan_demo  # noqa: E402
 
 FIXTURES = ROOT / "tests" / "fixtures"
 SIZES = ((160, 48), (80, 24))
@@ -48,7 +48,7 @@ async def replay(lesson: str, out: Path, size: tuple[int, int], until: Callable[
                  pane: str | None = None, guide: bool = True, prepare: Callable[[Any], None] | None = None,
                  shared: str | None = None) -> None:
     """Replay ``lesson`` to its first stop, then along its recorded path until ``until(app)``."""
-    from cudatui.tui.demo_app import DemoApp
+    from cudatui.tui.apps.demo_app import DemoApp
 
     plan = plan_demo(lesson, "replay")
     assert plan.recording is not None
@@ -74,7 +74,7 @@ async def replay(lesson: str, out: Path, size: tuple[int, int], until: Callable[
         if prepare is not None:
             prepare(app)
         if shared is not None:
-            from cudatui.tui.path_driver import add_shared_array
+            from cudatui.tui.tooling.path_driver import add_shared_array
 
             await add_shared_array(app, pilot, shared)
         await pilot.pause(1.5)
@@ -149,7 +149,7 @@ async def shot_sanitizer(out: Path, size: tuple[int, int]) -> None:
 
 
 async def shot_gpu(out: Path, size: tuple[int, int]) -> None:
-    from cudatui.tui.stats_app import StatsApp
+    from cudatui.tui.apps.stats_app import StatsApp
 
     sampler = Sampler(ReplaySource(FIXTURES / "nvml" / "h200_samples.jsonl"), interval_s=0.05)
     app = StatsApp(sampler)
@@ -159,7 +159,7 @@ async def shot_gpu(out: Path, size: tuple[int, int]) -> None:
 
 
 async def shot_picker(out: Path, size: tuple[int, int]) -> None:
-    from cudatui.tui.picker_app import PickerApp
+    from cudatui.tui.apps.picker_app import PickerApp
 
     app = PickerApp()
     async with app.run_test(size=size) as pilot:
@@ -175,7 +175,7 @@ async def shot_postmortem(out: Path, size: tuple[int, int]) -> None:
     import json
     import re
 
-    from cudatui.tui.app import DebuggerApp
+    from cudatui.tui.apps.debugger_app import DebuggerApp
     from cudatui.gdbbridge.debugger.config import LaunchConfig
 
     recording = FIXTURES / "recorded" / "findings" / "finding_native_core.jsonl.gz"

@@ -24,8 +24,8 @@ from cudatui.tui import exit_signals
 from cudatui.tui import cli_errors as errors
 from cudatui.tui.commands import demo, doctor, explain, follow, output, sanitize, stats, triage
 from cudatui.tui.cli_errors import ArgumentParser
-from cudatui.tui.launch import attach_config, check_debugger, debug_config, run_app
-from cudatui.tui.program_checks import check_program, check_script
+from cudatui.tui.apps.launch import attach_config, check_debugger, debug_config, run_app
+from cudatui.tui.commands.program_checks import check_program, check_script
 
 COMMAND_MODULES: tuple[ModuleType, ...] = (triage, sanitize, stats, doctor, explain, demo, follow)
 """Sub-command modules, each with ``add_parser(subparsers)`` and ``run(args) -> int``; a new
@@ -201,8 +201,8 @@ def run_attach(args: argparse.Namespace) -> int:
 
 def run_replay(args: argparse.Namespace) -> int:
     """``cudatui replay FILE``: the debugger UI against a recording, marked REPLAY."""
-    from cudatui.tui.replay_app import ReplayApp
-    from cudatui.tui.replay_plan import ReplayError, plan_replay
+    from cudatui.tui.apps.replay_app import ReplayApp
+    from cudatui.tui.plans.replay_plan import ReplayError, plan_replay
 
     if args.speed < 0:
         return _fail("--speed must not be negative")

@@ -24,13 +24,13 @@ Why each hack exists:
 - RichLog (the ``rich_log_*`` functions), for :class:`~cudatui.tui.panes.console.BoundedLog`:
   RichLog keeps every write in ``_deferred_renders`` until it has a size (``_size_known``), without
   a bound; a flood of MI lines in the hidden MI log grew memory by hundreds of MB.
-- Toasts (:data:`Toast`, :func:`toast_notification`), for :class:`~cudatui.tui.toasts.ToastingApp`:
+- Toasts (:data:`Toast`, :func:`toast_notification`), for :class:`~cudatui.tui.apps.toasts.ToastingApp`:
   an expired toast's cells stayed on the screen until something repainted them; the app repaints
   once no toast on the screen is expired. ``Toast`` lives in the private ``textual.widgets._toast``.
-- Notifications (:func:`app_notifications`), for :mod:`~cudatui.tui.path_driver`: what the UI told
+- Notifications (:func:`app_notifications`), for :mod:`~cudatui.tui.tooling.path_driver`: what the UI told
   the user at a step of a lesson path; App keeps them in ``_notifications`` with no public reader.
 - ``SegmentLines`` (``textual._types``): the type of a rendered cell.
-- textual-serve 1.1.3 (:class:`ServeHooks`), for :class:`~cudatui.tui.serve.FollowServer`: its
+- textual-serve 1.1.3 (:class:`ServeHooks`), for :class:`~cudatui.tui.commands.serve.FollowServer`: its
   ``Server`` builds its aiohttp application in ``_make_app`` and offers no way to check a request
   (the token, the viewer cap); aiohttp freezes an application's middlewares before
   ``on_startup``, so they are added where it is built.

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from cudatui.tui.app import SIDE_PANES, DebuggerApp
+from cudatui.tui.apps.debugger_app import SIDE_PANES, DebuggerApp
 from cudatui.tui.panes.disassembly import DisassemblyPane
 from tests.support.app import stopped_at
 from tests.support.paths import TRANSCRIPTS

@@ -10,8 +10,8 @@ from pathlib import Path
 from textual.widgets import DataTable, Input
 
 from cudatui.gdbbridge.debugger.breakpoints import BreakpointSpec
-from cudatui.tui.app import DebuggerApp
-from cudatui.tui.help import HelpScreen
+from cudatui.tui.apps.debugger_app import DebuggerApp
+from cudatui.tui.screens.help import HelpScreen
 from cudatui.tui.messages import FrameSelected
 from cudatui.gdbbridge.debugger.config import LaunchConfig
 from cudatui.tui.panes.breakpoints import BreakpointsPane

@@ -9,14 +9,14 @@ from rich.console import Console
 from textual.binding import Binding
 from textual.widgets import Static
 
-from cudatui.tui.app import SIDE_PANES, DebuggerApp
-from cudatui.tui.explain_view import ExplainPanel
-from cudatui.tui.file_finder import FileFinder
-from cudatui.tui.goto_focus import GotoFocusScreen
-from cudatui.tui.help import HelpScreen, key_label
-from cudatui.tui.navigation import NavigatingApp
+from cudatui.tui.apps.debugger_app import SIDE_PANES, DebuggerApp
+from cudatui.tui.widgets.explain_view import ExplainPanel
+from cudatui.tui.widgets.file_finder import FileFinder
+from cudatui.tui.screens.goto_focus import GotoFocusScreen
+from cudatui.tui.screens.help import HelpScreen, key_label
+from cudatui.tui.apps.navigation import NavigatingApp
 from cudatui.tui.panes.source import SourcePane
-from cudatui.tui.source_view import SourceView
+from cudatui.tui.widgets.source_view import SourceView
 from tests.support.paths import TRANSCRIPTS
 from tests.support.replay import replay_config
 from tests.support.wait import wait_for
@@ -34,7 +34,7 @@ APP_EXTRA = {"E", "L"}
 the program again with CUDA_LAUNCH_BLOCKING=1."""
 
 NAVIGATION = {"less_than_sign", "greater_than_sign", "T"}
-"""The navigation keys every screen has (tui/navigation.py): < and > the frame up (the caller) and
+"""The navigation keys every screen has (tui/apps/navigation.py): < and > the frame up (the caller) and
 down, T the next thread at the breakpoint."""
 
 SAME_MEANING = {("FocusNavigator", "g"), ("SourcePane", "n")}

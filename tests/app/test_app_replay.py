@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from textual.widgets import Input
 
-from cudatui.tui.app import DebuggerApp
+from cudatui.tui.apps.debugger_app import DebuggerApp
 from cudatui.tui.panes.breakpoints import BreakpointsPane
 from cudatui.tui.panes.console import ConsolePane
 from cudatui.tui.panes.exception import ExceptionBanner
@@ -130,7 +130,7 @@ async def test_cuda_exception_stop_is_announced() -> None:
 
 
 async def test_cuda_exception_offers_the_explanation_and_shift_e_shows_it() -> None:
-    from cudatui.tui.explain_screen import ExplainScreen
+    from cudatui.tui.screens.explain_screen import ExplainScreen
 
     app = DebuggerApp(replay_config(TRANSCRIPTS / "oob.jsonl", source_dirs=(str(TRANSCRIPTS),)))
     async with app.run_test(size=(80, 24)) as pilot:

@@ -13,8 +13,8 @@ from textual.widgets import DataTable
 from cudatui.gdbbridge.debugger.config import LaunchConfig
 from cudatui.gdbbridge.jobs.attach import attach_problem, attached_pid
 from cudatui.gdbbridge.record.transcript import load
-from cudatui.tui.app import DebuggerApp
-from cudatui.tui.launch import attach_config
+from cudatui.tui.apps.debugger_app import DebuggerApp
+from cudatui.tui.apps.launch import attach_config
 from cudatui.tui.panes.stack import StackPane
 from cudatui.tui.panes.status import StatusBar, status_text
 from tests.support.app import messages, no_internal_errors, phase, rows, status

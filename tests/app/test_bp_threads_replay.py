@@ -6,9 +6,9 @@ threads breakpoint N``)."""
 from __future__ import annotations
 
 from cudatui.gdbbridge import RawLine
-from cudatui.tui.app import DebuggerApp
+from cudatui.tui.apps.debugger_app import DebuggerApp
 from cudatui.tui.panes.bp_threads import BreakpointThreads
-from cudatui.tui.replay_plan import plan_replay
+from cudatui.tui.plans.replay_plan import plan_replay
 from tests.support.app import messages, no_internal_errors, stopped_at
 from tests.support.paths import RECORDED, ROOT, TRANSCRIPTS
 from tests.support.replay import replay_config

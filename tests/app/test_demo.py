@@ -24,19 +24,19 @@ from cudatui.gdbbridge.record.transcript import load
 from cudatui.kernels.build import build_source
 from cudatui.kernels.lessons import LESSONS, get_lesson
 from cudatui.tui.cli import main
-from cudatui.tui.demo_app import DemoApp
-from cudatui.tui.demo_plan import (
+from cudatui.tui.apps.demo_app import DemoApp
+from cudatui.tui.plans.demo_plan import (
     RECORDINGS_DIR, DemoError, DemoPlan, live_config, packaged_recording, plan_demo, probe_live, read_meta,
     read_recording,
 )
-from cudatui.tui.help import HelpScreen, key_label
-from cudatui.tui.lesson_picker import LessonPicker, LessonTable
+from cudatui.tui.screens.help import HelpScreen, key_label
+from cudatui.tui.screens.lesson_picker import LessonPicker, LessonTable
 from cudatui.tui.panes.console import ConsolePane
 from cudatui.tui.panes.gpu_stats import GpuStatsPane
 from cudatui.tui.panes.shared_memory import SharedMemoryPane
 from cudatui.tui.panes.source import SourcePane
-from cudatui.tui.picker_app import PickerApp
-from cudatui.tui.replay_app import ModeStatusBar
+from cudatui.tui.apps.picker_app import PickerApp
+from cudatui.tui.apps.replay_app import ModeStatusBar
 from tests.support.app import phase
 from tests.support.recorded_path import path_of, walk_path
 from tests.support.wait import wait_for

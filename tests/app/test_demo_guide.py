@@ -12,11 +12,11 @@ from textual.command import CommandList, CommandPalette
 from textual.widgets import Input
 
 from cudatui.kernels.lessons import LESSONS, get_lesson
-from cudatui.tui.app import SIDE_PANES, DebuggerApp
-from cudatui.tui.demo_app import DemoApp
-from cudatui.tui.demo_plan import BACK, FIXED_STOP, DemoError, live_config, plan_demo
-from cudatui.tui.guide_screen import GuideScreen, GuideSection
-from cudatui.tui.help import HelpScreen, long_name
+from cudatui.tui.apps.debugger_app import SIDE_PANES, DebuggerApp
+from cudatui.tui.apps.demo_app import DemoApp
+from cudatui.tui.plans.demo_plan import BACK, FIXED_STOP, DemoError, live_config, plan_demo
+from cudatui.tui.screens.guide_screen import GuideScreen, GuideSection
+from cudatui.tui.screens.help import HelpScreen, long_name
 from cudatui.tui.panes.guide import Guide, GuidePane, replay_note, sections
 from cudatui.tui.panes.locals import LocalsPane
 from cudatui.tui.panes.sanitizer import SanitizerPane
@@ -51,7 +51,7 @@ def test_every_section_of_every_guide_holds_its_part(lesson) -> None:
 
 def test_the_guides_name_panes_and_keys_that_exist() -> None:
     """No guide names a pane the app does not have, nor a command line the demo refuses."""
-    from cudatui.tui.app import SIDE_PANES
+    from cudatui.tui.apps.debugger_app import SIDE_PANES
 
     titles = {spec.title for spec in SIDE_PANES} | {"Source"}
     for lesson in LESSONS:
@@ -238,8 +238,8 @@ def test_fixed_and_torch_on_the_command_line_are_one_line_where_they_cannot_run(
 
 
 async def test_the_picker_comes_back_with_the_lesson_just_left_highlighted() -> None:
-    from cudatui.tui.lesson_picker import LessonPicker
-    from cudatui.tui.picker_app import PickerApp
+    from cudatui.tui.screens.lesson_picker import LessonPicker
+    from cudatui.tui.apps.picker_app import PickerApp
 
     app = PickerApp(highlight="tile")
     async with app.run_test(size=(80, 24)) as pilot:

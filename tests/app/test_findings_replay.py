@@ -18,7 +18,7 @@ import re
 
 import pytest
 
-from cudatui.tui.app import DebuggerApp
+from cudatui.tui.apps.debugger_app import DebuggerApp
 from cudatui.gdbbridge.debugger.breakpoints import BreakpointSpec
 from cudatui.gdbbridge.debugger.config import LaunchConfig
 from cudatui.tui.panes.source import SourcePane

@@ -10,7 +10,7 @@ from textual.widgets import DataTable
 
 from cudatui.gdbbridge import LaunchConfig, StateChanged, StopState
 from cudatui.gdbbridge.record.transcript import load
-from cudatui.tui.app import DebuggerApp
+from cudatui.tui.apps.debugger_app import DebuggerApp
 from cudatui.tui.panes.source import SourcePane
 from cudatui.tui.panes.stack import StackPane
 from tests.support.app import gdb_config, phase

@@ -10,7 +10,7 @@ import pytest
 from cudatui.gdbbridge import LaunchConfig
 from cudatui.gdbbridge.jobs.attach import attached_pid
 from cudatui.gdbbridge.record.transcript import load
-from cudatui.tui.app import DebuggerApp
+from cudatui.tui.apps.debugger_app import DebuggerApp
 from cudatui.tui.panes.output import OutputPane
 from tests.support.app import no_internal_errors, phase, status
 from tests.support.jobs import JOBS

@@ -1,4 +1,4 @@
-"""The key bar (tui/footer.py) composes its keys again only when the keys it shows change."""
+"""The key bar (tui/widgets/footer.py) composes its keys again only when the keys it shows change."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from textual.binding import Binding
 from textual.widgets import Button
 from textual.widgets._footer import FooterKey
 
-from cudatui.tui.footer import KeyBar
+from cudatui.tui.widgets.footer import KeyBar
 
 
 class Keyed(Button):

@@ -12,9 +12,9 @@ from textual.geometry import Region
 from textual.pilot import Pilot
 from textual.widgets import Tabs
 
-from cudatui.tui.app import DebuggerApp
-from cudatui.tui.layout import COLUMN, SIDE_PANES, Workspace
-from cudatui.tui.layout_settings import Splits, layout_file
+from cudatui.tui.apps.debugger_app import DebuggerApp
+from cudatui.tui.apps.layout import COLUMN, SIDE_PANES, Workspace
+from cudatui.tui.apps.layout_settings import Splits, layout_file
 from cudatui.tui.panes.variables_tree import VariablesTree
 from tests.support.app import gdb_config, messages, no_internal_errors, stopped_at, tree_rows
 from tests.support.paths import C_SOURCES, ROOT, TOURS

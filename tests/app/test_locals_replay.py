@@ -4,7 +4,7 @@ be not in this recording, in its line, without an error."""
 
 from __future__ import annotations
 
-from cudatui.tui.app import DebuggerApp
+from cudatui.tui.apps.debugger_app import DebuggerApp
 from cudatui.tui.panes.variables_tree import VariablesTree
 from tests.support.app import no_internal_errors, stopped_at, tree_rows
 from tests.support.paths import ROOT, TOURS

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from textual.widgets import DataTable, Input, OptionList
 
-from cudatui.tui.app import DebuggerApp
-from cudatui.tui.file_finder import FileFinder
+from cudatui.tui.apps.debugger_app import DebuggerApp
+from cudatui.tui.widgets.file_finder import FileFinder
 from cudatui.tui.panes.source import SourcePane
 from cudatui.tui.panes.stack import StackPane
 from tests.support.app import gdb_config, messages, no_internal_errors, phase, stopped_at

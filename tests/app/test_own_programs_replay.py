@@ -11,7 +11,7 @@ import pytest
 from textual.widgets import DataTable, Static
 
 from cudatui.gdbbridge import LaunchConfig
-from cudatui.tui.app import DebuggerApp
+from cudatui.tui.apps.debugger_app import DebuggerApp
 from cudatui.tui.panes.exception import ExceptionBanner
 from cudatui.tui.panes.source import SourcePane
 from cudatui.tui.panes.stack import StackPane

@@ -9,7 +9,7 @@ import re
 
 from textual.pilot import Pilot
 
-from cudatui.tui.app import DebuggerApp
+from cudatui.tui.apps.debugger_app import DebuggerApp
 from tests.support.app import goto_focus, status, stopped_at, tree_rows
 from tests.support.paths import ROOT, TOURS
 from tests.support.replay import TILE_BREAKS, replay_config, sequential

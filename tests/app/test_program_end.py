@@ -7,7 +7,7 @@ from __future__ import annotations
 from textual.widgets import Static
 
 from cudatui.gdbbridge import LaunchConfig
-from cudatui.tui.app import DebuggerApp
+from cudatui.tui.apps.debugger_app import DebuggerApp
 from cudatui.tui.panes.output import OutputPane
 from cudatui.tui.panes.source import SourcePane
 from tests.support.app import phase

@@ -13,7 +13,7 @@ import pytest
 
 from cudatui.gdbbridge.debugger.config import LaunchConfig
 from cudatui.gdbbridge.jobs.ranks import exit_status, launcher_python
-from cudatui.tui.app import DebuggerApp
+from cudatui.tui.apps.debugger_app import DebuggerApp
 from cudatui.tui.panes.output import OutputPane
 from tests.support.app import no_internal_errors, phase, status, value
 from tests.support.cli import run_main

@@ -19,9 +19,9 @@ from cudatui.gdbbridge.nvml.recorded import COMMAND, decode
 from cudatui.gdbbridge.record.replay import places
 from cudatui.gdbbridge.session.mi import parse_line
 from cudatui.kernels.lesson_paths import PathStep
-from cudatui.tui.app import DebuggerApp
+from cudatui.tui.apps.debugger_app import DebuggerApp
 from cudatui.tui.panes.gpu_stats import GpuStatsPane
-from cudatui.tui.path_driver import SIZE, Driver, Reports
+from cudatui.tui.tooling.path_driver import SIZE, Driver, Reports
 from tests.support.nvml import SAMPLES, needs_samples
 from tests.support.paths import C_SOURCES
 from tests.support.programs import compile_c, marked_line

@@ -9,8 +9,8 @@ import shutil
 from pathlib import Path
 
 from cudatui.gdbbridge import read_report
-from cudatui.tui.app import DebuggerApp
-from cudatui.tui.demo_plan import RECORDINGS_DIR, read_recording, replay_config
+from cudatui.tui.apps.debugger_app import DebuggerApp
+from cudatui.tui.plans.demo_plan import RECORDINGS_DIR, read_recording, replay_config
 from cudatui.tui.panes.sanitizer import SanitizerPane
 from tests.support.app import phase
 from tests.support.paths import FIXTURES

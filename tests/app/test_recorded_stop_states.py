@@ -5,7 +5,7 @@ The live session's states are in the recording (``-cudatui-stop-state``, written
 Debugger at every state it published) and so is the path (``-cudatui-path-step`` marks, written
 by the path driver after each step); both are read from the recording alone. The replay is the
 debugger app at 160x48 (the size recordings are made at) driven by the same driver
-(:mod:`cudatui.tui.path_driver`). A lesson recording (kernels/recordings) without stop states
+(:mod:`cudatui.tui.tooling.path_driver`). A lesson recording (kernels/recordings) without stop states
 fails, unless it is one of the recordings made before they were written (its header says how it
 was made); older test fixtures are skipped by name.
 """

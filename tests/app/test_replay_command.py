@@ -18,11 +18,11 @@ import pytest
 from cudatui.gdbbridge.record.transcript import load
 from cudatui.kernels.lessons import KERNELS_DIR
 from cudatui.tui.cli import main
-from cudatui.tui.demo_plan import RECORDINGS_DIR, read_meta, read_recording
+from cudatui.tui.plans.demo_plan import RECORDINGS_DIR, read_meta, read_recording
 from cudatui.gdbbridge import find_source
 from cudatui.tui.panes.source import SourcePane
-from cudatui.tui.replay_app import ModeStatusBar, ReplayApp
-from cudatui.tui.replay_plan import ReplayError, ReplayPlan, plan_replay
+from cudatui.tui.apps.replay_app import ModeStatusBar, ReplayApp
+from cudatui.tui.plans.replay_plan import ReplayError, ReplayPlan, plan_replay
 from tests.support.app import messages, phase, status
 from tests.support.paths import RECORDED
 from tests.support.wait import wait_for

@@ -11,8 +11,8 @@ from textual.widgets import DataTable
 
 from cudatui.gdbbridge import decode, flatten
 from cudatui.gdbbridge.record.transcript import load
-from cudatui.tui.demo_app import DemoApp
-from cudatui.tui.demo_plan import RECORDINGS_DIR, plan_demo
+from cudatui.tui.apps.demo_app import DemoApp
+from cudatui.tui.plans.demo_plan import RECORDINGS_DIR, plan_demo
 from cudatui.tui.panes.shared_memory import SharedMemoryPane
 from tests.support.app import phase
 from tests.support.recorded_path import walk_path

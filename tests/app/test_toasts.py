@@ -1,5 +1,5 @@
 """A toast leaves nothing behind: once its time is up, every row of the screen is painted again
-(tui/toasts.py says what a terminal showed without it). What would reach the terminal is read
+(tui/apps/toasts.py says what a terminal showed without it). What would reach the terminal is read
 from the app's compositor updates, rendered as the driver writes them."""
 
 from __future__ import annotations
@@ -11,11 +11,11 @@ from textual.app import ComposeResult
 from textual.widgets import Static
 from textual.widgets._toast import Toast
 
-from cudatui.tui.app import DebuggerApp
-from cudatui.tui.picker_app import PickerApp
-from cudatui.tui.sanitize_app import SanitizeApp
-from cudatui.tui.stats_app import StatsApp
-from cudatui.tui.toasts import SHORTEST_TIMER_S, TimedNotification, ToastingApp
+from cudatui.tui.apps.debugger_app import DebuggerApp
+from cudatui.tui.apps.picker_app import PickerApp
+from cudatui.tui.apps.sanitize_app import SanitizeApp
+from cudatui.tui.apps.stats_app import StatsApp
+from cudatui.tui.apps.toasts import SHORTEST_TIMER_S, TimedNotification, ToastingApp
 from tests.support.wait import wait_for
 
 SIZE = (40, 12)

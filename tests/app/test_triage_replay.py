@@ -11,8 +11,8 @@ from textual.widgets import DataTable
 
 from cudatui.tui.panes.output import OutputPane
 from cudatui.tui.panes.stack import StackPane
-from cudatui.tui.replay_app import ReplayApp
-from cudatui.tui.replay_plan import plan_replay
+from cudatui.tui.apps.replay_app import ReplayApp
+from cudatui.tui.plans.replay_plan import plan_replay
 from tests.support.paths import RECORDED
 from tests.support.wait import wait_for
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from cudatui.tui.app import DebuggerApp
+from cudatui.tui.apps.debugger_app import DebuggerApp
 from tests.support.paths import RECORDED, ROOT
 from tests.support.replay import replay_config
 from tests.support.stencil import BREAK, STENCIL, check_stencil

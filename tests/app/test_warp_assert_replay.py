@@ -11,8 +11,8 @@ import pytest
 
 from cudatui.gdbbridge import WARP_TABLES_UNASKED, WarpWatchError
 from cudatui.gdbbridge.debugger.state import WARP_ASSERT
-from cudatui.tui.demo_app import DemoApp
-from cudatui.tui.demo_plan import RECORDINGS_DIR, plan_demo
+from cudatui.tui.apps.demo_app import DemoApp
+from cudatui.tui.plans.demo_plan import RECORDINGS_DIR, plan_demo
 from cudatui.tui.panes.locals import STALE_REGISTERS, LocalsPane
 from cudatui.tui.panes.warps import WarpsPane
 from tests.support.app import phase

@@ -12,7 +12,7 @@ import pytest
 from textual.widgets import DataTable
 
 from cudatui.gdbbridge import LaunchConfig
-from cudatui.tui.app import DebuggerApp
+from cudatui.tui.apps.debugger_app import DebuggerApp
 from cudatui.tui.panes.breakpoints import BreakpointsPane
 from cudatui.tui.panes.exception import ExceptionBanner
 from cudatui.tui.panes.stack import StackPane

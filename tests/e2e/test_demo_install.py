@@ -18,7 +18,7 @@ import pytest
 
 from cudatui.gdbbridge.session.mi import parse_line
 from cudatui.gdbbridge.record.transcript import load
-from cudatui.tui.demo_plan import RECORDINGS_DIR, read_recording
+from cudatui.tui.plans.demo_plan import RECORDINGS_DIR, read_recording
 from tests.support.paths import ROOT
 from tests.support.processes import wait_ended
 from tests.support.recorded_path import path_of

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from cudatui.kernels.lessons import get_lesson
-from cudatui.tui.demo_plan import RECORDINGS_DIR, read_recording
+from cudatui.tui.plans.demo_plan import RECORDINGS_DIR, read_recording
 from tests.support.paths import ROOT
 from tests.support.processes import wait_ended
 from tests.support.tmux import TmuxServer

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from cudatui.kernels.lessons import LESSONS
-from cudatui.tui.demo_plan import RECORDINGS_DIR, read_recording
+from cudatui.tui.plans.demo_plan import RECORDINGS_DIR, read_recording
 from tests.support.paths import C_SOURCES, RECORDED, ROOT
 from tests.support.recorded_path import path_of, why_old
 from tests.support.tmux import TmuxServer

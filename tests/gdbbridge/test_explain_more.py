@@ -14,7 +14,7 @@ from textual.widgets import Static
 from cudatui.gdbbridge.explain.diagnose import ACTION_KINDS, Diagnosis, explain, explain_all
 from cudatui.gdbbridge.explain.facts import FRAGMENTED_SHARE
 from cudatui.tui.commands import explain as explain_command
-from cudatui.tui.explain_view import ExplainPanel
+from cudatui.tui.widgets.explain_view import ExplainPanel
 from tests.support import paths
 
 MORE = paths.FIXTURES / "explain" / "more"

@@ -10,7 +10,7 @@ import pytest
 from cudatui.gdbbridge.cuda.focus import normalize_focus
 from cudatui.kernels.lesson_paths import KINDS, PANE_TITLES, PATHS, PathStep, lesson_path, sanitizer_tools
 from cudatui.kernels.lessons import LESSONS, sanitizer_options
-from cudatui.tui.app import SIDE_PANES
+from cudatui.tui.apps.debugger_app import SIDE_PANES
 
 
 def test_every_lesson_has_a_path_and_no_path_lacks_a_lesson() -> None:

@@ -9,8 +9,8 @@ from __future__ import annotations
 import pytest
 
 from cudatui.kernels.lessons import LESSONS
-from cudatui.tui.demo_app import DemoApp
-from cudatui.tui.demo_plan import plan_demo
+from cudatui.tui.apps.demo_app import DemoApp
+from cudatui.tui.plans.demo_plan import plan_demo
 from cudatui.tui.panes.guide import GuidePane
 from cudatui.tui.panes.output import OutputPane
 from cudatui.tui.panes.source import SourcePane

@@ -25,8 +25,8 @@ from cudatui.gdbbridge.debugger.breakpoints import BreakpointSpec
 from cudatui.gdbbridge.sanitizer.findings import Dim3, FindingGroup, debug_breakpoint_for
 from cudatui.gdbbridge.sanitizer.run import SanitizerRequest, run_sanitizer
 from cudatui.kernels.lessons import get_lesson
-from cudatui.tui.app import DebuggerApp
-from cudatui.tui.launch import debug_config
+from cudatui.tui.apps.debugger_app import DebuggerApp
+from cudatui.tui.apps.launch import debug_config
 from cudatui.tui.panes.sanitizer import SanitizerPane
 from tests.support.paths import FIXTURES, ROOT
 from tests.support.wait import wait_for

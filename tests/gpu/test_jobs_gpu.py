@@ -23,8 +23,8 @@ from cudatui.gdbbridge.debugger.core import Step
 from cudatui.gdbbridge.debugger.debugger import Debugger
 from cudatui.gdbbridge.debugger.events import DebuggerEvent, PhaseChanged
 from cudatui.gdbbridge.debugger.status import Phase
-from cudatui.tui.app import DebuggerApp
-from cudatui.tui.launch import attach_config
+from cudatui.tui.apps.debugger_app import DebuggerApp
+from cudatui.tui.apps.launch import attach_config
 from cudatui.tui.panes.output import OutputPane
 from tests.support.app import phase, status
 from tests.support.jobs import JOBS

@@ -16,7 +16,7 @@ import pytest
 
 from cudatui.gdbbridge.debugger.config import LaunchConfig
 from cudatui.kernels.build import detect_arch
-from cudatui.tui.app import DebuggerApp
+from cudatui.tui.apps.debugger_app import DebuggerApp
 from tests.support.stencil import BREAK, STENCIL, check_stencil
 
 

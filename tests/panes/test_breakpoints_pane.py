@@ -9,8 +9,8 @@ from pathlib import Path
 
 from textual.widgets import DataTable
 
-from cudatui.tui.app import DebuggerApp
-from cudatui.tui.inline_input import InlineInput
+from cudatui.tui.apps.debugger_app import DebuggerApp
+from cudatui.tui.widgets.inline_input import InlineInput
 from cudatui.tui.panes.breakpoints import BreakpointsPane
 from cudatui.tui.panes.source import SourcePane
 from tests.support.app import cell, gdb_config, phase, rows, status, stopped_at, value

@@ -9,8 +9,8 @@ from pathlib import Path
 from textual.strip import Strip
 from textual.widgets import Input, RichLog
 
-from cudatui.tui.app import DebuggerApp
-from cudatui.tui.inline_input import InlineInput
+from cudatui.tui.apps.debugger_app import DebuggerApp
+from cudatui.tui.widgets.inline_input import InlineInput
 from cudatui.tui.panes.console import ConsolePane
 from tests.support.app import gdb_config, stopped_at, tree_changed, value
 from tests.support.programs import BREAK_LINE, needs_gdb

@@ -8,8 +8,8 @@ from textual.app import App, ComposeResult
 from textual.widgets import Button, Static
 
 from cudatui.gdbbridge.explain.diagnose import ActionSuggestion, Diagnosis, explain
-from cudatui.tui.explain_screen import ExplainScreen
-from cudatui.tui.explain_view import ExplainPanel
+from cudatui.tui.screens.explain_screen import ExplainScreen
+from cudatui.tui.widgets.explain_view import ExplainPanel
 from cudatui.tui.messages import ActionChosen, Closed
 from tests.support import paths
 

@@ -25,7 +25,7 @@ from cudatui.tui.panes.gpu_stats import (
     history_series,
     level,
 )
-from cudatui.tui.stats_app import StatsApp
+from cudatui.tui.apps.stats_app import StatsApp
 from tests.support.nvml import (
     NO_DRIVER_REASON, NVML_WORKS, SAMPLES, NoDriverSource, cuda_gdb_pci_bus, needs_samples, no_driver,
 )

@@ -1,4 +1,4 @@
-"""The one inline input (tui/inline_input.py): the same keys in every pane that edits inline, escape
+"""The one inline input (tui/widgets/inline_input.py): the same keys in every pane that edits inline, escape
 leaves and gives the focus back, and an input left never keeps a key the pane or the app binds."""
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ from textual.widget import Widget
 from textual.widgets import DataTable, RichLog
 
 from cudatui.gdbbridge.models import Breakpoint, StopEvent, StopState
-from cudatui.tui.app import DebuggerApp
-from cudatui.tui.help import HelpScreen
-from cudatui.tui.inline_input import InlineInput
+from cudatui.tui.apps.debugger_app import DebuggerApp
+from cudatui.tui.screens.help import HelpScreen
+from cudatui.tui.widgets.inline_input import InlineInput
 from cudatui.tui.messages import Command, Condition, Delete, WatchAdded
 from cudatui.tui.panes.breakpoints import BreakpointsPane
 from cudatui.tui.panes.console import ConsolePane

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from textual.widgets import Input
 
-from cudatui.tui.app import DebuggerApp
+from cudatui.tui.apps.debugger_app import DebuggerApp
 from cudatui.tui.panes.variables_tree import VariablesTree
 from tests.support.app import gdb_config, phase, stopped_at, tree_changed, tree_rows
 from tests.support.programs import PANES, marked_line, needs_gdb

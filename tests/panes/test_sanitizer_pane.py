@@ -14,7 +14,7 @@ from cudatui.gdbbridge.sanitizer.report import read_report
 from cudatui.gdbbridge.sanitizer.findings import debug_breakpoint_for
 from cudatui.tui.messages import DebugFinding, OpenSource, PostMortem
 from cudatui.tui.panes.sanitizer import SanitizerPane
-from cudatui.tui.sanitize_app import SanitizeApp
+from cudatui.tui.apps.sanitize_app import SanitizeApp
 from tests.support import paths
 from tests.support.processes import gone
 from tests.support.wait import until, wait_for

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from textual.widgets import DataTable
 
-from cudatui.tui.app import DebuggerApp
+from cudatui.tui.apps.debugger_app import DebuggerApp
 from cudatui.tui.panes.shared_memory import SharedMemoryPane
 from tests.support.app import gdb_config, stopped_at
 from tests.support.paths import C_SOURCES

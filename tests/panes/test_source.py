@@ -7,11 +7,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from cudatui.gdbbridge.debugger.config import LaunchConfig
-from cudatui.tui.app import DebuggerApp
+from cudatui.tui.apps.debugger_app import DebuggerApp
 from cudatui.tui.panes.breakpoints import BreakpointsPane
 from cudatui.gdbbridge import find_source
 from cudatui.tui.panes.source import SourcePane
-from cudatui.tui.source_view import SourceView
+from cudatui.tui.widgets.source_view import SourceView
 from tests.support.app import gdb_config, phase, rows, status, stopped_at
 from tests.support.paths import TOURS, TRANSCRIPTS
 from tests.support.programs import BREAK_LINE, STEPS, marked_line, needs_gdb

@@ -3,8 +3,8 @@ paths and the file finder's fuzzy ranking."""
 
 from __future__ import annotations
 
-from cudatui.tui.file_finder import fuzzy_score, rank
-from cudatui.tui.source_search import Match, Search, find_matches, shorten_left
+from cudatui.tui.widgets.file_finder import fuzzy_score, rank
+from cudatui.tui.widgets.source_search import Match, Search, find_matches, shorten_left
 
 LINES = ["int acc = 0;", "ACC += leaf(i); // acc", "return acc;"]
 

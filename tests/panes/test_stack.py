@@ -8,7 +8,7 @@ from pathlib import Path
 
 from textual.widgets import DataTable
 
-from cudatui.tui.app import DebuggerApp
+from cudatui.tui.apps.debugger_app import DebuggerApp
 from cudatui.tui.panes.source import SourcePane
 from cudatui.tui.panes.stack import StackPane
 from tests.support.app import gdb_config, phase, rows, stopped_at, tree_rows, value

@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 from textual.widgets import Input
 
-from cudatui.tui.app import DebuggerApp
+from cudatui.tui.apps.debugger_app import DebuggerApp
 from cudatui.tui.messages import WatchAdded
 from cudatui.tui.panes.locals import LocalsPane
 from cudatui.tui.panes.variables_tree import VariablesTree
-from cudatui.tui.value_screen import ValueScreen
+from cudatui.tui.widgets.value_screen import ValueScreen
 from tests.support.app import gdb_config, phase, stopped_at, tree_changed, tree_rows
 from tests.support.paths import C_SOURCES
 from tests.support.programs import compile_c, marked_line, needs_gdb

@@ -19,7 +19,7 @@ from collections.abc import Callable
 import pytest
 
 import cudatui.gdbbridge.session.gdb
-from cudatui.tui.app import DebuggerApp
+from cudatui.tui.apps.debugger_app import DebuggerApp
 from cudatui.gdbbridge.debugger.config import LaunchConfig
 from cudatui.tui.messages import WatchAdded
 from cudatui.tui.panes.locals import LocalsPane

@@ -17,7 +17,7 @@ from textual.widgets import Input, RichLog
 
 from cudatui.gdbbridge.debugger.config import LaunchConfig
 from cudatui.gdbbridge.session.offloop import THREAD_NAME
-from cudatui.tui.app import DebuggerApp
+from cudatui.tui.apps.debugger_app import DebuggerApp
 from cudatui.tui.panes.console import SHOWN
 from tests.support.app import messages, no_internal_errors, status
 from tests.support.paths import C_SOURCES

@@ -20,9 +20,9 @@ from tests.support.paths import FIXTURES, ROOT
 from cudatui.gdbbridge.session.errors import MIError
 from cudatui.gdbbridge.session.gdb import GdbSession
 from cudatui.gdbbridge.session.mi import MIBuildError, build, quote
-from cudatui.tui.app import DebuggerApp
+from cudatui.tui.apps.debugger_app import DebuggerApp
 from cudatui.tui.cli import check_program
-from cudatui.tui.launch import debug_config
+from cudatui.tui.apps.launch import debug_config
 from cudatui.tui.panes.output import OutputPane
 from tests.support.app import messages, no_internal_errors, phase
 from tests.support.terminal import TerminalApp

@@ -20,7 +20,7 @@ from collections.abc import Iterator
 import pytest
 
 from cudatui.gdbbridge import Debugger, LaunchConfig, Phase, ProgramText
-from cudatui.tui.app import DebuggerApp
+from cudatui.tui.apps.debugger_app import DebuggerApp
 from cudatui.tui.panes.output import OutputPane
 from cudatui.tui.panes.shared_memory import SharedMemoryPane
 from tests.support.app import phase

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from cudatui.tui.app import DebuggerApp
+from cudatui.tui.apps.debugger_app import DebuggerApp
 from cudatui.gdbbridge.debugger.config import LaunchConfig
 from cudatui.tui.panes.output import OutputPane
 from cudatui.tui.panes.status import StatusBar

@@ -21,7 +21,7 @@ import pytest
 
 from cudatui.gdbbridge import Debugger, Phase
 from cudatui.gdbbridge.debugger.config import LaunchConfig
-from cudatui.tui.app import DebuggerApp
+from cudatui.tui.apps.debugger_app import DebuggerApp
 from cudatui.tui.panes.output import OutputPane
 from tests.support.paths import C_SOURCES
 from tests.support.processes import descendants, gone, kill_all, wait_gone

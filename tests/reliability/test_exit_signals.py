@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from cudatui.tui.demo_plan import RECORDINGS_DIR
+from cudatui.tui.plans.demo_plan import RECORDINGS_DIR
 from tests.support.paths import ROOT
 from tests.support.tmux import TmuxServer
 

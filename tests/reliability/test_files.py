@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from cudatui.gdbbridge.record.transcript import load
-from cudatui.tui.app import DebuggerApp
+from cudatui.tui.apps.debugger_app import DebuggerApp
 from cudatui.gdbbridge.debugger.config import LaunchConfig
 from cudatui.tui.panes.sanitizer import SanitizerPane
 from cudatui.tui.panes.source import SourcePane

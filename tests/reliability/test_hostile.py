@@ -15,7 +15,7 @@ import pytest
 from textual.widgets import Log, RichLog
 
 from cudatui.gdbbridge.text import TerminalFilter
-from cudatui.tui.app import DebuggerApp
+from cudatui.tui.apps.debugger_app import DebuggerApp
 from cudatui.gdbbridge.debugger.config import LaunchConfig
 from cudatui.tui.panes.console import ConsolePane
 from cudatui.tui.panes.output import MAX_LINE, OutputPane

@@ -21,7 +21,7 @@ from textual.widgets import Input, RichLog
 
 from cudatui.gdbbridge import Notice, Phase, PhaseChanged, Status
 from cudatui.gdbbridge.debugger.config import LaunchConfig
-from cudatui.tui.app import DebuggerApp
+from cudatui.tui.apps.debugger_app import DebuggerApp
 from cudatui.tui.panes.status import SPINNER, StatusBar
 from tests.support.app import messages, no_internal_errors, phase
 from tests.support.programs import needs_gdb

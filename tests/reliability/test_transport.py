@@ -31,7 +31,7 @@ from cudatui.gdbbridge.session.gdb import GdbSession
 from cudatui.gdbbridge.session.mi import Flag
 from cudatui.gdbbridge.session.offloop import THREAD_NAME
 from cudatui.gdbbridge.session.pipes import DROP_HEAD, LINE_LIMIT, LINE_LIMIT_ENV, LineReader, effective_line_limit
-from cudatui.tui.app import DebuggerApp
+from cudatui.tui.apps.debugger_app import DebuggerApp
 from tests.support.app import messages, no_internal_errors
 from tests.support.processes import alive, children_named, resident_bytes
 from tests.support.programs import needs_gdb, stand_in

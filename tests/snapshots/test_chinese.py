@@ -9,7 +9,7 @@ from textual.app import App, ComposeResult
 
 from cudatui.gdbbridge.explain.diagnose import explain
 from cudatui.gdbbridge.i18n import set_language
-from cudatui.tui.explain_view import ExplainPanel
+from cudatui.tui.widgets.explain_view import ExplainPanel
 from cudatui.tui.panes.exception import ExceptionBanner
 from tests.support import paths
 from tests.support.guide_host import GuideHost

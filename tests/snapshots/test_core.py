@@ -9,7 +9,7 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input
 
-from cudatui.tui.app import DebuggerApp
+from cudatui.tui.apps.debugger_app import DebuggerApp
 from tests.support.app import stopped_at
 from tests.support.paths import ROOT, TOURS
 from tests.support.replay import TILE_BREAKS, replay_config, sequential

@@ -8,7 +8,7 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input
 
-from cudatui.tui.app import DebuggerApp
+from cudatui.tui.apps.debugger_app import DebuggerApp
 from cudatui.tui.panes.variables_tree import VariablesTree
 from tests.support.app import gdb_config, stopped_at, tree_rows
 from tests.support.paths import C_SOURCES

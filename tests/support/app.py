@@ -9,7 +9,7 @@ from textual.pilot import Pilot
 from textual.widgets import DataTable, Input
 
 from cudatui.gdbbridge.debugger.config import LaunchConfig
-from cudatui.tui.app import DebuggerApp
+from cudatui.tui.apps.debugger_app import DebuggerApp
 from cudatui.tui.panes.locals import LocalsPane
 from cudatui.tui.panes.source import SourcePane
 from cudatui.tui.panes.variables_tree import CHANGED, name_text, storage_space, value_words

@@ -6,8 +6,8 @@ from __future__ import annotations
 from textual.app import App, ComposeResult
 from textual.widgets import Static
 
-from cudatui.tui.demo_plan import plan_demo
-from cudatui.tui.guide_screen import GuideScreen
+from cudatui.tui.plans.demo_plan import plan_demo
+from cudatui.tui.screens.guide_screen import GuideScreen
 from cudatui.tui.panes.guide import Guide, GuidePane
 
 

@@ -56,8 +56,8 @@ def data_texts() -> set[str]:
     from cudatui.gdbbridge.explain.diagnose import CUDA_EXCEPTION_RULE, EXCEPTION_MEANINGS, GENERIC_ADVICE, UNKNOWN_MESSAGE
     from cudatui.gdbbridge.explain.kb import RULES
     from cudatui.kernels.lessons import LESSONS
-    from cudatui.tui.app import SIDE_PANES
-    from cudatui.tui.explain_view import SHOWN_FACTS
+    from cudatui.tui.apps.debugger_app import SIDE_PANES
+    from cudatui.tui.widgets.explain_view import SHOWN_FACTS
     from cudatui.tui.panes import exception
 
     texts = {UNKNOWN_MESSAGE, *GENERIC_ADVICE, "A GPU exception.", exception.GENERIC_ADVICE, *exception.WHAT_TO_TRY.values()}

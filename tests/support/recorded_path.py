@@ -9,9 +9,9 @@ from pathlib import Path
 from cudatui.gdbbridge import load
 from cudatui.gdbbridge.record.stop_state import RecordedStep, recorded_path, summarize
 from cudatui.kernels.lesson_paths import PathStep
-from cudatui.tui.app import DebuggerApp
-from cudatui.tui.demo_plan import RECORDINGS_DIR, read_meta, read_recording, replay_config
-from cudatui.tui.path_driver import SIZE, Driver, Reports
+from cudatui.tui.apps.debugger_app import DebuggerApp
+from cudatui.tui.plans.demo_plan import RECORDINGS_DIR, read_meta, read_recording, replay_config
+from cudatui.tui.tooling.path_driver import SIZE, Driver, Reports
 
 from .paths import RECORDED
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from textual.pilot import Pilot
 from textual.widgets import DataTable
 
-from cudatui.tui.app import DebuggerApp
+from cudatui.tui.apps.debugger_app import DebuggerApp
 from cudatui.tui.panes.shared_memory import SharedMemoryPane
 from cudatui.tui.panes.variables_tree import VariablesTree
 

@@ -7,7 +7,7 @@ that has it) is passed to the demo script: live only, the recordings hold the bu
 ``--live``/``--replay`` the lesson runs live when cuda-gdb and a GPU are usable (the same
 doctor checks as ``cudatui doctor``), otherwise it replays the recording packaged in
 ``kernels/recordings/LESSON.jsonl.gz`` through the same UI, marked REPLAY (the decision is
-:func:`~cudatui.tui.demo_plan.plan_demo`).
+:func:`~cudatui.tui.plans.demo_plan.plan_demo`).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from cudatui.kernels.lessons import LESSONS
 from cudatui.tui.cli_errors import fail
 from cudatui.tui.commands.output import print_text
 from cudatui.tui.needs_terminal import missing_terminal
-from cudatui.tui.demo_plan import BACK, DemoError, plan_demo
+from cudatui.tui.plans.demo_plan import BACK, DemoError, plan_demo
 
 
 def add_parser(subparsers: Any) -> None:
@@ -62,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
     name, picked = args.lesson, None
     while True:  # q in a lesson comes back here, to the picker
         if name is None:
-            from cudatui.tui.picker_app import PickerApp
+            from cudatui.tui.apps.picker_app import PickerApp
 
             if why := missing_terminal():
                 return _fail(why)
@@ -92,7 +92,7 @@ def _run_lesson(name: str, args: argparse.Namespace) -> int | str:
             prepare(plan.config.record, force=args.force)
         except RecordingError as exc:
             return _fail(str(exc))
-    from cudatui.tui.demo_app import DemoApp
+    from cudatui.tui.apps.demo_app import DemoApp
 
     app = DemoApp(plan)
     result = app.run()

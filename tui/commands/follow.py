@@ -8,7 +8,7 @@ from typing import Any
 
 from cudatui.gdbbridge import LaunchConfig, follow_problem
 from cudatui.tui.cli_errors import fail
-from cudatui.tui.launch import run_app
+from cudatui.tui.apps.launch import run_app
 
 
 def add_parser(subparsers: Any) -> None:
@@ -43,9 +43,9 @@ def run(args: argparse.Namespace) -> int:
 
 
 def serve(args: argparse.Namespace, source_dirs: tuple[str, ...]) -> int:
-    """``--serve``: the browsers' followers (tui/serve.py), once the address and the package are right."""
+    """``--serve``: the browsers' followers (tui/commands/serve.py), once the address and the package are right."""
     try:
-        from cudatui.tui.serve import parse_address, serve as serve_followers
+        from cudatui.tui.commands.serve import parse_address, serve as serve_followers
     except ImportError:
         return fail("--serve needs textual-serve (pip install 'cudatui[serve]')")
     try:

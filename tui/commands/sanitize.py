@@ -134,8 +134,8 @@ def run(args: argparse.Namespace) -> int:
         return 1 if report.groups else 0
     if why := missing_terminal():
         return _error(why)
-    from cudatui.tui.launch import check_debugger, run_app
-    from cudatui.tui.sanitize_app import SanitizeApp
+    from cudatui.tui.apps.launch import check_debugger, run_app
+    from cudatui.tui.apps.sanitize_app import SanitizeApp
 
     app = SanitizeApp(report=report, request=request)
     code = app.run() or 0

@@ -77,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if why := missing_terminal():
         return fail(why, 2, who="cudatui stats")
-    from cudatui.tui.stats_app import StatsApp
+    from cudatui.tui.apps.stats_app import StatsApp
 
     sampler = Sampler(source, interval_s=args.interval, debuggee_pid=args.pid)
     StatsApp(sampler, pci_bus_id=args.pci_bus_id, debuggee_pid=args.pid).run()

@@ -20,8 +20,8 @@ from typing import Any
 from cudatui.gdbbridge import TriageError, one_line, private_directory, remove_run, run_armed
 from cudatui.tui.cli_errors import fail
 from cudatui.tui.needs_terminal import missing_terminal
-from cudatui.tui.launch import check_debugger, debug_config, run_app
-from cudatui.tui.program_checks import check_program, check_script
+from cudatui.tui.apps.launch import check_debugger, debug_config, run_app
+from cudatui.tui.commands.program_checks import check_program, check_script
 
 
 def add_parser(subparsers: Any) -> None:

@@ -11,7 +11,7 @@ from textual.binding import Binding
 from textual.widgets import DataTable, Input
 
 from cudatui.gdbbridge import Breakpoint, StopState, short_name
-from cudatui.tui.inline_input import InlineInput
+from cudatui.tui.widgets.inline_input import InlineInput
 from cudatui.tui.messages import Condition, Delete, Enable, OpenSource
 
 from .base import Cell, PaneTable, StatePane, sync_rows

@@ -13,7 +13,7 @@ from textual.widget import Widget
 from textual.widgets import ContentSwitcher, Input, RichLog
 
 from cudatui.gdbbridge import RawLine
-from cudatui.tui.inline_input import InlineInput
+from cudatui.tui.widgets.inline_input import InlineInput
 from cudatui.tui.messages import Command
 from cudatui.tui.textual_compat import rich_log_size_known, rich_log_trim_deferred
 

@@ -22,7 +22,7 @@ from cudatui.gdbbridge import (
     BlockRange, DebuggerQueries, Device, FocusSyntaxError, Kernel, MIError, StopState, ThreadRange, fmt_dim3,
     normalize_focus, short_name,
 )
-from cudatui.tui.inline_input import InlineInput
+from cudatui.tui.widgets.inline_input import InlineInput
 from cudatui.tui.messages import FocusRequested
 
 from .base import InfoLine, QueryPane, carry_over, same_stop

@@ -4,7 +4,7 @@
 into titled sections (the lesson, the symptom, the REPLAY line, the recorded path, "Look at",
 "Try next", the fix). :class:`GuidePane` is the strip above the status bar: its first lines and a
 hint, scrollable (wheel, or up/down once Tab reaches it) through every section; a click or
-enter opens the full-screen view (:mod:`cudatui.tui.guide_screen`). In a replay a step that
+enter opens the full-screen view (:mod:`cudatui.tui.screens.guide_screen`). In a replay a step that
 only works live says so and why (:func:`replay_note`).
 """
 

@@ -10,9 +10,9 @@ from textual.widgets import Input, Tree
 from textual.widgets.tree import TreeNode
 
 from cudatui.gdbbridge import DebuggerQueries, MIError, StopState, Variable, VarNode, short_name
-from cudatui.tui.inline_input import InlineInput
+from cudatui.tui.widgets.inline_input import InlineInput
 from cudatui.tui.messages import WatchAdded, WatchRemoved
-from cudatui.tui.value_screen import ValueScreen
+from cudatui.tui.widgets.value_screen import ValueScreen
 
 from .base import QueryPane, same_stop
 from .variables_tree import NAME_WIDTH, Row, VariablesTree, expandable, label, value_words

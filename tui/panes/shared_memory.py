@@ -29,7 +29,7 @@ from textual.reactive import reactive
 from textual.widgets import DataTable, Input
 
 from cudatui.gdbbridge import DebuggerQueries, MIError, SharedDecl, StopState, find_source, read_source, shared_arrays
-from cudatui.tui.inline_input import InlineInput
+from cudatui.tui.widgets.inline_input import InlineInput
 
 
 from .base import InfoLine, PaneTable, QueryPane, Reading, carry_over, same_stop, sync_rows

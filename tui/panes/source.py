@@ -19,11 +19,11 @@ from cudatui.gdbbridge import (
     Breakpoint, DebuggerQueries, MIError, StopState, clean, find_source, missing_reason, no_source_lines,
     read_source, short_name,
 )
-from cudatui.tui.file_finder import FileFinder
-from cudatui.tui.inline_input import InlineInput
+from cudatui.tui.widgets.file_finder import FileFinder
+from cudatui.tui.widgets.inline_input import InlineInput
 from cudatui.tui.messages import BreakpointToggled, GutterClicked
-from cudatui.tui.source_search import Search, find_matches, shorten_left
-from cudatui.tui.source_view import SourceView
+from cudatui.tui.widgets.source_search import Search, find_matches, shorten_left
+from cudatui.tui.widgets.source_view import SourceView
 
 from .base import InfoLine, StatePane
 

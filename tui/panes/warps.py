@@ -22,7 +22,7 @@ from cudatui.gdbbridge import (
     WARP_TABLES_UNASKED, DebuggerQueries, Lane, MIError, StopState, ThreadRange, Warp, WarpWatchError, fmt_dim3,
     warp_tables_unsafe,
 )
-from cudatui.tui.inline_input import InlineInput
+from cudatui.tui.widgets.inline_input import InlineInput
 from cudatui.tui.messages import FocusRequested
 
 from .base import InfoLine, PaneTable, QueryPane, Reading, carry_over, same_stop, sync_rows

@@ -5,7 +5,7 @@ The follow stand-in (:mod:`cudatui.gdbbridge.record.follow`) moves the panes to 
 instructor; the Debugger refuses, with one notice, every key that would change the session. F
 switches between following the instructor's focus and frame and looking around on one's own
 within the stop (the next stop is shown either way). Started before the instructor, it shows
-the waiting screen (:mod:`cudatui.tui.waiting_screen`) until their session begins.
+the waiting screen (:mod:`cudatui.tui.screens.waiting_screen`) until their session begins.
 """
 
 from __future__ import annotations
@@ -18,11 +18,11 @@ from textual.binding import Binding
 from textual.screen import Screen
 
 from cudatui.gdbbridge import LaunchConfig, session_begun
-from cudatui.tui.app import DebuggerApp
-from cudatui.tui.help import action_name
-from cudatui.tui.replay_app import ModeStatusBar
+from cudatui.tui.apps.debugger_app import DebuggerApp
+from cudatui.tui.screens.help import action_name
+from cudatui.tui.apps.replay_app import ModeStatusBar
 from cudatui.tui.panes.status import StatusBar
-from cudatui.tui.waiting_screen import WaitingScreen
+from cudatui.tui.screens.waiting_screen import WaitingScreen
 
 REFUSED_ACTIONS = frozenset({"resume", "toggle_breakpoint", "console", "interrupt", "launch_blocking",
                              "toggle_enabled", "edit_condition", "delete", "debug", "post_mortem"})

@@ -4,7 +4,7 @@ Wide terminals (:data:`WIDE` and more): the source left and wide with the tabbed
 Locals right and tall with the CUDA views (Focus, Warps) under it. Smaller terminals: the source
 on top, every other pane in one tabbed area below it. Each resize lays the screen out again for
 its size. The splits move by key and by dragging the bars between panes, and are kept in the
-user's config directory (:mod:`cudatui.tui.layout_settings`); ``z`` zooms the focused pane to the
+user's config directory (:mod:`cudatui.tui.apps.layout_settings`); ``z`` zooms the focused pane to the
 whole screen and back (escape also leaves the zoom).
 """
 
@@ -20,7 +20,7 @@ from textual.widget import Widget
 from textual.widgets import Tab, Tabs
 
 from cudatui.gdbbridge import Debugger, LaunchConfig
-from cudatui.tui.layout_settings import load_splits, save_splits
+from cudatui.tui.apps.layout_settings import load_splits, save_splits
 from cudatui.tui.panes.base import QueryPane
 from cudatui.tui.panes.breakpoints import BreakpointsPane
 from cudatui.tui.panes.console import ConsolePane
@@ -35,7 +35,7 @@ from cudatui.tui.panes.shared_memory import SharedMemoryPane
 from cudatui.tui.panes.source import SourcePane
 from cudatui.tui.panes.stack import StackPane
 from cudatui.tui.panes.warps import WarpsPane
-from cudatui.tui.splitter import Splitter
+from cudatui.tui.widgets.splitter import Splitter
 
 WIDE = (120, 36)
 """From this terminal size (columns, rows) on, Locals, Focus and Warps get a column of their own."""

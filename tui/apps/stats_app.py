@@ -6,9 +6,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 
 from cudatui.gdbbridge import Sampler
-from cudatui.tui.footer import KeyBar
+from cudatui.tui.widgets.footer import KeyBar
 from cudatui.tui.panes.gpu_stats import GpuStatsPane
-from cudatui.tui.toasts import ToastingApp
+from cudatui.tui.apps.toasts import ToastingApp
 
 
 class StatsApp(ToastingApp[None]):

@@ -14,7 +14,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from cudatui.tui.messages import GutterClicked
-from cudatui.tui.source_search import Search
+from cudatui.tui.widgets.source_search import Search
 
 MATCH = Style(bgcolor="#875f00", color="#ffffff")
 """A search match."""

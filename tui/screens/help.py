@@ -19,9 +19,9 @@ from textual.widget import Widget
 from textual.widgets import Input, Static
 
 from cudatui.gdbbridge import N_, tr
-from cudatui.tui.explain_view import ExplainPanel
-from cudatui.tui.file_finder import FileFinder
-from cudatui.tui.goto_focus import GotoFocusScreen
+from cudatui.tui.widgets.explain_view import ExplainPanel
+from cudatui.tui.widgets.file_finder import FileFinder
+from cudatui.tui.screens.goto_focus import GotoFocusScreen
 
 if TYPE_CHECKING:
     from textual.app import App

@@ -1,6 +1,6 @@
 """ExplainPanel: a CUDA error explained, with buttons for the actions that help.
 
-The app shows it (inside :class:`~cudatui.tui.explain_screen.ExplainScreen`) when the debuggee
+The app shows it (inside :class:`~cudatui.tui.screens.explain_screen.ExplainScreen`) when the debuggee
 dies with a CUDA error; the panel posts :class:`~cudatui.tui.messages.ActionChosen` with the
 chosen :class:`~cudatui.gdbbridge.explain.diagnose.ActionSuggestion` and leaves running it to the app.
 """

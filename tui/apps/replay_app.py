@@ -1,6 +1,6 @@
 """The debugger app on a recording (``cudatui replay FILE``), and the base of ``cudatui demo``.
 
-:class:`ReplayApp` is the :class:`~cudatui.tui.app.DebuggerApp` with the mode first in the status
+:class:`ReplayApp` is the :class:`~cudatui.tui.apps.debugger_app.DebuggerApp` with the mode first in the status
 bar (REPLAY, or LIVE for a live lesson) and what the recording's header says last (GPU,
 debugger, date). In a replay, what the Debugger marks as refused by the replay stand-in (a step,
 a query, a console command the recording lacks) is said as the recorded path instead, a step
@@ -20,8 +20,8 @@ from textual.widget import Widget
 from cudatui.gdbbridge import (
     ConsoleOutput, DebuggerEvent, LaunchConfig, Notice, Phase, PhaseChanged, QueriesFailed, Status,
 )
-from cudatui.tui.app import DebuggerApp
-from cudatui.tui.demo_plan import RecordingInfo
+from cudatui.tui.apps.debugger_app import DebuggerApp
+from cudatui.tui.plans.demo_plan import RecordingInfo
 from cudatui.tui.panes.base import StatePane
 from cudatui.tui.panes.guide import mode_label
 from cudatui.tui.panes.status import StatusBar, status_text

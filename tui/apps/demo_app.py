@@ -1,6 +1,6 @@
 """The debugger app for ``cudatui demo``: the mode in the status bar, the lesson guide, the build.
 
-:class:`DemoApp` is the :class:`~cudatui.tui.replay_app.ReplayApp` (the mode first in the status
+:class:`DemoApp` is the :class:`~cudatui.tui.apps.replay_app.ReplayApp` (the mode first in the status
 bar, a replay's refusals said as the recorded path) with: a
 :class:`~cudatui.tui.panes.guide.GuidePane` strip above the status bar (Tab reaches it, the wheel
 scrolls it, ``H`` hides it) and the full-screen guide (``h``, a click on the strip); ``S`` runs
@@ -28,12 +28,12 @@ from textual.widget import Widget
 from cudatui.gdbbridge import Phase, SanitizerRequest, Status, clean
 from cudatui.kernels.build import BuildError, build_lesson
 from cudatui.kernels.lessons import sanitizer_options
-from cudatui.tui.demo_plan import BACK, DemoPlan
-from cudatui.tui.guide_screen import GuideScreen
+from cudatui.tui.plans.demo_plan import BACK, DemoPlan
+from cudatui.tui.screens.guide_screen import GuideScreen
 from cudatui.tui.panes.console import ConsolePane
 from cudatui.tui.panes.guide import Guide, GuidePane
 from cudatui.tui.panes.status import StatusBar
-from cudatui.tui.replay_app import ReplayApp
+from cudatui.tui.apps.replay_app import ReplayApp
 
 class DemoApp(ReplayApp):
     """The debugger on one lesson, live or replayed (see the module docstring).

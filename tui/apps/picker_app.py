@@ -1,9 +1,9 @@
-"""The app of ``cudatui demo`` without a lesson: the :class:`~cudatui.tui.lesson_picker.LessonPicker` alone."""
+"""The app of ``cudatui demo`` without a lesson: the :class:`~cudatui.tui.screens.lesson_picker.LessonPicker` alone."""
 
 from __future__ import annotations
 
-from cudatui.tui.lesson_picker import LessonPicker
-from cudatui.tui.toasts import ToastingApp
+from cudatui.tui.screens.lesson_picker import LessonPicker
+from cudatui.tui.apps.toasts import ToastingApp
 
 
 class PickerApp(ToastingApp[str]):

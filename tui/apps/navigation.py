@@ -12,11 +12,11 @@ from textual.binding import Binding
 
 from cudatui.tui.panes.bp_threads import BreakpointThreads
 from cudatui.tui.panes.source import SourcePane
-from cudatui.tui.toasts import ToastingApp
+from cudatui.tui.apps.toasts import ToastingApp
 
 if TYPE_CHECKING:
     from cudatui.gdbbridge import Debugger
-    from cudatui.tui.debugger_link import DebuggerLink
+    from cudatui.tui.apps.debugger_link import DebuggerLink
 
 
 class NavigatingApp(ToastingApp[int]):

@@ -19,7 +19,7 @@ from cudatui.tui.cli_errors import fail
 from cudatui.tui.needs_terminal import missing_terminal
 
 if TYPE_CHECKING:
-    from cudatui.tui.app import DebuggerApp
+    from cudatui.tui.apps.debugger_app import DebuggerApp
 
 
 def check_debugger(debugger: str) -> str | None:
@@ -63,8 +63,8 @@ def run_app(config: LaunchConfig, make: Callable[[LaunchConfig], DebuggerApp] | 
     """The debugger UI on ``config`` (the app ``make`` builds; by default the plain debugger, or
     the follower's when it follows a recording); its exit code (2 and a one-line error when it
     could not start)."""
-    from cudatui.tui.app import DebuggerApp
-    from cudatui.tui.follow_app import FollowApp
+    from cudatui.tui.apps.debugger_app import DebuggerApp
+    from cudatui.tui.apps.follow_app import FollowApp
 
     try:
         effective_line_limit()

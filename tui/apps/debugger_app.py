@@ -2,7 +2,7 @@
 
 Keys and the panes' intent messages become calls of the Debugger (in workers); its events go to the panes.
 
-Where the panes go (the splits, tabs and zoom) is :mod:`cudatui.tui.layout`'s Workspace.
+Where the panes go (the splits, tabs and zoom) is :mod:`cudatui.tui.apps.layout`'s Workspace.
 """
 
 from __future__ import annotations
@@ -23,17 +23,17 @@ from cudatui.gdbbridge import (
     QueriesFailed, RawLine, SanitizerRequest, StartupFailed, StateChanged, Step, StopState, clean,
     debug_breakpoint_for, explain_all,
 )
-from cudatui.tui.footer import KeyBar
-from cudatui.tui.debugger_link import Call, DebuggerLink
-from cudatui.tui.explain_screen import ExplainScreen
-from cudatui.tui.goto_focus import GotoFocusScreen
-from cudatui.tui.help import HelpScreen, key_commands, key_sections
+from cudatui.tui.widgets.footer import KeyBar
+from cudatui.tui.apps.debugger_link import Call, DebuggerLink
+from cudatui.tui.screens.explain_screen import ExplainScreen
+from cudatui.tui.screens.goto_focus import GotoFocusScreen
+from cudatui.tui.screens.help import HelpScreen, key_commands, key_sections
 from cudatui.tui.messages import (
     BreakpointToggled, Command, Condition, DebugFinding, Delete, Enable, Finished, FocusRequested, FrameSelected,
     OpenSource, PostMortem, WatchAdded, WatchRemoved,
 )
-from cudatui.tui.navigation import NavigatingApp
-from cudatui.tui.layout import SIDE_PANES, Workspace
+from cudatui.tui.apps.navigation import NavigatingApp
+from cudatui.tui.apps.layout import SIDE_PANES, Workspace
 from cudatui.tui.panes.base import StatePane
 from cudatui.tui.panes.console import ConsolePane
 from cudatui.tui.panes.exception import ExceptionBanner

@@ -19,7 +19,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Label, OptionList
 from textual.widgets.option_list import Option
 
-from cudatui.tui.source_search import shorten_left
+from cudatui.tui.widgets.source_search import shorten_left
 
 SHOWN = 200
 """Files listed at most (the best matches)."""

@@ -11,9 +11,9 @@ from textual.widgets import DataTable, Static
 
 from cudatui.gdbbridge import N_, tr
 from cudatui.kernels.lessons import LESSONS, Lesson
-from cudatui.tui.footer import KeyBar
-from cudatui.tui.demo_plan import packaged_recording
-from cudatui.tui.help import HelpScreen
+from cudatui.tui.widgets.footer import KeyBar
+from cudatui.tui.plans.demo_plan import packaged_recording
+from cudatui.tui.screens.help import HelpScreen
 
 
 def lesson_row(lesson: Lesson) -> tuple[str, Text, str, Text]:

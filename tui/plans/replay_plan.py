@@ -16,7 +16,7 @@ from pathlib import Path
 
 from cudatui.gdbbridge import LaunchConfig, TranscriptError, attached_pid, clean, load, recorded_start
 from cudatui.kernels.lessons import KERNELS_DIR
-from cudatui.tui.demo_plan import RecordingInfo, read_recording
+from cudatui.tui.plans.demo_plan import RecordingInfo, read_recording
 
 
 class ReplayError(Exception):

@@ -13,7 +13,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from cudatui.gdbbridge import tr
-from cudatui.tui.footer import KeyBar
+from cudatui.tui.widgets.footer import KeyBar
 from cudatui.tui.panes.guide import Guide, sections
 
 

@@ -23,7 +23,7 @@ from cudatui.gdbbridge import read_report
 from cudatui.gdbbridge.nvml import recorded as gpu_record
 from cudatui.gdbbridge.record.stop_state import record_step, summarize
 from cudatui.kernels.lesson_paths import PathStep
-from cudatui.tui.goto_focus import GotoFocusScreen
+from cudatui.tui.screens.goto_focus import GotoFocusScreen
 from cudatui.tui.messages import Condition, DebugFinding, Delete, Enable, FrameSelected
 from cudatui.tui.textual_compat import app_notifications
 

@@ -12,11 +12,11 @@ from textual.binding import Binding
 from cudatui.gdbbridge import (
     BreakpointSpec, LaunchConfig, SanitizerReport, SanitizerRequest, SanitizerResult, debug_breakpoint_for,
 )
-from cudatui.tui.footer import KeyBar
-from cudatui.tui.launch import debug_config
+from cudatui.tui.widgets.footer import KeyBar
+from cudatui.tui.apps.launch import debug_config
 from cudatui.tui.messages import DebugFinding, Finished, OpenSource, PostMortem
 from cudatui.tui.panes.sanitizer import SanitizerPane
-from cudatui.tui.toasts import ToastingApp
+from cudatui.tui.apps.toasts import ToastingApp
 
 
 class SanitizeApp(ToastingApp[int]):

@@ -1,4 +1,4 @@
-"""The ``E`` dialog: a CUDA error explained (:class:`~cudatui.tui.explain_view.ExplainPanel`) until an action is chosen."""
+"""The ``E`` dialog: a CUDA error explained (:class:`~cudatui.tui.widgets.explain_view.ExplainPanel`) until an action is chosen."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from textual.app import ComposeResult
 from textual.screen import ModalScreen
 
 from cudatui.gdbbridge import ActionSuggestion, Diagnosis
-from cudatui.tui.explain_view import ExplainPanel
+from cudatui.tui.widgets.explain_view import ExplainPanel
 from cudatui.tui.messages import ActionChosen, Closed
 
 

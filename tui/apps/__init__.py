@@ -1,0 +1,1 @@
+"""The apps: the debugger (and its replay, demo and follow forms), the lesson picker, sanitize and stats; their bases, layout and launch."""

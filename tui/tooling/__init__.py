@@ -1,0 +1,1 @@
+"""Tooling beside the product: driving an app along a recorded lesson path (recording, screenshots, bench)."""
