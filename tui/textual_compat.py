@@ -1,7 +1,7 @@
 """Every use of a private Textual name, in one place.
 
 Covers textual 8.2.8, the version pinned in pyproject.toml (checked against its source:
-``textual/widgets/_data_table.py``, ``_log.py``, ``_rich_log.py``, ``_toast.py``, ``app.py``).
+``textual/widgets/_data_table.py``, ``_log.py``, ``_toast.py``, ``app.py``).
 Nothing else in ``tui/`` may touch a private Textual name (``tests/panes/test_textual_compat.py``
 fails on one); when textual is upgraded, this module is the one to read again against the new
 source, and :data:`PRIVATE_NAMES` lists what to look for.
@@ -21,9 +21,6 @@ Why each hack exists:
   appends; OutputLog merges them into one, wraps long lines, and so drops stale rows from
   ``_render_line_cache``, renders a line with ``_render_line_strip`` and measures it as Textual
   shows it (``_process_line``), and remaps its rows after ``_prune_max_lines``.
-- RichLog (the ``rich_log_*`` functions), for :class:`~cudatui.tui.panes.console.BoundedLog`:
-  RichLog keeps every write in ``_deferred_renders`` until it has a size (``_size_known``), without
-  a bound; a flood of MI lines in the hidden MI log grew memory by hundreds of MB.
 - Toasts (:data:`Toast`, :func:`toast_notification`), for :class:`~cudatui.tui.apps.toasts.ToastingApp`:
   an expired toast's cells stayed on the screen until something repainted them; the app repaints
   once no toast on the screen is expired. ``Toast`` lives in the private ``textual.widgets._toast``.
@@ -47,14 +44,13 @@ from textual._types import SegmentLines
 from textual.app import App
 from textual.notifications import Notification
 from textual.strip import Strip
-from textual.widgets import DataTable, Log, RichLog
+from textual.widgets import DataTable, Log
 from textual.widgets._toast import Toast
 from textual.widgets.data_table import CellType, ColumnKey, RowKey
 
 __all__ = [
     "PRIVATE_NAMES", "DataTableHooks", "LogHooks", "SegmentLines", "ServeHooks", "Toast", "app_notifications",
-    "log_forget_rendered_line", "log_line_processor", "log_line_strip", "rich_log_size_known",
-    "rich_log_trim_deferred", "table_bump_update_count", "table_cell_key", "table_has_cell",
+    "log_forget_rendered_line", "log_line_processor", "log_line_strip", "table_bump_update_count", "table_cell_key", "table_has_cell",
     "table_render_inputs", "table_row_index", "table_set_cell_quietly", "toast_notification",
 ]
 
@@ -67,8 +63,6 @@ PRIVATE_NAMES = frozenset({
     "_pseudo_class_state", "_render_cell", "_clear_caches", "_update_column_widths", "_update_dimensions",
     # textual.widgets.Log
     "_render_line_cache", "_render_line_strip", "_process_line", "_prune_max_lines",
-    # textual.widgets.RichLog
-    "_size_known", "_deferred_renders",
     # textual.widgets._toast.Toast, textual.app.App
     "_toast", "_notification", "_notifications",
     # textual._types
@@ -179,20 +173,6 @@ def log_forget_rendered_line(log: Log, y: int) -> None:
 def log_line_strip(log: Log, index: int, style: Style) -> Strip:
     """Line ``index`` of the Log, rendered whole (from its render cache when there)."""
     return log._render_line_strip(index, style)
-
-
-# RichLog -----------------------------------------------------------------------------------------
-
-def rich_log_size_known(log: RichLog) -> bool:
-    """Whether the RichLog has had a size (before, it defers every write)."""
-    return log._size_known
-
-
-def rich_log_trim_deferred(log: RichLog, max_lines: int | None) -> None:
-    """Keep at most ``max_lines`` of the writes the RichLog deferred, dropping the oldest."""
-    deferred = log._deferred_renders
-    while max_lines is not None and len(deferred) > max_lines:
-        deferred.popleft()
 
 
 # Toasts and notifications ------------------------------------------------------------------------
