@@ -21,6 +21,10 @@ Why each hack exists:
   appends; OutputLog merges them into one, wraps long lines, and so drops stale rows from
   ``_render_line_cache``, renders a line with ``_render_line_strip`` and measures it as Textual
   shows it (``_process_line``), and remaps its rows after ``_prune_max_lines``.
+- ScrollView (:class:`InPlaceScrollView`), for the pane tables, the console's logs and the
+  trees: a ScrollView whose content grows (its ``virtual_size``) asks for a layout pass of the
+  whole screen, also when its own size does not follow its content; then only its scrollbars
+  change, which ``_scroll_update`` updates (what the layout pass would call).
 - Toasts (:data:`Toast`, :func:`toast_notification`), for :class:`~cudatui.tui.apps.toasts.ToastingApp`:
   an expired toast's cells stayed on the screen until something repainted them; the app repaints
   once no toast on the screen is expired. ``Toast`` lives in the private ``textual.widgets._toast``.
@@ -37,19 +41,22 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from contextlib import AbstractContextManager, nullcontext
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.style import Style
 from textual._types import SegmentLines
 from textual.app import App
+from textual.geometry import Size
 from textual.notifications import Notification
+from textual.reactive import Reactive
+from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.widgets import DataTable, Log
 from textual.widgets._toast import Toast
 from textual.widgets.data_table import CellType, ColumnKey, RowKey
 
 __all__ = [
-    "PRIVATE_NAMES", "DataTableHooks", "LogHooks", "SegmentLines", "ServeHooks", "Toast", "app_notifications",
+    "PRIVATE_NAMES", "DataTableHooks", "InPlaceScrollView", "LogHooks", "SegmentLines", "ServeHooks", "Toast", "app_notifications",
     "log_forget_rendered_line", "log_line_processor", "log_line_strip", "table_bump_update_count", "table_cell_key", "table_has_cell",
     "table_render_inputs", "table_row_index", "table_set_cell_quietly", "toast_notification",
 ]
@@ -63,6 +70,8 @@ PRIVATE_NAMES = frozenset({
     "_pseudo_class_state", "_render_cell", "_clear_caches", "_update_column_widths", "_update_dimensions",
     # textual.widgets.Log
     "_render_line_cache", "_render_line_strip", "_process_line", "_prune_max_lines",
+    # textual.scroll_view.ScrollView
+    "_scroll_update",
     # textual.widgets._toast.Toast, textual.app.App
     "_toast", "_notification", "_notifications",
     # textual._types
@@ -73,9 +82,31 @@ PRIVATE_NAMES = frozenset({
 """The private Textual names this module uses; no other module of tui/ may name one."""
 
 
+# ScrollView --------------------------------------------------------------------------------------
+
+_ScrollView = ScrollView if TYPE_CHECKING else object
+
+
+class InPlaceScrollView(_ScrollView):
+    """Mixed in before a ScrollView (a DataTable, RichLog, Tree, Input): its content growing or
+    shrinking lays the screen out only when its own size follows its content (an ``auto`` width
+    or height); otherwise its scrollbars are updated in place (a scrollbar that appears or goes
+    is still a layout pass, as it takes room). Not a Widget itself: Textual takes a widget's CSS,
+    bindings and component classes from the first Widget among its bases."""
+
+    virtual_size: Reactive[Size] = Reactive(Size(0, 0))
+    """As Widget's, without a layout pass of its own."""
+
+    def watch_virtual_size(self, size: Size) -> None:
+        if self.styles.auto_dimensions:
+            self.refresh(layout=True)
+        else:
+            self._scroll_update(size)
+
+
 # DataTable ---------------------------------------------------------------------------------------
 
-class DataTableHooks(DataTable[CellType]):
+class DataTableHooks(InPlaceScrollView, DataTable[CellType]):
     """A DataTable whose private methods that PaneTable extends have public names here.
 
     Override :meth:`render_table_cell` (calls ``DataTable._render_cell``), :meth:`caches_cleared`

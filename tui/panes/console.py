@@ -14,6 +14,7 @@ from textual.widget import Widget
 from textual.widgets import ContentSwitcher, Input, RichLog
 
 from cudatui.gdbbridge import RawLine
+from cudatui.tui.textual_compat import InPlaceScrollView
 from cudatui.tui.widgets.inline_input import InlineInput
 from cudatui.tui.messages import Command
 
@@ -37,7 +38,7 @@ def shown(line: str, cut: int = 0) -> str:
     return f"{line[:SHOWN]}… ({cut:,} more characters)" if cut else line
 
 
-class BoundedLog(RichLog):
+class BoundedLog(InPlaceScrollView, RichLog):
     """A :class:`RichLog` that renders nothing while it is not on the screen.
 
     A write renders its text at the log's width and grows the log, and a log that grows asks
