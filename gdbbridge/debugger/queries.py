@@ -35,7 +35,8 @@ class DebuggerQueries(Protocol):
 
     async def find_culprit(self) -> Culprit:
         """At a warp-wide exception: the lane whose values on the faulting line are out of range
-        (the focus moves there), and the expressions whose values differ between lanes."""
+        and the expressions whose values differ between lanes; the focus stays (the pane asks for
+        the move to that lane as a focus switch)."""
 
     async def blocks(self) -> tuple[BlockRange, ...]:
         """The coalesced block ranges of every running kernel."""

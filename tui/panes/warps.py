@@ -235,8 +235,14 @@ class WarpsPane(QueryPane):
             differ = " · differ: " + "; ".join(found.differing) if found.differing else ""
             head = f"culprit: lane {found.lane}: {found.reason}" if found.lane is not None else f"culprit: {found.reason}"
             text = Text(head + differ, style="bold" if found.lane is not None else "")
-            if found.expression:
+            focused = self.state.focus.lane if self.state is not None and self.state.focus else None
+            moves = found.lane is not None and found.lane != focused
+            if found.expression and moves:  # evaluated in the state the focus move publishes
+                self.set_reactive(WarpsPane.watch_expression, found.expression)
+            elif found.expression:
                 self.watch_expression = found.expression
+            if moves:  # the focus moves to the culprit lane as any focus switch does: one new state
+                self.post_message(FocusRequested(f"lane {found.lane}"))
         if self.answerable:
             self._show_culprit(text)
 
