@@ -117,6 +117,12 @@ class Debugger:
         return self._ctx.session is not None and self._ctx.session.alive
 
     @property
+    def debugger_pid(self) -> int | None:
+        """The pid of the debugger process of the moment (cuda-gdb, gdb, a replay's stand-in)."""
+        session = self._ctx.session
+        return session.pid if session is not None else None
+
+    @property
     def following_instructor(self) -> bool:
         """A follower moves with the instructor's focus and frame (see :meth:`follow_instructor`)."""
         return self._follow.following_instructor
