@@ -116,10 +116,10 @@ class BreakpointThreads(QueryPane):
         try:
             ranges = await self.queries.threads_at_breakpoint(number)
         except MIError as exc:
-            if self.answerable and self.state is not None and self.state.generation == generation:
+            if self.holds(generation, whole_stop=True):
                 self._show(clean(f"threads at breakpoint {number}: {exc.message}"))
             return
-        if not self.answerable or self.state is None or self.state.stop.breakpoint != number:
+        if not self.holds(generation, whole_stop=True) or self.state is None:
             return
         self.ranges, self.targets = ranges, targets(ranges)
         focus = self.state.focus

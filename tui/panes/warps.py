@@ -25,7 +25,7 @@ from cudatui.gdbbridge import (
 from cudatui.tui.widgets.inline_input import InlineInput
 from cudatui.tui.messages import FocusRequested
 
-from .base import InfoLine, PaneTable, QueryPane, Reading, carry_over, same_stop, sync_rows
+from .base import InfoLine, PaneTable, QueryPane, Reading, sync_rows
 
 LANES = 32
 
@@ -170,7 +170,7 @@ class WarpsPane(QueryPane):
         self._cache: dict[tuple[int, str], dict[int, str]] = {}
         self._threads: dict[int, tuple[ThreadRange, ...]] = {}
         self._reading = Reading()
-        """The generations the thread table being read is for."""
+        """The place the thread table being read is for."""
         self._warps: list[Warp] = []
         self._follow_focus = False
 
@@ -267,10 +267,6 @@ class WarpsPane(QueryPane):
             self.post_message(FocusRequested(f"warp {warp.number} lane {self.lane_cursor}"))
 
     def render_state(self, state: StopState, previous: StopState | None) -> None:
-        if previous is not None and same_stop(state, previous):  # what was read at the stop still holds
-            carry_over(self._threads, previous.generation, state.generation)
-            carry_over(self._cache, previous.generation, state.generation)
-            self._reading.bump(previous.generation, state.generation)
         warps = list(state.warps)
         if not warps and (rebuilt := focused_warp_from_lanes(state)) is not None:
             warps = [rebuilt]
@@ -283,9 +279,8 @@ class WarpsPane(QueryPane):
         self._refresh_watch()
         if previous is None or state.stop is not previous.stop:  # what C found holds for its stop only
             self._show_culprit("C: find the culprit lane" if state.stop.exception else "")
-        if self.queries is not None and warps and state.generation not in self._threads \
-                and state.generation not in self._reading:
-            self._reading.start(state.generation)
+        if self.queries is not None and warps and self.place not in self._threads and self.place not in self._reading:
+            self._reading.start(self.place)
             self._load_lines()
 
     def _fill_table(self) -> None:
@@ -335,7 +330,7 @@ class WarpsPane(QueryPane):
     def _fill_lines(self) -> None:
         if self.state is None:
             return
-        lines = line_map(self.state, self._threads.get(self.state.generation, ()))
+        lines = line_map(self.state, self._threads.get(self.place, ()))
         groups = [Text.assemble((f"{label:<16}", "bold"), f" warps {','.join(map(str, numbers))}")
                   for label, numbers in pc_groups(self._warps, lines)]
         text = Text(" · ").join(groups)
@@ -346,13 +341,13 @@ class WarpsPane(QueryPane):
 
     @work(group="warps-lines", exclusive=True)
     async def _load_lines(self) -> None:
-        """Read the thread table for the generations in ``_reading``."""
+        """Read the thread table for the place in ``_reading``."""
         try:
             table = await self.queries.threads()
         except MIError:
             table = ()
         answered = self._reading.answer(self._threads, table)
-        if self.answerable and self.state is not None and self.state.generation in answered:
+        if answered is not None and self.holds(answered):
             self._fill_lines()
 
     def _refresh_watch(self) -> None:
@@ -362,26 +357,24 @@ class WarpsPane(QueryPane):
         self.watch_error = ""
         if not expression:
             self.watch_values = {}
-        elif state is not None and (state.generation, expression) in self._cache:
-            self.watch_values = self._cache[(state.generation, expression)]
+        elif state is not None and (self.place, expression) in self._cache:
+            self.watch_values = self._cache[(self.place, expression)]
         elif state is not None and state.in_kernel and self.queries is not None:
             self.watch_values = {}
-            self._run_watch(state.generation, expression)
+            self._run_watch(self.place, expression)
         self._show_watch("evaluating…" if expression and not self.watch_values else "")
 
     @work(group="warp-watch", exclusive=True)
-    async def _run_watch(self, generation: int, expression: str) -> None:
+    async def _run_watch(self, place: int, expression: str) -> None:
         try:
             values = dict(await self.queries.evaluate_in_lanes(expression))
         except (MIError, WarpWatchError) as exc:
-            if self.answerable:  # else the app closed while gdb answered
+            if self.holds(place):
                 self.watch_error = str(exc)
                 self._show_watch("")
             return
-        self._cache[(generation, expression)] = values
-        if not self.answerable:
-            return
-        if self.state is not None and self.state.generation == generation and self.watch_expression == expression:
+        self._cache[(place, expression)] = values
+        if self.holds(place) and self.watch_expression == expression:
             self.watch_values = values
             self._show_watch("")
 
