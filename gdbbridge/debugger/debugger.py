@@ -44,7 +44,6 @@ from cudatui.gdbbridge.debugger.follow import READ_ONLY, Follow
 from cudatui.gdbbridge.debugger.host import LAUNCH_BLOCKING
 from cudatui.gdbbridge.debugger.run_control import RunControl
 from cudatui.gdbbridge.debugger.session_events import SessionEvents
-from cudatui.gdbbridge.debugger.state import StateBuilder
 from cudatui.gdbbridge.debugger.status import Phase, Status
 from cudatui.gdbbridge.debugger.steps import Step
 from cudatui.gdbbridge.debugger.stop_queries import StopQueries
@@ -136,17 +135,13 @@ class Debugger:
         beside gdb: a GPU sample, a lesson path's step)."""
         self._ctx.record(direction, line)
 
-    # -- for gdbbridge's tests: the parts' objects (the UI never reads them) ---------------
+    # -- for white-box tests: the parts' objects (the UI never reads them) ----------------
 
     @property
     def session(self) -> GdbSession | None:
         """The GdbSession of the moment. Only white-box tests read it (its pid, whether it was
         reaped); nothing outside gdbbridge does (tests/gdbbridge/test_debugger_parts.py)."""
         return self._ctx.session
-
-    @property
-    def builder(self) -> StateBuilder | None:
-        return self._ctx.builder
 
     @property
     def breakpoints(self) -> Breakpoints | None:
