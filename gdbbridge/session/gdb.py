@@ -349,8 +349,8 @@ class GdbSession(OutputHandling):
         ended, raised = _TERMINATED.search(text), _CUDA_EXCEPTION.search(text)
         exception = CudaException.from_name(raised["name"]) if raised else None
         self.last_stop = StopEvent(reason="core", focus=CudaFocus.from_console(text),
-                                   signal=ended["name"] if ended else exception and exception.signal_name,
-                                   signal_meaning=ended["meaning"] if ended else exception and exception.name,
+                                   signal=ended["name"] if ended else exception.signal_name if exception else None,
+                                   signal_meaning=ended["meaning"] if ended else exception.name if exception else None,
                                    exception=exception)
         self.state = "stopped"
         return self.last_stop
