@@ -15,7 +15,7 @@
 #   build [LESSON...]      build the teaching kernels (all without a name)
 #   tier3 [N [ALL_S [ONE_S]]]  every tier-3 test (tests/gpu, -m gpu), N workers (4: six concurrent
 #                          cuda-gdb sessions crashed its back end), ALL_S s in all, ONE_S s a test
-#   replay-attach          tests/gdbbridge/test_replay.py and test_attach.py on the box's Python
+#   replay-attach          tests/gdbbridge/record/test_replay.py and test_attach.py on the box's Python
 #   record [LESSON...]     record lessons through the UI along their paths (scripts/record_demos.py)
 #                          into $R/recordings.new (all without a name; JOBS=1 at a time); with the
 #                          GPU samples each recording holds
@@ -78,7 +78,7 @@ tier3() {
 replay_attach() {
   local started=$SECONDS
   timeout 100 python3 -m pytest -p no:cacheprovider -q -o addopts="" --timeout 90 \
-    tests/gdbbridge/test_replay.py tests/gdbbridge/test_attach.py > "$R/replay_attach.log" 2>&1
+    tests/gdbbridge/record/test_replay.py tests/gdbbridge/jobs/test_attach.py > "$R/replay_attach.log" 2>&1
   echo "replay/attach tests rc=$? seconds=$((SECONDS - started))" >> "$R/replay_attach.log"
   grep -E "^(FAILED|ERROR)|passed|failed|rc=" "$R/replay_attach.log" | tail -8
 }
