@@ -32,6 +32,8 @@
 #   own-programs [NAME...] your-own-program recordings through the UI (scripts/record_own.py; default
 #                          ext_oob cupy_oob triton_quiet_oob), new files only into
 #                          tests/fixtures/recorded/own/ and $R/own2/, then their GPU and replay tests
+#   dump-flags [NAME...]   which CUDA_COREDUMP_GENERATION_FLAGS sets cuda-gdb opens, and their
+#                          sizes (scripts/dump_flags.py; default cupy_oob ext_oob torch_index)
 #   summary                what the runs so far found: the box, tier-3 and replay/attach results,
 #                          the recordings
 #   pack                   $R into $OUT/results.tgz (the device tool returns few files)
@@ -221,6 +223,7 @@ case $command in
   tmux) tmux_session "$@" ;;
   bench) bench ;;
   bench-gpu) bench_gpu "$@" ;;
+  dump-flags) timeout 400 python3 scripts/dump_flags.py "$@" 2>&1 | tee "$R/dump_flags.txt" | cut -c1-330 ;;
   jobs) run_jobs ;;
   own-programs) own_programs "$@" ;;
   triage) triage "$@" ;;
