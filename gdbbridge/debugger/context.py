@@ -98,11 +98,16 @@ class DebuggerContext:
     def notice(self, message: str, severity: Severity = "information", error: MIError | None = None) -> None:
         self.emit(Notice(message, severity, error is not None and error.not_recorded))
 
-    def set_status(self, phase: Phase, detail: str, since: float | None = None, **changes: str) -> None:
+    def set_status(self, phase: Phase, detail: str, since: float | None = None, *, focus: str | None = None,
+                   kernel: str | None = None) -> None:
         if self.cut is not None:  # past a recording's cut nothing runs
             phase, detail, since = Phase.DEAD, self.cut, None
         keep_since = since if since is not None else (self.status.since if phase is self.status.phase else None)
-        self.status = clean(replace(self.status, phase=phase, detail=detail, since=keep_since, **changes))
+        status = replace(self.status, phase=phase, detail=detail, since=keep_since)
+        if focus is not None or kernel is not None:
+            status = replace(status, focus=focus if focus is not None else status.focus,
+                             kernel=kernel if kernel is not None else status.kernel)
+        self.status = clean(status)
         self.emit(PhaseChanged(self.status))
 
     def set_context(self, context: str) -> None:

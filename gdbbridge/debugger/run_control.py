@@ -20,7 +20,7 @@ from cudatui.gdbbridge.debugger.breakpoint_edits import BreakpointEdits
 from cudatui.gdbbridge.debugger.breakpoints import Breakpoints, BreakpointSpec, pending_text
 from cudatui.gdbbridge.debugger.config import LaunchConfig
 from cudatui.gdbbridge.debugger.context import DebuggerContext
-from cudatui.gdbbridge.debugger.events import Notice, StartupFailed
+from cudatui.gdbbridge.debugger.events import Notice, PhaseChanged, StartupFailed
 from cudatui.gdbbridge.debugger.host import is_native, jit_env, read_output
 from cudatui.gdbbridge.debugger.session_events import SessionEvents
 from cudatui.gdbbridge.debugger.state import StateBuilder
@@ -30,6 +30,7 @@ from cudatui.gdbbridge.debugger.stop_refresh import StopRefresh
 from cudatui.gdbbridge.debugger.targets import Targets
 from cudatui.gdbbridge.debugger.varobj import VariableObjects
 from cudatui.gdbbridge.outcome import OutputTail
+from cudatui.gdbbridge.record.audience import AudienceWatch
 from cudatui.gdbbridge.session.errors import DebuggerGone, DebuggerNotFound, MIError
 from cudatui.gdbbridge.session.gdb import GdbSession
 from cudatui.gdbbridge.session.recorder import PRIVATE, SHARED
@@ -50,6 +51,8 @@ class RunControl:
         """One future per resume asked for and not yet sent or refused (an interrupt asked right
         after it waits for it: c then ctrl+c typed fast stops the program)."""
         self._unsubscribe: list[Callable[[], None]] = []
+        self._audience: AudienceWatch | None = None
+        """Counts who follows the recording (``config.record``), once the session has it open."""
 
     # -- lifecycle -------------------------------------------------------------------------
 
@@ -92,6 +95,8 @@ class RunControl:
             ctx.set_status(Phase.DEAD, str(exc))
             ctx.emit(StartupFailed(str(exc)) if first else Notice(str(exc), "error"))
             return
+        if cfg.record and self._audience is None:  # the recorder has the file open now
+            self._audience = AudienceWatch(cfg.record, self._followed)
         try:
             await self._begin(cfg, first)
         except MIError as exc:
@@ -220,9 +225,16 @@ class RunControl:
         if self.ctx.job is not None:
             await self.ctx.job.close()
 
+    def _followed(self, count: int) -> None:
+        """How many follow the recording changed (the status bar shows it)."""
+        self.ctx.status = replace(self.ctx.status, followers=count)
+        self.ctx.emit(PhaseChanged(self.ctx.status))
+
     async def _close(self) -> None:
         ctx = self.ctx
         ctx.closed = True
+        if self._audience is not None:
+            self._audience.close()
         while self._unsubscribe:
             self._unsubscribe.pop()()
         if ctx.session is not None:
