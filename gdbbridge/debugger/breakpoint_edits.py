@@ -1,7 +1,8 @@
 """The Debugger's part that changes breakpoints: insert one (saying when it is pending), toggle
 one at a source line, delete, enable, condition. Each change is shown as a bump of the state
 (:meth:`~cudatui.gdbbridge.debugger.stop_refresh.StopRefresh.publish_breakpoints`); gdb's refusal
-is a Notice. The callers hold the lock."""
+is a Notice. Each change takes the lock; :meth:`BreakpointEdits.insert` is called under it (by
+run control, the targets and a sanitizer finding's breakpoint)."""
 
 from __future__ import annotations
 
@@ -42,27 +43,31 @@ class BreakpointEdits:
 
     async def toggle(self, path: str, line: int) -> None:
         """Delete the breakpoints at ``path:line``, or insert one there."""
-        breakpoints = self.ctx.breakpoints
-        if breakpoints is None:
-            return
-        here = breakpoints.at(path, line)
-        if here:
-            for bp in here:
-                await self._change(breakpoints.delete(bp.number))
-        else:
-            await self.insert(BreakpointSpec(f"{path}:{line}"))
+        async with self.ctx.lock:
+            breakpoints = self.ctx.breakpoints
+            if breakpoints is None:
+                return
+            here = breakpoints.at(path, line)
+            if here:
+                for bp in here:
+                    await self._change(breakpoints.delete(bp.number))
+            else:
+                await self.insert(BreakpointSpec(f"{path}:{line}"))
 
     async def delete(self, number: int) -> None:
-        if self.ctx.breakpoints is not None:
-            await self._change(self.ctx.breakpoints.delete(number))
+        async with self.ctx.lock:
+            if self.ctx.breakpoints is not None:
+                await self._change(self.ctx.breakpoints.delete(number))
 
     async def enable(self, number: int, enabled: bool) -> None:
-        if self.ctx.breakpoints is not None:
-            await self._change(self.ctx.breakpoints.enable(number, enabled))
+        async with self.ctx.lock:
+            if self.ctx.breakpoints is not None:
+                await self._change(self.ctx.breakpoints.enable(number, enabled))
 
     async def set_condition(self, number: int, condition: str) -> None:
-        if self.ctx.breakpoints is not None:
-            await self._change(self.ctx.breakpoints.set_condition(number, condition))
+        async with self.ctx.lock:
+            if self.ctx.breakpoints is not None:
+                await self._change(self.ctx.breakpoints.set_condition(number, condition))
 
     async def _change(self, work: Awaitable[None]) -> None:
         if await self.ctx.guard(work):

@@ -209,23 +209,19 @@ class Debugger:
     async def toggle_breakpoint(self, path: str, line: int) -> None:
         """Delete the breakpoints at ``path:line``, or insert one there."""
         if not self._follow.refuses():
-            async with self._ctx.lock:
-                await self._edits.toggle(path, line)
+            await self._edits.toggle(path, line)
 
     async def delete_breakpoint(self, number: int) -> None:
         if not self._follow.refuses():
-            async with self._ctx.lock:
-                await self._edits.delete(number)
+            await self._edits.delete(number)
 
     async def enable_breakpoint(self, number: int, enabled: bool) -> None:
         if not self._follow.refuses():
-            async with self._ctx.lock:
-                await self._edits.enable(number, enabled)
+            await self._edits.enable(number, enabled)
 
     async def set_condition(self, number: int, condition: str) -> None:
         if not self._follow.refuses():
-            async with self._ctx.lock:
-                await self._edits.set_condition(number, condition)
+            await self._edits.set_condition(number, condition)
 
     # -- where the UI looks ----------------------------------------------------------------
 
