@@ -288,10 +288,6 @@ class Debugger:
         """The coalesced thread ranges (same pc and line) of every running kernel."""
         return await self._queries.threads()
 
-    async def threads_at_breakpoint(self, number: int) -> tuple[ThreadRange, ...]:
-        """The thread ranges sitting at breakpoint ``number``'s lines."""
-        return await self._queries.threads_at_breakpoint(number)
-
     async def source_files(self) -> tuple[str, ...]:
         """The program's source files as gdb names them."""
         return await self._queries.source_files()

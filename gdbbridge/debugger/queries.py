@@ -44,8 +44,5 @@ class DebuggerQueries(Protocol):
     async def threads(self) -> tuple[ThreadRange, ...]:
         """The coalesced thread ranges (same pc and line) of every running kernel."""
 
-    async def threads_at_breakpoint(self, number: int) -> tuple[ThreadRange, ...]:
-        """The thread ranges sitting at breakpoint ``number`` (``info cuda threads breakpoint N``)."""
-
     async def source_files(self) -> tuple[str, ...]:
         """The program's source files as gdb names them (the libraries loaded so far included)."""

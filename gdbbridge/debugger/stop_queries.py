@@ -9,7 +9,6 @@ asks for the move to the culprit lane like any focus switch)."""
 from __future__ import annotations
 
 from cudatui.gdbbridge.cuda import warp_watch
-from cudatui.gdbbridge.cuda.breakpoint_threads import at_breakpoint
 from cudatui.gdbbridge.cuda.culprit import Culprit, faulting_line, find_culprit
 from cudatui.gdbbridge.cuda.disassembly import disassemble
 from cudatui.gdbbridge.cuda.evaluation import evaluate, read_shared
@@ -95,14 +94,6 @@ class StopQueries:
         """The coalesced thread ranges (same pc and line) of every running kernel."""
         async with self.ctx.lock:
             return clean(parse_threads(await info(self.ctx.stopped(), "threads")))
-
-    async def threads_at_breakpoint(self, number: int) -> tuple[ThreadRange, ...]:
-        """The thread ranges sitting at breakpoint ``number``'s lines (see cuda/breakpoint_threads.py)."""
-        async with self.ctx.lock:
-            bp = next((b for b in self.ctx.breakpoints.listed if b.number == number), None) if self.ctx.breakpoints else None
-            if bp is None:
-                return ()
-            return clean(at_breakpoint(parse_threads(await info(self.ctx.stopped(), "threads")), bp))
 
     async def source_files(self) -> tuple[str, ...]:
         """The program's source files as gdb names them (the libraries loaded so far included)."""

@@ -95,7 +95,9 @@ class StopRefresh:
         self.refreshing = True
         try:
             state = await ctx.builder.refresh(stop, selected_frame=selected_frame, focus=focus,
-                                              requery_focus=requery_focus, select=select)
+                                              requery_focus=requery_focus, select=select, threads=new_stop)
+            if not new_stop and previous is not None and previous.stop is stop:  # no thread moved since
+                state = replace(state, threads=previous.threads, breakpoint_threads=previous.breakpoint_threads)
             if ctx.variables is not None:
                 await ctx.variables.follow(state)
             watches = await self._watch_values(state)

@@ -37,10 +37,6 @@ class StatePane(Widget):
     """The state shown; set through :meth:`show_state`. Setting it repaints nothing by itself: a
     pane updates the widgets that changed (repainting the whole pane would redraw all of them)."""
 
-    stop_generation = 0
-    """The generation at which the stop shown was first shown (a focus or frame switch, or a
-    bump, keeps the stop)."""
-
     place = 0
     """The generation at which the place shown (the stop, its CUDA focus and frame) was first
     shown; a bump (the same place with other breakpoints, watches or notes) keeps it. What a pane
@@ -54,8 +50,6 @@ class StatePane(Widget):
 
     def watch_state(self, old: StopState | None, new: StopState | None) -> None:
         if new is not None:
-            if old is None or new.stop is not old.stop:
-                self.stop_generation = new.generation
             if not same_stop(new, old):
                 self.place = new.generation
             self.render_state(new, old)
@@ -112,16 +106,12 @@ class QueryPane(StatePane):
         (and take the pane's widgets away) while gdb answered; such an answer is dropped."""
         return self.is_attached and self.is_running and self.app.is_running
 
-    def holds(self, asked: int, *, whole_stop: bool = False) -> bool:
+    def holds(self, asked: int) -> bool:
         """The one rule for an on-demand answer: may an answer asked for the state of generation
         ``asked`` be shown now? The app must still run, and the pane still show that place (its
-        stop, focus and frame; a bump keeps it), or for an answer about the ``whole_stop`` (the
-        threads at its breakpoint) that stop. An answer for an older place is dropped here, and
-        nowhere else."""
-        if not self.answerable or self.state is None:
-            return False
-        since = self.stop_generation if whole_stop else self.place
-        return since <= asked <= self.state.generation
+        stop, focus and frame; a bump keeps it). An answer for an older place is dropped here,
+        and nowhere else."""
+        return self.answerable and self.state is not None and self.place <= asked <= self.state.generation
 
 
 class InfoLine(Static):

@@ -163,7 +163,7 @@ class FocusNavigator(QueryPane):
 
     def compose(self) -> ComposeResult:
         yield InfoLine("CUDA focus", id="focus-title")
-        yield BreakpointThreads(self.queries, id="bp-threads")
+        yield BreakpointThreads(id="bp-threads")
         tree: Tree[FocusTarget] = Tree("CUDA", id="focus-tree")
         tree.show_root = False
         tree.auto_expand = False

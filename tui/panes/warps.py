@@ -25,7 +25,7 @@ from cudatui.gdbbridge import (
 from cudatui.tui.widgets.inline_input import InlineInput
 from cudatui.tui.messages import FocusRequested
 
-from .base import InfoLine, PaneTable, QueryPane, Reading, sync_rows
+from .base import InfoLine, PaneTable, QueryPane, sync_rows
 
 LANES = 32
 
@@ -168,9 +168,6 @@ class WarpsPane(QueryPane):
         """Lane -> value of the warp watch at the shown stop."""
         self.watch_error = ""
         self._cache: dict[tuple[int, str], dict[int, str]] = {}
-        self._threads: dict[int, tuple[ThreadRange, ...]] = {}
-        self._reading = Reading()
-        """The place the thread table being read is for."""
         self._warps: list[Warp] = []
         self._follow_focus = False
 
@@ -279,9 +276,6 @@ class WarpsPane(QueryPane):
         self._refresh_watch()
         if previous is None or state.stop is not previous.stop:  # what C found holds for its stop only
             self._show_culprit("C: find the culprit lane" if state.stop.exception else "")
-        if self.queries is not None and warps and self.place not in self._threads and self.place not in self._reading:
-            self._reading.start(self.place)
-            self._load_lines()
 
     def _fill_table(self) -> None:
         if not self.is_mounted or self.state is None:
@@ -330,7 +324,7 @@ class WarpsPane(QueryPane):
     def _fill_lines(self) -> None:
         if self.state is None:
             return
-        lines = line_map(self.state, self._threads.get(self.place, ()))
+        lines = line_map(self.state, self.state.threads)
         groups = [Text.assemble((f"{label:<16}", "bold"), f" warps {','.join(map(str, numbers))}")
                   for label, numbers in pc_groups(self._warps, lines)]
         text = Text(" · ").join(groups)
@@ -338,17 +332,6 @@ class WarpsPane(QueryPane):
         summary = self.query_one("#warps-lines", InfoLine)
         summary.show(text or "no warp PCs at this stop")
         summary.tooltip = Text("\n").join(groups) if len(groups) > 1 else None
-
-    @work(group="warps-lines", exclusive=True)
-    async def _load_lines(self) -> None:
-        """Read the thread table for the place in ``_reading``."""
-        try:
-            table = await self.queries.threads()
-        except MIError:
-            table = ()
-        answered = self._reading.answer(self._threads, table)
-        if answered is not None and self.holds(answered):
-            self._fill_lines()
 
     def _refresh_watch(self) -> None:
         if not self.is_mounted:
