@@ -70,7 +70,7 @@ class RunControl:
             if joined is None:
                 return
             cfg = joined
-        ctx.cut = None
+        ctx.cut = ctx.ended = None
         what = f"attaching to process {cfg.attach}" if cfg.attach is not None else f"starting {cfg.debugger_name}"
         ctx.set_status(Phase.STARTING, what, since=ctx.clock())
         extra = {**jit_env(cfg), **dict(cfg.env)}
