@@ -74,6 +74,9 @@ class DebuggerContext:
         self.closed = False
         self.cut: str | None = None
         """Once a replayed recording's cut is reached: what the status says from then on."""
+        self.ended: str | None = None
+        """Once the instructor's session ended (a follower): what the status says from then on,
+        whatever refresh of their last stop finishes after the news."""
         self.job: RankJob | None = None
         """The distributed job whose rank is debugged (``config.rank``), once started."""
         self.launch_blocking = False
@@ -102,6 +105,8 @@ class DebuggerContext:
                    kernel: str | None = None) -> None:
         if self.cut is not None:  # past a recording's cut nothing runs
             phase, detail, since = Phase.DEAD, self.cut, None
+        elif self.ended is not None:
+            detail = self.ended
         keep_since = since if since is not None else (self.status.since if phase is self.status.phase else None)
         status = replace(self.status, phase=phase, detail=detail, since=keep_since)
         if focus is not None or kernel is not None:

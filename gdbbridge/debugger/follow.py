@@ -40,8 +40,9 @@ class Follow:
         """What the follow stand-in says: the instructor's session ended, or where they look."""
         ctx = self.ctx
         if payload.get("state") == "ended":
-            ctx.set_status(ctx.phase, "the instructor's session ended: this is its last state (r follows "
-                           "their next session)")
+            ctx.ended = ("the instructor's session ended: this is its last state (r follows their next "
+                         "session)")
+            ctx.set_status(ctx.phase, ctx.ended)
             ctx.notice("the instructor's session ended: its last state stays on screen", "warning")
         elif self.following_instructor and isinstance(payload.get("focus"), str):
             ctx.spawn(self.viewpoint.switch_focus(payload["focus"]), "follow focus")
