@@ -300,7 +300,7 @@ def _results(walk: Walk, errors: Counter[str], trace: LayoutTrace, size: str, wh
                f"{fmt(median(ui) / UI_GOAL_MS)}x the goal; {what}; {layouts}", ("<=", UI_GOAL_MS), fix),
         Result(BENCH, f"UI part p95 {size}", p95(ui), " ms", f"{fmt(p95(ui) / UI_P95_GOAL_MS)}x the goal",
                ("<=", UI_P95_GOAL_MS), fix),
-        Result(BENCH, f"layout passes per step {size}", len(trace.passes) / max(1, steps), "",
+        Result(BENCH, f"layout passes per step {size}", len(trace.passes) / max(1, steps), " passes",
                f"{fmt(len(trace.passes) / max(1, steps) / PASSES_GOAL)}x the goal; {layouts}", ("<=", PASSES_GOAL),
                "each pass lays out every widget on the screen; a stop should be one"),
     ]
