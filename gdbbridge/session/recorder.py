@@ -162,6 +162,8 @@ class Recorder:
         self._argv = list(argv)
         self._on_error = on_error
         self._fd: int | None = None
+        self._identity: tuple[int, int] | None = None
+        """(device, inode) of the file opened, which the path must still name."""
         self._t0 = time.monotonic()
         self.failure: str | None = None
         """Why recording stopped, once it has."""
@@ -175,17 +177,35 @@ class Recorder:
         try:
             if self._fd is None:
                 self._fd = _open(self.path, os.O_CREAT | os.O_APPEND, self.mode)
-                owner = os.fstat(self._fd).st_uid
-                if owner != os.geteuid():  # renamed away and another user's file put in its place
+                info = os.fstat(self._fd)
+                if info.st_uid != os.geteuid():  # renamed away and another user's file put in its place
                     raise RecordingError(f"recording to {os.fspath(self.path)} stopped: it now belongs to another "
-                                         f"user (uid {owner}): it was replaced, and is not written")
+                                         f"user (uid {info.st_uid}): it was replaced, and is not written")
+                self._identity = (info.st_dev, info.st_ino)
                 header = {"t": 0.0, "dir": "meta", "format": FORMAT, "version": VERSION, "argv": self._argv}
                 self._put(encode(header) + "\n")
+            elif obj["dir"] == "in":  # at each command: is the file still the one written?
+                self._check_still_there()
             self._put(encode(obj) + "\n")
         except RecordingError as exc:
             self._fail(str(exc))
         except OSError as exc:
             self._fail(f"recording to {os.fspath(self.path)} stopped: {exc.strerror or exc}")
+
+    def _check_still_there(self) -> None:
+        """RecordingError when the path no longer names the file written (removed, or replaced
+        by a FIFO, a link or another file): what would follow would be written where nobody reads."""
+        name = os.fspath(self.path)
+        try:
+            info = os.lstat(name)
+        except OSError as exc:
+            raise RecordingError(f"recording to {name} stopped: {name} was removed ({exc.strerror or exc}); "
+                                 "what follows is not recorded") from None
+        if (info.st_dev, info.st_ino) != self._identity:
+            kind = ("a FIFO" if stat.S_ISFIFO(info.st_mode) else "a symbolic link" if stat.S_ISLNK(info.st_mode)
+                    else "another file")
+            raise RecordingError(f"recording to {name} stopped: {name} was replaced by {kind}; what follows is not "
+                                 "recorded")
 
     def _put(self, text: str) -> None:
         assert self._fd is not None
