@@ -127,23 +127,46 @@ def match_key(command: str) -> tuple[str, ...]:
     return words[:1] if words[:1] == ("-inferior-tty-set",) else words
 
 
+class _Gzipped(gzip.GzipFile):
+    """A gzip stream over an open file, which closing it closes too."""
+
+    def __init__(self, raw: BinaryIO) -> None:
+        super().__init__(fileobj=raw, mode="rb")
+        self._raw = raw
+
+    def close(self) -> None:
+        try:
+            super().close()
+        finally:
+            self._raw.close()
+
+
 def _open(path: str) -> BinaryIO:
+    """``path`` opened for reading, checked on the open descriptor (a FIFO put in place of the
+    file between a check and the open cannot make the open block: it is opened non-blocking)."""
     try:
-        info = os.stat(path)
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
     except OSError as exc:
         raise TranscriptError(f"cannot read recording {path}: {exc.strerror or exc}") from None
-    if stat.S_ISDIR(info.st_mode):
-        raise TranscriptError(f"cannot read recording {path}: Is a directory")
-    if not stat.S_ISREG(info.st_mode):
-        raise TranscriptError(f"cannot read recording {path}: not a regular file (a device or a FIFO)")
     try:
-        handle: BinaryIO = open(path, "rb")  # noqa: SIM115 (returned to the caller, who closes it)
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise TranscriptError(f"cannot read recording {path}: Is a directory")
+        if not stat.S_ISREG(info.st_mode):
+            raise TranscriptError(f"cannot read recording {path}: not a regular file (a device or a FIFO)")
+        os.set_blocking(fd, True)
+        handle: BinaryIO = open(fd, "rb")  # noqa: SIM115 (returned to the caller, who closes it)
+    except BaseException:
+        os.close(fd)
+        raise
+    try:
         if handle.read(2) == b"\x1f\x8b":
-            handle.close()
-            return gzip.open(path, "rb")  # type: ignore[return-value]
+            handle.seek(0)
+            return _Gzipped(handle)  # type: ignore[return-value]
         handle.seek(0)
         return handle
     except OSError as exc:
+        handle.close()
         raise TranscriptError(f"cannot read recording {path}: {exc.strerror or exc}") from None
 
 
