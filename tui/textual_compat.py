@@ -30,6 +30,10 @@ Why each hack exists:
   once no toast on the screen is expired. ``Toast`` lives in the private ``textual.widgets._toast``.
 - Notifications (:func:`app_notifications`), for :mod:`~cudatui.tui.tooling.path_driver`: what the UI told
   the user at a step of a lesson path; App keeps them in ``_notifications`` with no public reader.
+- Footer (:data:`FooterKey`, :func:`footer_key_disable`), for :class:`~cudatui.tui.widgets.footer.KeyBar`:
+  Footer composes its keys again at every change of the bindings, a layout pass or more; the
+  key bar updates its ``FooterKey`` widgets (in the private ``textual.widgets._footer``) in
+  place, which keep whether their key is enabled in ``_disabled``.
 - ``SegmentLines`` (``textual._types``): the type of a rendered cell.
 - textual-serve 1.1.3 (:class:`ServeHooks`), for :class:`~cudatui.tui.commands.serve.FollowServer`: its
   ``Server`` builds its aiohttp application in ``_make_app`` and offers no way to check a request
@@ -52,11 +56,13 @@ from textual.reactive import Reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.widgets import DataTable, Log
+from textual.widgets._footer import FooterKey
 from textual.widgets._toast import Toast
 from textual.widgets.data_table import CellType, ColumnKey, RowKey
 
 __all__ = [
-    "PRIVATE_NAMES", "DataTableHooks", "InPlaceScrollView", "LogHooks", "SegmentLines", "ServeHooks", "Toast", "app_notifications",
+    "PRIVATE_NAMES", "DataTableHooks", "FooterKey", "InPlaceScrollView", "LogHooks", "SegmentLines", "ServeHooks", "Toast",
+    "app_notifications", "footer_key_disable",
     "log_forget_rendered_line", "log_line_processor", "log_line_strip", "table_bump_update_count", "table_cell_key", "table_has_cell",
     "table_render_inputs", "table_row_index", "table_set_cell_quietly", "toast_notification",
 ]
@@ -74,6 +80,8 @@ PRIVATE_NAMES = frozenset({
     "_scroll_update",
     # textual.widgets._toast.Toast, textual.app.App
     "_toast", "_notification", "_notifications",
+    # textual.widgets._footer.FooterKey
+    "_footer", "_disabled",
     # textual._types
     "_types",
     # textual_serve.server.Server (1.1.3)
@@ -102,6 +110,15 @@ class InPlaceScrollView(_ScrollView):
             self.refresh(layout=True)
         else:
             self._scroll_update(size)
+
+
+# Footer ------------------------------------------------------------------------------------------
+
+def footer_key_disable(key: FooterKey, disabled: bool) -> None:
+    """Enable or disable ``key`` as FooterKey's constructor does (a click on a disabled key rings
+    the bell instead of pressing it)."""
+    key._disabled = disabled
+    key.set_class(disabled, "-disabled")
 
 
 # DataTable ---------------------------------------------------------------------------------------

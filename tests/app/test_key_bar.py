@@ -1,11 +1,12 @@
-"""The key bar (tui/widgets/footer.py) composes its keys again only when the keys it shows change."""
+"""The key bar (tui/widgets/footer.py) updates its key widgets in place when the keys it shows change:
+the widgets it had are kept (those left over are hidden), new ones are added only when it has too few."""
 
 from __future__ import annotations
 
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.widgets import Button
-from textual.widgets._footer import FooterKey
+from cudatui.tui.textual_compat import FooterKey
 
 from cudatui.tui.widgets.footer import KeyBar
 
@@ -30,7 +31,8 @@ class Host(App[None]):
 
 
 def keys(app: Host) -> list[FooterKey]:
-    return list(app.query_one(KeyBar).query(FooterKey))
+    """The keys shown."""
+    return [key for key in app.query_one(KeyBar).query(FooterKey) if key.display]
 
 
 async def test_the_same_keys_keep_their_widgets_and_new_keys_are_shown() -> None:
@@ -46,6 +48,12 @@ async def test_the_same_keys_keep_their_widgets_and_new_keys_are_shown() -> None
         app.query_one("#keyed").focus()
         await pilot.pause()
         assert sorted(k.description for k in keys(app)) == ["Extra key", "Next"]
+        widgets = list(app.query_one(KeyBar).query(FooterKey))
         app.query_one("#plain").focus()
         await pilot.pause()
         assert [k.description for k in keys(app)] == ["Next"]
+        assert list(app.query_one(KeyBar).query(FooterKey)) == widgets  # updated in place, one hidden
+        app.query_one("#keyed").focus()
+        await pilot.pause()
+        assert sorted(k.description for k in keys(app)) == ["Extra key", "Next"]
+        assert list(app.query_one(KeyBar).query(FooterKey)) == widgets

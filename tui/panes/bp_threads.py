@@ -72,7 +72,8 @@ def targets(ranges: tuple[ThreadRange, ...]) -> tuple[Target, ...]:
 
 
 class BreakpointThreads(StatePane):
-    """One line under the CUDA focus: the threads at the breakpoint of this stop (hidden elsewhere).
+    """One line under the CUDA focus: the threads at the breakpoint of this stop (empty elsewhere:
+    the line keeps its place, so that a stop lays nothing out for it).
 
     | Key | Action |
     | :- | :- |
@@ -80,7 +81,7 @@ class BreakpointThreads(StatePane):
     """
 
     DEFAULT_CSS = """
-    BreakpointThreads { height: 1; padding: 0 1; display: none; }
+    BreakpointThreads { height: 1; padding: 0 1; }
     """
 
     def __init__(self, *, id: str | None = None) -> None:
@@ -114,9 +115,9 @@ class BreakpointThreads(StatePane):
     def _show(self) -> None:
         line = self.query_one("#bp-threads-line", InfoLine)
         if self.number is None:
-            self.display = False
+            line.show(Text(""))
+            self.tooltip = None
             return
-        self.display = True
         threads = sum(r.count for r in self.ranges)
         bp = next((b for b in self.state.breakpoints if b.number == self.number), None) if self.state else None
         condition = f" if {bp.condition}" if bp is not None and bp.condition else ""

@@ -126,7 +126,7 @@ def focus_matches(state: StopState, previous: StopState | None) -> bool:
 
 class FocusTree(InPlaceScrollView, Tree[FocusTarget]):
     """The kernels, blocks and threads to move the focus to; a line opened or closed lays nothing
-    out (the tree's size does not follow its lines)."""
+    out (the tree's size does not follow its lines, and its scrollbar is always shown)."""
 
 
 class FocusNavigator(QueryPane):
@@ -153,6 +153,7 @@ class FocusNavigator(QueryPane):
     }
     FocusNavigator > Tree {
         height: 1fr;
+        overflow-y: scroll;
     }
     """
 
