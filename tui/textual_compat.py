@@ -34,6 +34,10 @@ Why each hack exists:
   Footer composes its keys again at every change of the bindings, a layout pass or more; the
   key bar updates its ``FooterKey`` widgets (in the private ``textual.widgets._footer``) in
   place, which keep whether their key is enabled in ``_disabled``.
+- Screen (:class:`SameSizeScreen`), for :class:`~cudatui.tui.screens.app_screen.AppScreen`: a
+  dialog pushed on the screen sends itself a Resize at its first layout, which lays out every
+  screen below it again (``_screen_resized``) although the terminal kept its size; the screen
+  skips that pass when its size is the one it has (what Textual itself checks on resume).
 - ``SegmentLines`` (``textual._types``): the type of a rendered cell.
 - textual-serve 1.1.3 (:class:`ServeHooks`), for :class:`~cudatui.tui.commands.serve.FollowServer`: its
   ``Server`` builds its aiohttp application in ``_make_app`` and offers no way to check a request
@@ -53,6 +57,7 @@ from textual.app import App
 from textual.geometry import Size
 from textual.notifications import Notification
 from textual.reactive import Reactive
+from textual.screen import Screen
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.widgets import DataTable, Log
@@ -61,7 +66,8 @@ from textual.widgets._toast import Toast
 from textual.widgets.data_table import CellType, ColumnKey, RowKey
 
 __all__ = [
-    "PRIVATE_NAMES", "DataTableHooks", "FooterKey", "InPlaceScrollView", "LogHooks", "SegmentLines", "ServeHooks", "Toast",
+    "PRIVATE_NAMES", "DataTableHooks", "FooterKey", "InPlaceScrollView", "LogHooks", "SameSizeScreen", "SegmentLines",
+    "ServeHooks", "Toast",
     "app_notifications", "footer_key_disable",
     "log_forget_rendered_line", "log_line_processor", "log_line_strip", "table_bump_update_count", "table_cell_key", "table_has_cell",
     "table_render_inputs", "table_row_index", "table_set_cell_quietly", "toast_notification",
@@ -82,6 +88,8 @@ PRIVATE_NAMES = frozenset({
     "_toast", "_notification", "_notifications",
     # textual.widgets._footer.FooterKey
     "_footer", "_disabled",
+    # textual.screen.Screen
+    "_screen_resized", "_size",
     # textual._types
     "_types",
     # textual_serve.server.Server (1.1.3)
@@ -110,6 +118,16 @@ class InPlaceScrollView(_ScrollView):
             self.refresh(layout=True)
         else:
             self._scroll_update(size)
+
+
+# Screen ------------------------------------------------------------------------------------------
+
+class SameSizeScreen(Screen[object]):
+    """A Screen that lays itself out on a resize only when its size changed."""
+
+    def _screen_resized(self, size: Size) -> None:
+        if size != self._size:
+            super()._screen_resized(size)
 
 
 # Footer ------------------------------------------------------------------------------------------

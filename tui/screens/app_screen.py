@@ -17,6 +17,8 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widget import Widget
 
+from cudatui.tui.textual_compat import SameSizeScreen
+
 
 def displayed_within(widget: Widget) -> bool:
     """Whether every container of ``widget`` is displayed (``widget`` itself may not be: its own
@@ -29,7 +31,7 @@ def displayed_within(widget: Widget) -> bool:
     return True
 
 
-class AppScreen(Screen[object]):
+class AppScreen(SameSizeScreen):
     """A Screen that drops the layout requests of widgets inside a container not displayed."""
 
     def post_message(self, message: Message) -> bool:
