@@ -30,10 +30,6 @@ Why each hack exists:
   once no toast on the screen is expired. ``Toast`` lives in the private ``textual.widgets._toast``.
 - Notifications (:func:`app_notifications`), for :mod:`~cudatui.tui.tooling.path_driver`: what the UI told
   the user at a step of a lesson path; App keeps them in ``_notifications`` with no public reader.
-- Footer (:data:`FooterKey`, :func:`footer_key_disable`), for :class:`~cudatui.tui.widgets.footer.KeyBar`:
-  Footer composes its keys again at every change of the bindings, a layout pass or more; the
-  key bar updates its ``FooterKey`` widgets (in the private ``textual.widgets._footer``) in
-  place, which keep whether their key is enabled in ``_disabled``.
 - Screen (:class:`SameSizeScreen`), for :class:`~cudatui.tui.screens.app_screen.AppScreen`: a
   dialog pushed on the screen sends itself a Resize at its first layout, which lays out every
   screen below it again (``_screen_resized``) although the terminal kept its size; the screen
@@ -61,14 +57,12 @@ from textual.screen import Screen
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.widgets import DataTable, Log
-from textual.widgets._footer import FooterKey
 from textual.widgets._toast import Toast
 from textual.widgets.data_table import CellType, ColumnKey, RowKey
 
 __all__ = [
-    "PRIVATE_NAMES", "DataTableHooks", "FooterKey", "InPlaceScrollView", "LogHooks", "SameSizeScreen", "SegmentLines",
-    "ServeHooks", "Toast",
-    "app_notifications", "footer_key_disable",
+    "PRIVATE_NAMES", "DataTableHooks", "InPlaceScrollView", "LogHooks", "SameSizeScreen", "SegmentLines",
+    "ServeHooks", "Toast", "app_notifications",
     "log_forget_rendered_line", "log_line_processor", "log_line_strip", "table_bump_update_count", "table_cell_key", "table_has_cell",
     "table_render_inputs", "table_row_index", "table_set_cell_quietly", "toast_notification",
 ]
@@ -86,8 +80,6 @@ PRIVATE_NAMES = frozenset({
     "_scroll_update",
     # textual.widgets._toast.Toast, textual.app.App
     "_toast", "_notification", "_notifications",
-    # textual.widgets._footer.FooterKey
-    "_footer", "_disabled",
     # textual.screen.Screen
     "_screen_resized", "_size",
     # textual._types
@@ -128,15 +120,6 @@ class SameSizeScreen(Screen[object]):
     def _screen_resized(self, size: Size) -> None:
         if size != self._size:
             super()._screen_resized(size)
-
-
-# Footer ------------------------------------------------------------------------------------------
-
-def footer_key_disable(key: FooterKey, disabled: bool) -> None:
-    """Enable or disable ``key`` as FooterKey's constructor does (a click on a disabled key rings
-    the bell instead of pressing it)."""
-    key._disabled = disabled
-    key.set_class(disabled, "-disabled")
 
 
 # DataTable ---------------------------------------------------------------------------------------

@@ -1,12 +1,13 @@
-"""The key bar: Textual's Footer, whose keys are updated in place when the keys it shows change.
+"""The key bar: Textual's Footer, whose keys are one line of text that changes without a layout.
 
 Textual's Footer composes all of its keys again after the next refresh whenever the screen's
 bindings are refreshed: at every focus change, dialog and reactive with ``bindings=True``, also
 when the keys are the same. Each time is a layout pass over the whole screen (about 20 ms at
-160x48 on a 2-core box) and more as the new keys mount and then take their style, apart from the
-pass of what changed the bindings (a stop that moves the focus, a console step, a dialog).
-The key bar keeps its key widgets: it gives them the new keys at once, adds those missing, hides
-those left over, so that the bar is laid out in the same pass as the change that moved them.
+160x48 on a 2-core box), and more as the new keys mount and then take their style, apart from
+the pass of what changed the bindings (a stop that moves the focus, a console command typed).
+Without the command palette's key, the key bar shows its keys as one line of text
+(:class:`KeyLine`, as wide as the bar): new keys repaint that line and lay nothing out; a key
+is clicked as on Footer, and its tooltip shows under the pointer.
 """
 
 from __future__ import annotations
@@ -14,36 +15,140 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import NamedTuple
 
+from rich.text import Text
+from textual import events
+from textual.app import ComposeResult
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import Footer
-
-from cudatui.tui.textual_compat import FooterKey, footer_key_disable
 
 
 class Key(NamedTuple):
-    """One key the bar shows, as Footer's compose shows a key that is not in a group."""
+    """One key the bar shows (the first key bound to each action, as Footer shows them)."""
 
     key: str
     display: str
     description: str
-    action: str
     disabled: bool
     tooltip: str
 
 
+def shown_keys(screen: Screen) -> tuple[Key, ...]:
+    """The keys ``screen``'s bindings show, in order (groups are shown key by key)."""
+    keys: dict[str, Key] = {}
+    for _, binding, enabled, tooltip in screen.active_bindings.values():
+        if binding.show:
+            keys.setdefault(binding.action, Key(binding.key, screen.app.get_key_display(binding),
+                                                binding.description, not enabled, tooltip or binding.tooltip))
+    return tuple(keys.values())
+
+
+class KeyLine(Widget):
+    """The keys as one line: showing other keys repaints it (its size never follows them)."""
+
+    ALLOW_SELECT = False
+    COMPONENT_CLASSES = {"footer-key--key", "footer-key--description"}
+    DEFAULT_CSS = """
+    KeyLine {
+        width: 1fr;
+        height: 1;
+        text-wrap: nowrap;
+        text-overflow: clip;
+        background: $footer-item-background;
+        & > .footer-key--key {
+            color: $footer-key-foreground;
+            background: $footer-key-background;
+            text-style: bold;
+        }
+        & > .footer-key--description {
+            color: $footer-description-foreground;
+            background: $footer-description-background;
+        }
+    }
+    """
+
+    def __init__(self, *, compact: bool) -> None:
+        super().__init__()
+        self.compact = compact
+        self.keys: tuple[Key, ...] = ()
+        """The keys shown."""
+        self.spans: tuple[tuple[int, int, Key], ...] = ()
+        """Each key's first and past-last column on the line."""
+
+    def show(self, keys: tuple[Key, ...]) -> None:
+        """Show ``keys`` (a repaint of the line when they differ from those shown)."""
+        if keys != self.keys:
+            self.keys = keys
+            self.refresh()
+
+    def render(self) -> Text:
+        key_style = self.get_component_rich_style("footer-key--key")
+        description_style = self.get_component_rich_style("footer-key--description")
+        line, spans = Text(no_wrap=True, overflow="crop", end=""), []
+        for key in self.keys:
+            start = line.cell_len
+            if self.compact:
+                part = Text.assemble((key.display, key_style),
+                                     (f" {key.description}" if key.description else "", description_style))
+            else:
+                part = Text.assemble((f" {key.display} ", key_style),
+                                     (f"{key.description} " if key.description else "", description_style))
+            if key.disabled:
+                part.stylize("dim")
+            line.append_text(part)
+            spans.append((start, line.cell_len, key))
+            if self.compact:
+                line.append(" ")
+        self.spans = tuple(spans)
+        return line
+
+    def key_at(self, x: int) -> Key | None:
+        """The key shown at column ``x``."""
+        return next((key for start, end, key in self.spans if start <= x < end), None)
+
+    def on_mouse_down(self, event: events.MouseDown) -> None:
+        key = self.key_at(event.x)
+        if key is None:
+            return
+        if key.disabled:
+            self.app.bell()
+        else:
+            self.app.simulate_key(key.key)
+
+    def on_mouse_move(self, event: events.MouseMove) -> None:
+        key = self.key_at(event.x)
+        tooltip = (key.tooltip or None) if key is not None else None
+        if self.tooltip != tooltip:
+            self.tooltip = tooltip
+
+
 class KeyBar(Footer):
-    """A Footer that changes only what differs from what it shows, in place."""
+    """A Footer that shows its keys as one :class:`KeyLine` (without the command palette's key),
+    or recomposes only when what it would show differs from what it shows (with it)."""
 
     _shown: Hashable = None
 
+    def compose(self) -> ComposeResult:
+        if self.one_line:
+            yield KeyLine(compact=self.compact)
+        else:
+            yield from super().compose()
+
+    @property
+    def one_line(self) -> bool:
+        """Whether the keys are one line (Footer docks the command palette's key on the right)."""
+        return not (self.show_command_palette and self.app.ENABLE_COMMAND_PALETTE)
+
     def bindings_changed(self, screen: Screen) -> None:
+        if self.one_line:
+            if screen.app.app_focus and self.is_attached and screen is self.screen:
+                self.query_one(KeyLine).show(shown_keys(screen))
+            return
         keys = self._keys(screen)
         if keys == self._shown and self.children:
             return
-        if not (screen.app.app_focus and self.is_attached and screen is self.screen and self.children
-                and self._update(screen)):
-            super().bindings_changed(screen)
         self._shown = keys
+        super().bindings_changed(screen)
 
     def _keys(self, screen: Screen) -> Hashable:
         """What compose reads of the screen's bindings: each shown key, its action, label, tooltip,
@@ -54,45 +159,3 @@ class KeyBar(Footer):
             for _, binding, enabled, tooltip in screen.active_bindings.values()
             if binding.show
         ) + (screen.app.app_focus,)
-
-    def _update(self, screen: Screen) -> bool:
-        """Show the screen's keys in the key widgets shown (the first key of each action, as
-        compose does); False, changing nothing, where a group or the command palette's key is
-        shown or to be shown (compose lays those out)."""
-        if self.show_command_palette and screen.app.ENABLE_COMMAND_PALETTE:
-            return False
-        keys: dict[str, Key] = {}
-        for _, binding, enabled, tooltip in screen.active_bindings.values():
-            if not binding.show:
-                continue
-            if binding.group is not None:
-                return False
-            keys.setdefault(binding.action, Key(binding.key, screen.app.get_key_display(binding),
-                                                binding.description, binding.action, not enabled, tooltip))
-        widgets = list(self.children)
-        if not all(type(widget) is FooterKey for widget in widgets):
-            return False
-        shown = list(keys.values())
-        for widget, key in zip(widgets, shown):
-            show(widget, key)
-        for widget in widgets[len(shown):]:
-            widget.display = False
-        if len(shown) > len(widgets):
-            compact = "-compact" if self.compact else ""
-            self.mount_all([FooterKey(*key, classes=compact).data_bind(compact=Footer.compact)
-                            for key in shown[len(widgets):]])
-        return True
-
-
-def show(widget: FooterKey, key: Key) -> None:
-    """Make ``widget`` show ``key`` (a layout only when its width changes or it was hidden)."""
-    before = (widget.key_display, widget.description, widget.display)
-    widget.key, widget.key_display, widget.description, widget.action = key.key, key.display, key.description, key.action
-    footer_key_disable(widget, key.disabled)
-    if widget.tooltip != (key.tooltip or None):
-        widget.tooltip = key.tooltip or None
-    widget.display = True
-    if (len(before[0]), len(before[1])) != (len(key.display), len(key.description)):
-        widget.refresh(layout=True)
-    elif before != (key.display, key.description, True):
-        widget.refresh()
