@@ -243,7 +243,7 @@ PATHS: dict[str, tuple[PathStep, ...]] = {
                   "this step (the recorder now forgets it before a SASS step)")),
     ),
     "uninit": (
-        _start("0,0,0", "0,0,0"),
+        _start("0,0,0", "0,0,0", _c("screen", r"if \(i < n && x\[i\] > 0\.0f\)", "next 1")),
         _s("console", "print x[i]", "thread 0's input is negative: it writes nothing",
            _c("console", r"\$\d+ = -\d", "look 0")),
         _s("key", "n", "the write is skipped"),
@@ -264,10 +264,11 @@ PATHS: dict[str, tuple[PathStep, ...]] = {
            _c("console", r"Breakpoint 2 at")),
         _s("disable", "1", "the kernel's breakpoint off (a condition on it is evaluated by every thread: minutes)"),
         *(_s("key", "c", shows, _c("screen", r"leak_square_plus_buggy"),
+             *((_c("screen", r"cudaMalloc\(&workspace", "next 1"),) if first else ()),
              _c("gpu", r"Mem\s+(\d+\.\d)/", "look 1", grows=True, needs=GROWN,
                 why="recorded with a 4 MiB workspace per call: the GPU line, in GiB, did not move (now 256 MiB)"))
-          for shows in ("the next call: used memory grew by the leaked workspace", "the call after: it grew again",
-                        "and again: one leaked block per call")),
+          for first, shows in ((True, "the next call: used memory grew by the leaked workspace"),
+                               (False, "the call after: it grew again"), (False, "and again: one leaked block per call"))),
         _s("sanitize", "leak", "the recorded leak check: one leaked cudaMalloc per call, its host frame",
            _c("sanitizer", r"[Ll]eak", "next 0"), _c("sanitizer", r"leak\.cu:33", "look 0")),
     ),
@@ -290,6 +291,16 @@ PATHS: dict[str, tuple[PathStep, ...]] = {
     ),
 }
 """The recorded path of each lesson, by lesson name."""
+
+
+UNCHECKED: dict[tuple[str, str], str] = {
+    ("oob", "look 1"): "a reading task: the launcher is below the stop's lines (the walk does not scroll the source)",
+    ("assert", "look 2"): "a Locals watch is not a path step: the walk adds none",
+    ("divergence", "next 2"): "a statement, not a screen: S says it in a notification, off the path",
+    ("uninit", "look 2"): "a statement about initcheck, not a screen",
+}
+"""The guide items (lesson, ``look N``/``next N``) no claim checks on the screen, and why; the
+live-only ones (``--fixed``, ``--torch``: the guide says so in a replay) are not listed."""
 
 
 def lesson_path(name: str) -> tuple[PathStep, ...]:

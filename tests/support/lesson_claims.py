@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from cudatui.gdbbridge.record.stop_state import RecordedStep
-from cudatui.kernels.lesson_paths import PANE_TITLES, Claim, PathStep
+from cudatui.kernels.lesson_paths import PANE_TITLES, UNCHECKED, Claim, PathStep
 from cudatui.kernels.lessons import get_lesson
 
 from .tmux_path import ScreenPath
@@ -125,8 +125,11 @@ class Claims:
             self.checked.append(self.line(claim, step))
 
     def summary(self) -> str:
+        unchecked = [f"  not a screen claim: {item}: {why}" for (lesson, item), why in UNCHECKED.items()
+                     if lesson == self.lesson]
         return "\n".join([f"{self.lesson}: {len(self.checked)} claims checked on the screen, "
-                          f"{len(self.awaiting)} awaiting a re-recording", *(f"  awaiting: {a}" for a in self.awaiting)])
+                          f"{len(self.awaiting)} awaiting a re-recording", *(f"  awaiting: {a}" for a in self.awaiting),
+                          *unchecked])
 
 
 def area(screen: ScreenPath, where: str) -> str:
