@@ -189,7 +189,8 @@ PATHS: dict[str, tuple[PathStep, ...]] = {
     "race": (
         _start("0,0,0", "5,0,0", _c("locals", r"^\W*s\s+\d+", "look 1"),
                _c("screen", r"for \(int s = blockDim\.x / 2", "look 2")),
-        _s("shared", "sdata[256]", "sdata (extern __shared__) before the step", _c("shared", r"sdata", "look 0")),
+        _s("shared", "sdata[256]", "sdata (extern __shared__) before the step", _c("shared", r"sdata", "look 0"),
+           _c("shared", r"\b0x3f800000\b")),
         _s("key", "n", "sdata after one step of the reduction; s and tid in the Locals pane",
            _c("shared", r"sdata"), _c("locals", r"^\W*tid\s+5\b")),
         _s("console", "print sdata[0]@16", "the first 16 partial sums", _c("console", r"\$\d+ = \{")),

@@ -38,7 +38,7 @@ from cudatui.tui.panes.source import SourcePane
 from cudatui.tui.apps.picker_app import PickerApp
 from cudatui.tui.apps.replay_app import ModeStatusBar
 from tests.support.app import phase
-from tests.support.recorded_path import path_of, walk_path
+from tests.support.recorded_path import awaits_rerecording, path_of, walk_path
 from tests.support.wait import wait_for
 
 
@@ -133,7 +133,8 @@ def test_packaged_recordings_match_the_lessons_and_stop_after_every_step() -> No
         assert (info.recorded_on, info.debugger, info.made_with) == (meta["recorded_on"], meta["debugger"],
                                                                     meta["made_with"])
         specs = tuple(str(BreakpointSpec(loc, cond)) for loc, cond in lesson.breakpoint_specs())
-        assert info.breakpoints == specs, f"{name}: recorded with other breakpoints than the lesson's"
+        assert info.breakpoints == specs or awaits_rerecording(name), (
+            f"{name}: recorded with other breakpoints than the lesson's")
         assert not any(step.startswith("g lane") for step in info.steps)
         for exchange in load(str(path)).exchanges:
             lines = [e.line for e in exchange.output if e.dir == "out"]

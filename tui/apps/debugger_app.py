@@ -109,6 +109,15 @@ class DebuggerApp(NavigatingApp):
         """Put a pane on the screen (selecting its tab where it has one) and return it."""
         return self.query_one(Workspace).show_pane(pane_id)
 
+    def open_pane(self, pane_id: str) -> Widget:
+        """Show a pane for what the user asked (a key that opens it) and give it the focus, so that
+        the pane's keys (the guide's next step, ``d`` in Sanitize) reach it."""
+        pane = self.show_pane(pane_id)
+        target = pane if pane.focusable else next((w for w in pane.query("*") if w.focusable), None)
+        if target is not None:
+            self.screen.set_focus(target)
+        return pane
+
     # -- what the Debugger says ------------------------------------------------------------
 
     def spawn(self, call: Call, name: str) -> None:
@@ -311,13 +320,13 @@ class DebuggerApp(NavigatingApp):
     def _sanitize(self, tool: str, *, coredump: bool = False) -> bool:
         target, recording = self.debugger.config.target, self.debugger.config.recording
         if not target:  # a replay shows the report recorded with it
-            if not (recording and self.show_pane("sanitizer").show_recorded(recording, tool)):  # type: ignore[attr-defined]
+            if not (recording and self.open_pane("sanitizer").show_recorded(recording, tool)):  # type: ignore[attr-defined]
                 self.notify_user("no program to sanitize here (a coredump opened without PROGRAM, or a replay without "
                                  "a recorded report)", "warning")
             return False
         request = SanitizerRequest(program=target[0], args=target[1:], tool=tool, cwd=self.config.cwd,
                                    generate_coredump=coredump)
-        pane = self.show_pane("sanitizer")
+        pane = self.open_pane("sanitizer")
         pane.start(request)  # type: ignore[attr-defined]
         return True
 

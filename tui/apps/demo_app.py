@@ -33,6 +33,7 @@ from cudatui.tui.screens.guide_screen import GuideScreen
 from cudatui.tui.panes.console import ConsolePane
 from cudatui.tui.panes.guide import Guide, GuidePane
 from cudatui.tui.panes.status import StatusBar
+from cudatui.tui.apps.layout import Workspace
 from cudatui.tui.apps.replay_app import ReplayApp
 
 class DemoApp(ReplayApp):
@@ -90,10 +91,11 @@ class DemoApp(ReplayApp):
         console.write(f"built {library}\n", "console")
         await self.debugger.start()
 
-    def on_resize(self) -> None:
-        super().on_resize()
+    @on(Workspace.Laid)
+    def _fit_guide(self, event: Workspace.Laid) -> None:
+        """The guide strip's height follows the screen's size at once (at every resize)."""
         for guide in self.query(GuidePane):
-            guide.set_class(self.wide, "-wide")
+            guide.set_class(event.wide, "-wide")
 
     # -- the guide -----------------------------------------------------------------------------
 
@@ -146,7 +148,7 @@ class DemoApp(ReplayApp):
             return
         request = SanitizerRequest(program=self.debugger.config.target[0], args=self.debugger.config.target[1:],
                                    tool="memcheck", leak_check=True, cwd=self.config.cwd)
-        self.show_pane("sanitizer").start(request)  # type: ignore[attr-defined]
+        self.open_pane("sanitizer").start(request)  # type: ignore[attr-defined]
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)

@@ -15,6 +15,7 @@ from rich.text import Span, Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.containers import Vertical
 from textual.reactive import reactive
 from textual.widgets import DataTable, Input
 
@@ -135,7 +136,7 @@ class WarpsPane(QueryPane):
     WarpsPane {
         height: 1fr;
     }
-    WarpsPane > .warps-line {
+    WarpsPane .warps-line {
         height: 1;
         padding: 0 1;
     }
@@ -144,14 +145,19 @@ class WarpsPane(QueryPane):
     }
     WarpsPane > #warps-table {
         height: 1fr;
-        min-height: 4;
+        min-height: 2;
     }
-    WarpsPane > #warps-lines {
+    WarpsPane > #warps-foot {
+        dock: bottom;
+        height: auto;
+    }
+    WarpsPane #warps-lines {
         height: 1;
         padding: 0 1;
     }
-    WarpsPane > #watch-table {
-        height: 4;
+    WarpsPane #watch-table {
+        height: auto;
+        max-height: 4;
     }
     """
 
@@ -176,7 +182,7 @@ class WarpsPane(QueryPane):
 
     def compose(self) -> ComposeResult:
         yield InfoLine("Warps", id="warps-title", classes="warps-line")
-        yield InfoLine(LEGEND, classes="warps-line")
+        yield InfoLine(LEGEND, id="warps-legend", classes="warps-line")
         table: PaneTable[Text] = PaneTable(id="warps-table", cursor_type="row", cursor_foreground_priority="renderable")
         table.add_column("wp", key="warp", width=3)
         table.add_column("lanes 0-31", key="lanes", width=LANES)
@@ -184,13 +190,14 @@ class WarpsPane(QueryPane):
         table.add_column("first thr", key="thread")
         table.add_column("pc", key="pc")
         yield table
-        yield InfoLine("", id="warps-lines")
-        yield InfoLine("", id="culprit-line", classes="warps-line")
-        yield InfoLine("", id="watch-title", classes="warps-line")
-        watch: PaneTable[str] = PaneTable(id="watch-table", cursor_type="none", show_cursor=False)
-        for lane in range(LANES):
-            watch.add_column(f"L{lane}", key=str(lane))
-        yield watch
+        with Vertical(id="warps-foot"):  # at the bottom edge: a short pane shrinks the warps, never these
+            yield InfoLine("", id="warps-lines")
+            yield InfoLine("", id="culprit-line", classes="warps-line")
+            yield InfoLine("", id="watch-title", classes="warps-line")
+            watch: PaneTable[str] = PaneTable(id="watch-table", cursor_type="none", show_cursor=False)
+            for lane in range(LANES):
+                watch.add_column(f"L{lane}", key=str(lane))
+            yield watch
         yield InlineInput(placeholder="expression evaluated in every lane, e.g. threadIdx.x * 2", transient=True,
                           id="watch-input")
 
@@ -390,6 +397,7 @@ class WarpsPane(QueryPane):
             title.show(Text(f"warp watch {self.watch_expression} {status}".rstrip()))
         if watch.display != bool(self.watch_expression):
             watch.display = bool(self.watch_expression)
+        self.set_class(bool(self.watch_expression), "-watching")
         values = tuple(self.watch_values.get(lane, "–") for lane in range(LANES))
         sync_rows(watch, tuple(map(str, range(LANES))), {"watch": values} if self.watch_values else {},
                   tuple(f"L{lane}" for lane in range(LANES)))
