@@ -21,7 +21,7 @@ from textual.worker import Worker, WorkerState
 from cudatui.gdbbridge import (
     BreakpointSpec, ConsoleOutput, Debugger, DebuggerEvent, LaunchConfig, Notice, PhaseChanged, ProgramText,
     QueriesFailed, RawLine, SanitizerRequest, StartupFailed, StateChanged, Step, StopState, clean,
-    debug_breakpoint_for, explain_all,
+    debug_breakpoint_for, explain_all, tr,
 )
 from cudatui.tui.widgets.footer import KeyBar
 from cudatui.tui.apps.debugger_link import Call, DebuggerLink
@@ -245,7 +245,7 @@ class DebuggerApp(NavigatingApp):
         """Explain the CUDA error in the program output or the current stop."""
         found = self._diagnoses()
         if not found:
-            self.notify_user("no known CUDA error in the program output or the stop", "warning")
+            self.notify_user(tr("no known CUDA error in the program output or the stop"), "warning")
             return
         self.push_screen(ExplainScreen(found[0]), self._explained)
 

@@ -25,7 +25,7 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widget import Widget
 
-from cudatui.gdbbridge import Phase, SanitizerRequest, Status, clean
+from cudatui.gdbbridge import N_, Phase, SanitizerRequest, Status, clean
 from cudatui.kernels.build import BuildError, build_lesson
 from cudatui.kernels.lessons import sanitizer_options
 from cudatui.tui.plans.demo_plan import BACK, DemoPlan
@@ -123,8 +123,8 @@ class DemoApp(ReplayApp):
     # -- keys, help, palette -------------------------------------------------------------------
 
     def action_help(self, first: tuple[tuple[str, Any], ...] = ()) -> None:
-        super().action_help((("Lesson", DemoApp.BINDINGS), ("Guide strip", GuidePane.BINDINGS),
-                             ("Full-screen guide", GuideScreen.BINDINGS), *first))
+        super().action_help(((N_("Lesson"), DemoApp.BINDINGS), (N_("Guide strip"), GuidePane.BINDINGS),
+                             (N_("Full-screen guide"), GuideScreen.BINDINGS), *first))
 
     def action_back(self) -> None:
         """Back to the lesson picker: close the debugger (reaping what it started), then exit."""

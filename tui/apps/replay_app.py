@@ -18,7 +18,7 @@ from textual.screen import Screen
 from textual.widget import Widget
 
 from cudatui.gdbbridge import (
-    ConsoleOutput, DebuggerEvent, LaunchConfig, Notice, Phase, PhaseChanged, QueriesFailed, Status,
+    ConsoleOutput, DebuggerEvent, LaunchConfig, Notice, Phase, PhaseChanged, QueriesFailed, Status, tr,
 )
 from cudatui.tui.apps.debugger_app import DebuggerApp
 from cudatui.tui.plans.demo_plan import RecordingInfo
@@ -74,7 +74,7 @@ class ReplayApp(DebuggerApp):
 
     def on_mount(self) -> None:
         if self.recording is not None:  # the status bar's end is cut on a small screen: say it once
-            self.notify_user(f"REPLAY — {self.why}")
+            self.notify_user(f"{tr('REPLAY')} — {self.why}")
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
@@ -90,10 +90,11 @@ class ReplayApp(DebuggerApp):
     @staticmethod
     def _as_recorded(event: DebuggerEvent, path: str) -> DebuggerEvent:
         """``event`` with what the recording lacks said for a person."""
-        step = f"this step is not in the recording; the recorded path is: {path}"
+        step = tr("this step is not in the recording; the recorded path is: {path}").format(path=path)
         if isinstance(event, QueriesFailed) and event.not_recorded:
             missing = ", ".join(f.what for f in event.not_recorded)
-            return Notice(f"this recording has no answer for: {missing} (the panes say so)", "warning")
+            return Notice(tr("this recording has no answer for: {missing} (the panes say so)").format(missing=missing),
+                          "warning")
         if isinstance(event, Notice) and event.not_recorded:
             return Notice(step, "warning")
         if isinstance(event, ConsoleOutput) and event.not_recorded:
@@ -103,8 +104,8 @@ class ReplayApp(DebuggerApp):
     def _stalled(self, status: Status) -> None:
         """A replayed step still running after STALL_S: the recording holds no stop for it."""
         if self.debugger.status is status and self.recording is not None:
-            self.notify_user("the recording has no stop after this step: r replays it from the start; the "
-                             f"recorded path is: {self.recording.path_text}", "warning")
+            self.notify_user(tr("the recording has no stop after this step: r replays it from the start; the "
+                                "recorded path is: {path}").format(path=self.recording.path_text), "warning")
 
     def action_restart(self) -> None:
         """Live: run again. Replay: serve the recording again from its start."""
@@ -117,5 +118,5 @@ class ReplayApp(DebuggerApp):
         await self.debugger.close()
         for pane in self.query(StatePane):
             pane.set_reactive(StatePane.state, None)
-        self.notify_user("replaying the recording from the start")
+        self.notify_user(tr("replaying the recording from the start"))
         await self.debugger.restart()
