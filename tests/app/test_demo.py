@@ -211,7 +211,8 @@ async def test_replay_reaches_the_recorded_stop_explains_a_step_outside_it_follo
     assert info is not None
     file, line = first_stop(info.path)
     app = DemoApp(plan)
-    message = f"this step is not in the recording; the recorded path is: {info.path_text}"
+    message = (f"this step is not in the recording; from here it goes on with: {path_of(info.path)[1].keys} (the "
+               f"recorded path: {info.path_text})")  # the step after the first stop
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: phase(app) == "stopped" and app.query_one(SourcePane).view.current == line)
         source = app.query_one(SourcePane)

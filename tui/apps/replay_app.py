@@ -18,7 +18,7 @@ from textual.screen import Screen
 from textual.widget import Widget
 
 from cudatui.gdbbridge import (
-    ConsoleOutput, DebuggerEvent, LaunchConfig, Notice, Phase, PhaseChanged, QueriesFailed, Status, tr,
+    NEXT_STEP, ConsoleOutput, DebuggerEvent, LaunchConfig, Notice, Phase, PhaseChanged, QueriesFailed, Status, tr,
 )
 from cudatui.tui.apps.debugger_app import DebuggerApp
 from cudatui.tui.plans.demo_plan import RecordingInfo
@@ -91,6 +91,11 @@ class ReplayApp(DebuggerApp):
     def _as_recorded(event: DebuggerEvent, path: str) -> DebuggerEvent:
         """``event`` with what the recording lacks said for a person."""
         step = tr("this step is not in the recording; the recorded path is: {path}").format(path=path)
+        message = event.message if isinstance(event, Notice) else event.text if isinstance(event, ConsoleOutput) else ""
+        if NEXT_STEP in message:  # the stand-in named the step the recording goes on with from here
+            ahead = message.split(NEXT_STEP, 1)[1].rstrip()
+            step = tr("this step is not in the recording; from here it goes on with: {next} (the recorded path: "
+                      "{path})").format(next=ahead[:-1] if ahead.endswith(")") else ahead, path=path)
         if isinstance(event, QueriesFailed) and event.not_recorded:
             missing = ", ".join(f.what for f in event.not_recorded)
             return Notice(tr("this recording has no answer for: {missing} (the panes say so)").format(missing=missing),
