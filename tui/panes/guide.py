@@ -93,7 +93,7 @@ def header_text(guide: Guide, hint: str = "") -> Text:
     if hint:
         text.append(f"  {hint}", style="dim")
     text.append("\n" + tr("Symptom: "), style="bold")
-    text.append(guide.symptom)
+    text.append(tr(guide.symptom))  # a tool's own message stays as the tool prints it
     text.append(" · " + tr("caught by "), style="dim")
     text.append(guide.tool, style="bold")
     return text

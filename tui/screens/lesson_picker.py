@@ -31,7 +31,7 @@ def lesson_row(lesson: Lesson, width: int = 200) -> tuple[str, Text, str, Text]:
     """Name, title (with the symptom under it) in ``width`` cells, tool, and whether a recording
     is installed."""
     title = Text(fit_words(tr(lesson.title), width), style="bold")
-    title.append(f"\n{fit_words(lesson.symptom, width)}", style="italic dim")
+    title.append(f"\n{fit_words(tr(lesson.symptom), width)}", style="italic dim")
     recorded = (Text(tr("recorded"), style="green") if packaged_recording(lesson)
                 else Text(tr("live only"), style="yellow"))
     return lesson.name, title, lesson.tool, recorded
