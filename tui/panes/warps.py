@@ -11,7 +11,7 @@ one expression in all lanes of the focused warp after each stop (cached per stop
 
 from __future__ import annotations
 
-from rich.text import Span, Text
+from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -20,58 +20,15 @@ from textual.reactive import reactive
 from textual.widgets import DataTable, Input
 
 from cudatui.gdbbridge import (
-    WARP_TABLES_UNASKED, DebuggerQueries, Lane, MIError, StopState, ThreadRange, Warp, WarpWatchError, fmt_dim3,
+    WARP_TABLES_UNASKED, DebuggerQueries, MIError, StopState, ThreadRange, Warp, WarpWatchError, fmt_dim3,
     warp_tables_unsafe,
 )
 from cudatui.tui.widgets.inline_input import InlineInput
 from cudatui.tui.messages import FocusRequested
 
+from cudatui.tui.widgets.lane_strip import LANES, LEGEND, lane_kinds, strip
+
 from .base import InfoLine, PaneTable, QueryPane, Reading, carry_over, same_stop, sync_rows
-
-LANES = 32
-
-CELLS = {
-    "active": ("█", "green"),
-    "divergent": ("▒", "yellow"),
-    "inactive": ("·", "bright_black"),
-    "exception": ("✖", "bold red"),
-}
-"""Glyph and style per lane state."""
-
-LEGEND = Text.assemble(
-    *(part for kind, (glyph, style) in CELLS.items() for part in ((glyph, style), f" {kind}  "))
-)
-
-
-def lane_kinds(warp: Warp, lanes: tuple[Lane, ...]) -> list[str]:
-    """The 32 lane states of ``warp``; ``lanes`` (the focused warp's table) adds exceptions."""
-    kinds = [
-        "divergent" if warp.lane_divergent(i) else "active" if warp.lane_active(i) else "inactive"
-        for i in range(LANES)
-    ]
-    for lane in lanes:
-        if 0 <= lane.number < LANES:
-            if lane.exception:
-                kinds[lane.number] = "exception"
-            elif lane.state in CELLS:
-                kinds[lane.number] = lane.state
-    return kinds
-
-
-def strip(kinds: list[str], cursor: int | None = None, focused: int | None = None) -> Text:
-    """The lane strip; the lane cursor is reversed, the focused lane underlined."""
-    glyphs: list[str] = []
-    spans: list[Span] = []
-    for i, kind in enumerate(kinds):
-        glyph, style = CELLS[kind]
-        if i == focused:
-            style += " underline"
-        if i == cursor:
-            style += " reverse"
-        glyphs.append(glyph)
-        spans.append(Span(i, i + 1, style))
-    return Text("".join(glyphs), spans=spans)
-
 
 def focused_warp_from_lanes(state: StopState) -> Warp | None:
     """The focused warp rebuilt from its lanes when the warps table is missing."""
@@ -111,6 +68,15 @@ def line_map(state: StopState, threads: tuple[ThreadRange, ...]) -> dict[int, st
     return out
 
 
+class Foot(Vertical):
+    """The lines under the warp rows (PC summary, culprit, warp watch): when its height changes
+    (the watch shown or hidden), the rows are fitted again."""
+
+    def on_resize(self) -> None:
+        if isinstance(self.parent, WarpsPane):
+            self.parent.fit()
+
+
 class WarpsPane(QueryPane):
     """Warps of the focused SM, one lane strip each, and the warp watch.
 
@@ -148,7 +114,6 @@ class WarpsPane(QueryPane):
         min-height: 2;
     }
     WarpsPane > #warps-foot {
-        dock: bottom;
         height: auto;
     }
     WarpsPane #warps-lines {
@@ -190,7 +155,7 @@ class WarpsPane(QueryPane):
         table.add_column("first thr", key="thread")
         table.add_column("pc", key="pc")
         yield table
-        with Vertical(id="warps-foot"):  # at the bottom edge: a short pane shrinks the warps, never these
+        with Foot(id="warps-foot"):  # a short pane shrinks the warp rows (fit), never these
             yield InfoLine("", id="warps-lines")
             yield InfoLine("", id="culprit-line", classes="warps-line")
             yield InfoLine("", id="watch-title", classes="warps-line")
@@ -211,6 +176,20 @@ class WarpsPane(QueryPane):
         if not self._warps or not 0 <= table.cursor_row < len(self._warps):
             return None
         return self._warps[table.cursor_row]
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self.fit)
+
+    def fit(self) -> None:
+        """The warp rows get what the other lines leave (at least a header and one row), and the
+        focused warp's row stays in view."""
+        table = self.query_one("#warps-table", DataTable)
+        others = sum(w.outer_size.height for w in self.children if w.display and w is not table
+                     and not isinstance(w, InlineInput))
+        height = max(2, self.content_size.height - others)
+        if table.styles.height is None or table.styles.height.value != height:
+            table.styles.height = height
+            self.call_after_refresh(self._scroll_to_row, table.cursor_row)
 
     def watch_lane_cursor(self) -> None:
         self._fill_table()
