@@ -10,13 +10,13 @@ from __future__ import annotations
 import re
 import shlex
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
 from tests.support.i18n import english_texts, po_messages
+from tests.support.lesson_claims import close_app
 from tests.support.paths import ROOT
 from tests.support.tmux import TmuxServer
 from tests.support.wait import wait_until
@@ -85,8 +85,8 @@ def test_a_replayed_lesson_in_chinese_writes_no_english_sentence(lesson: str, si
         tmux("send-keys", "-t", "t", "?")
         wait_until(lambda: "cudatui 按键" in tmux.screen(), 30, lambda: f"the help screen:\n{tmux.screen()}")
         seen["help"] = english([NOT_OURS.sub("", line) for line in tmux.screen().splitlines()], catalogue)
-        tmux("send-keys", "-t", "t", "Escape")
+        tmux("send-keys", "-t", "t", "Escape")  # back to the main screen, where ctrl+q quits
     finally:
-        subprocess.run([*tmux.base, "kill-server"], capture_output=True, timeout=20)
+        close_app(tmux)
     missed = {screen: found for screen, found in seen.items() if found}
     assert not missed, f"English on the Chinese screens of {lesson} at {size[0]}x{size[1]}: {missed}"

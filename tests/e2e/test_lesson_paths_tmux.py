@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import shlex
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 
@@ -22,7 +21,7 @@ from cudatui.kernels.lessons import LESSONS
 from cudatui.tui.plans.demo_plan import RECORDINGS_DIR, read_recording
 from tests.support.paths import C_SOURCES, RECORDED, ROOT
 from tests.support.recorded_path import path_of, why_old
-from tests.support.lesson_claims import Claims
+from tests.support.lesson_claims import Claims, close_app
 from tests.support.tmux import TmuxServer
 from tests.support.tmux_path import ScreenPath
 
@@ -67,9 +66,8 @@ def test_recorded_path_key_by_key_shows_each_recorded_stop(path: Path, size: tup
             screen.check(step)
             if claims is not None:
                 claims.check(screen, step)
-        tmux("send-keys", "-t", "t", "C-q")
         if claims is not None:
             claim_counts[f"{lesson} {size[0]}x{size[1]}"] = claims.summary()
             print(claims.summary())
     finally:
-        subprocess.run([*tmux.base, "kill-server"], capture_output=True, timeout=20)
+        close_app(tmux)

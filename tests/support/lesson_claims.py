@@ -15,7 +15,10 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
 import re
+import signal
+import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -23,8 +26,9 @@ from cudatui.gdbbridge.record.stop_state import RecordedStep
 from cudatui.kernels.lesson_paths import PANE_TITLES, UNCHECKED, Claim, PathStep
 from cudatui.kernels.lessons import get_lesson
 
+from .tmux import TmuxServer
 from .tmux_path import ScreenPath
-from .wait import wait_until
+from .wait import wait_until, within
 
 CLAIM_WAIT = 30.0
 STEP_MARK = re.compile(r'999999999\^done,number="(\d+)",kind=')
@@ -166,3 +170,25 @@ def screen_shows(screen: ScreenPath, claim: Claim, last: dict[tuple[str, str], f
 
     wait_until(holds, CLAIM_WAIT, lambda: f"{why}:\n{screen.tmux.screen()}", every=0.3)
     return found[-1]
+
+
+def close_app(tmux: TmuxServer) -> None:
+    """End the app in the tmux window and the server: ctrl+q, then (an app that did not quit,
+    after a failed step) its process by id, then the server. Killing the server alone leaves the
+    app running without a terminal."""
+    try:
+        pid = int(tmux("list-panes", "-t", "t", "-F", "#{pane_pid}").split()[0])
+        tmux("send-keys", "-t", "t", "C-q")
+    except (subprocess.SubprocessError, ValueError, IndexError):
+        pid = None
+    if pid is not None and within(lambda: not alive(pid), 10.0, every=0.2) is None:
+        os.kill(pid, signal.SIGKILL)
+    subprocess.run([*tmux.base, "kill-server"], capture_output=True, timeout=20)
+
+
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
