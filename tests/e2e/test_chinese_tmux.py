@@ -30,6 +30,10 @@ NOT_OURS = re.compile(r".*→.*|cuda-gdb \S+|CUDA error: .*|CUDA out of memory.*
 recorded path's keys, the debugger's name."""
 
 
+SOURCE_LINE = re.compile(r"^\W*\d+ ")
+"""A line of the source pane (its number first), beside the help at 160x48: the program's text."""
+
+
 def translated() -> dict[str, str]:
     """English msgid -> Chinese, for the texts whose Chinese differs (a name kept as it is is not
     a miss)."""
@@ -84,7 +88,8 @@ def test_a_replayed_lesson_in_chinese_writes_no_english_sentence(lesson: str, si
         seen["E"] = english(ours(tmux.screen().splitlines(), wide), catalogue)
         tmux("send-keys", "-t", "t", "?")
         wait_until(lambda: "cudatui 按键" in tmux.screen(), 30, lambda: f"the help screen:\n{tmux.screen()}")
-        seen["help"] = english([NOT_OURS.sub("", line) for line in tmux.screen().splitlines()], catalogue)
+        seen["help"] = english([NOT_OURS.sub("", line) for line in tmux.screen().splitlines()
+                                if not SOURCE_LINE.match(line)], catalogue)
         tmux("send-keys", "-t", "t", "Escape")  # back to the main screen, where ctrl+q quits
     finally:
         close_app(tmux)

@@ -301,11 +301,15 @@ class WarpsPane(QueryPane):
                 table.move_cursor(row=cursor_row, scroll=False)
             self.call_after_refresh(self._scroll_to_row, cursor_row)
 
-    def _scroll_to_row(self, row: int) -> None:
+    def _scroll_to_row(self, row: int, again: bool = True) -> None:
         """Scroll the warps table so that ``row`` is its first visible row (or as near as it goes):
-        the same stop always shows the same rows, whatever the cursor did before."""
+        the same stop always shows the same rows, whatever the cursor did before. Once more after
+        the next refresh: rows synced in this one may not count in the table's height yet (a
+        short pane, one row shown, showed the first warp instead of the focused one)."""
         table = self.query_one("#warps-table", DataTable)
         table.scroll_to(x=0, y=row, animate=False, immediate=True)
+        if again:
+            self.call_after_refresh(self._scroll_to_row, row, False)
 
     def _fill_lines(self) -> None:
         if self.state is None:
