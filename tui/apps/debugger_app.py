@@ -7,6 +7,7 @@ Where the panes go (the splits, tabs and zoom) is :mod:`cudatui.tui.apps.layout`
 
 from __future__ import annotations
 
+import asyncio
 import os
 from functools import partial
 from typing import Any
@@ -42,6 +43,11 @@ from cudatui.tui.panes.output import OutputPane
 from cudatui.tui.panes.shared_memory import SharedMemoryPane
 from cudatui.tui.panes.source import SourcePane
 from cudatui.tui.panes.status import StatusBar
+
+EXPLAIN_CHARS = 64 * 1024
+"""Characters of the program's output that explain reads (its end: the error a program dies of
+is printed last; a printed tensor before it may be megabytes)."""
+
 
 class DebuggerApp(NavigatingApp):
     """cudatui: a full-screen debugger for CUDA kernels (and plain C with GNU gdb)."""
@@ -230,24 +236,25 @@ class DebuggerApp(NavigatingApp):
         """Run memcheck on the program in the sanitizer pane."""
         self._sanitize("memcheck")
 
-    def _diagnoses(self) -> tuple[Any, ...]:
-        """What cudatui.gdbbridge.explain.diagnose finds in the program output and the current stop."""
+    async def _diagnoses(self) -> tuple[Any, ...]:
+        """What cudatui.gdbbridge.explain.diagnose finds in the end of the program output
+        (:data:`EXPLAIN_CHARS`) and the current stop, found in a thread (keys are answered meanwhile)."""
         state = self.debugger.state
         stop = state.stop if state else None
-        text = self.query_one(OutputPane).text
+        text = self.query_one(OutputPane).tail(EXPLAIN_CHARS)
         if stop is not None and stop.exception is not None:
             text += f"\nreceived signal {stop.exception.signal_name}, {stop.exception.name}."
-        return explain_all(text)
+        return await asyncio.to_thread(explain_all, text)
 
-    def _offer_explanation(self) -> None:
+    async def _offer_explanation(self) -> None:
         """After a CUDA exception or a failed exit: say what explain found, without a dialog."""
-        found = self._diagnoses()
+        found = await self._diagnoses()
         if found:
             self.notify_user(f"{found[0].title}: press E for what it means and what to do next", "warning")
 
-    def action_explain(self) -> None:
+    async def action_explain(self) -> None:
         """Explain the CUDA error in the program output or the current stop."""
-        found = self._diagnoses()
+        found = await self._diagnoses()
         if not found:
             self.notify_user(tr("no known CUDA error in the program output or the stop"), "warning")
             return
