@@ -22,7 +22,7 @@ from textual.worker import Worker, WorkerState
 from cudatui.gdbbridge import (
     BreakpointSpec, ConsoleOutput, Debugger, DebuggerEvent, LaunchConfig, Notice, PhaseChanged, ProgramText,
     QueriesFailed, RawLine, SanitizerRequest, StartupFailed, StateChanged, Step, StopState, clean,
-    debug_breakpoint_for, explain_all,
+    debug_breakpoint_for, explain_all, tr,
 )
 from cudatui.tui.widgets.footer import KeyBar
 from cudatui.tui.apps.debugger_link import Call, DebuggerLink
@@ -118,6 +118,15 @@ class DebuggerApp(NavigatingApp):
     def show_pane(self, pane_id: str) -> Widget:
         """Put a pane on the screen (selecting its tab where it has one) and return it."""
         return self.query_one(Workspace).show_pane(pane_id)
+
+    def open_pane(self, pane_id: str) -> Widget:
+        """Show a pane for what the user asked (a key that opens it) and give it the focus, so that
+        the pane's keys (the guide's next step, ``d`` in Sanitize) reach it."""
+        pane = self.show_pane(pane_id)
+        target = pane if pane.focusable else next((w for w in pane.query("*") if w.focusable), None)
+        if target is not None:
+            self.screen.set_focus(target)
+        return pane
 
     # -- what the Debugger says ------------------------------------------------------------
 
@@ -247,7 +256,7 @@ class DebuggerApp(NavigatingApp):
         """Explain the CUDA error in the program output or the current stop."""
         found = await self._diagnoses()
         if not found:
-            self.notify_user("no known CUDA error in the program output or the stop", "warning")
+            self.notify_user(tr("no known CUDA error in the program output or the stop"), "warning")
             return
         self.push_screen(ExplainScreen(found[0]), self._explained)
 
@@ -323,13 +332,13 @@ class DebuggerApp(NavigatingApp):
         config = self.config
         target, recording = config.target, config.recording
         if not target:  # a replay shows the report recorded with it
-            if not (recording and self.show_pane("sanitizer").show_recorded(recording, tool)):  # type: ignore[attr-defined]
+            if not (recording and self.open_pane("sanitizer").show_recorded(recording, tool)):  # type: ignore[attr-defined]
                 self.notify_user("no program to sanitize here (a coredump opened without PROGRAM, or a replay without "
                                  "a recorded report)", "warning")
             return False
         request = SanitizerRequest(program=target[0], args=target[1:], tool=tool, cwd=config.cwd,
                                    generate_coredump=coredump)
-        pane = self.show_pane("sanitizer")
+        pane = self.open_pane("sanitizer")
         pane.start(request)  # type: ignore[attr-defined]
         return True
 

@@ -127,6 +127,9 @@ class DisassemblyPane(QueryPane):
     async def _fetch(self, pc: int) -> None:
         assert self.queries is not None
         start = "$pc" if self.before == 0 else f"$pc-{self.before}"
+        errorpc = self.errorpc
+        if self.state is not None and self.state.stop.exception and errorpc and errorpc < pc:
+            start = f"{errorpc - 2 * INSTRUCTION_BYTES:#x}"  # the faulting instruction (!>) is before pc: show it
         self.fetches += 1
         try:
             insns = await self.queries.disassemble(start, f"$pc+{self.after}")
@@ -140,6 +143,10 @@ class DisassemblyPane(QueryPane):
             self.ranges[(min(i.address for i in insns), max(i.address for i in insns) + INSTRUCTION_BYTES)] = insns
         if self.pc == pc:
             self._show(insns, "" if insns else f"no instructions at {pc:#x}")
+
+    def forget(self) -> None:
+        """Drop the fetched ranges: the next stop shown fetches its SASS again."""
+        self.ranges.clear()
 
     def _show(self, insns: tuple[Instruction, ...], status: str, keep_rows: bool = False) -> None:
         """Show ``insns`` (or ``status`` on the title line); ``keep_rows`` leaves the rows shown
