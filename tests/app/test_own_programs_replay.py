@@ -52,7 +52,7 @@ async def test_pytorch_index_assert_sync_line_then_launch_line() -> None:
         assert "CUDA_LAUNCH_BLOCKING=1" in note(app)
         shown = str(app.query_one(StackPane).query_one("#host-note", Static).render())
         assert shown == "⚠ line 7 is where the host waits, not the launch · L: launch blocking"
-        await wait_for(pilot, lambda: any(n.message == note(app) for n in app._notifications),
+        await wait_for(pilot, lambda: any(n.message == note(app) for n in app.notices.entries),
                        why="the sync-point note as a notification")
         first = app.last_state.generation
         await pilot.press("L")
@@ -90,7 +90,7 @@ async def test_pytorch_kernel_without_source_says_why_with_the_assert_sass_and_p
     """PyTorch's index kernel has no line information: the source pane says so in its first line
     (whose kernel, which library), then the assert message the program printed for the focused
     thread, the errorpc SASS marks, the script's line from the host stack and the build advice;
-    the banner says the same first line."""
+    the banner says where and the assert (its three lines; E has the no-source line too)."""
     app = replay("torch_index")
     async with app.run_test(size=(160, 48)) as pilot:
         await wait_for(pilot, lambda: phase(app) == "stopped" and "python:" in missing(app), why="the no-source lines")
@@ -105,22 +105,21 @@ async def test_pytorch_kernel_without_source_says_why_with_the_assert_sass_and_p
         assert 'extra_cuda_cflags=["-G", "-g"]' in lines[4] and "nvcc -G -lineinfo" in lines[4]
         assert "CUPY_CUDA_COMPILE_WITH_DEBUG=1" in lines[4]
         banner = str(app.query_one(ExceptionBanner).render())
-        assert lines[0] in banner and "IndexKernel.cu:111" in banner
+        assert "at::native::index_elementwise_kernel<128, 4, …>" in banner and "IndexKernel.cu:111" in banner
         await app.action_quit()
 
 
 async def test_pytorch_index_assert_at_80x24_keeps_the_banners_verdict_and_says_why_no_locals() -> None:
-    """At 80x24 the compact banner leaves the no-source lines to the source pane (there they all
-    are) and keeps whether the program can go on and the pointer to E; Locals says why it is
-    empty."""
+    """At 80x24 the three-line banner leaves the no-source lines to the source pane (there they all
+    are) and keeps whether the program can go on, the assert and the pointer to E; Locals says why
+    it is empty."""
     app = replay("torch_index")
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: phase(app) == "stopped" and "python:" in missing(app), why="the no-source lines")
         banner = str(app.query_one(ExceptionBanner).render()).split("\n")
-        assert banner[0] == " CUDA_EXCEPTION_12  Warp Assert"
-        assert banner[2:] == ["recoverable: `continue` resumes the program after this assert.",
-                              "E: what it means and what to do next"]
-        assert app.query_one(ExceptionBanner).size.height == len(banner) + 1  # the location wraps at 80 columns
+        assert banner[0] == " CUDA_EXCEPTION_12  Warp Assert · recoverable: c resumes after the assert"
+        assert len(banner) == 3 and banner[2].startswith("Assertion `") and banner[2].endswith("E for more")
+        assert app.query_one(ExceptionBanner).size.height == 3  # each line cut to the width, never wrapped
         assert missing(app).startswith("no source for at::native::index_elementwise_kernel<128, 4, …>: PyTorch's")
         note_line = "no locals: at::native::index_elementwise_kernel<128, 4, …> has no debug information"
         assert tree_rows(app, "frame") == {"none": ["none", note_line, "", ""]} and tree_rows(app) == {}

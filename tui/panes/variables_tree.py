@@ -136,9 +136,9 @@ class VariablesTree(Tree[Row]):
     """The tree of variables; right opens a line (or goes to its first member), left closes it
     (or goes to its parent); enter, space and a click open and close it too."""
 
-    BINDINGS = [
-        Binding("right", "open", "Open", show=False),
-        Binding("left", "close", "Close", show=False),
+    BINDINGS = [  # no description: the Locals pane's help rows (right, left) say what they do
+        Binding("right", "open", "", show=False),
+        Binding("left", "close", "", show=False),
     ]
 
     def __init__(self, *, id: str | None = None) -> None:
