@@ -15,7 +15,7 @@
 #   build [LESSON...]      build the teaching kernels (all without a name)
 #   tier3 [N [ALL_S [ONE_S]]]  every tier-3 test (tests/gpu, -m gpu), N workers (4: six concurrent
 #                          cuda-gdb sessions crashed its back end), ALL_S s in all, ONE_S s a test
-#   replay-attach          tests/gdbbridge/test_replay.py and test_attach.py on the box's Python
+#   replay-attach          tests/gdbbridge/record/test_replay.py and test_attach.py on the box's Python
 #   record [LESSON...]     record lessons through the UI along their paths (scripts/record_demos.py)
 #                          into $R/recordings.new (all without a name; JOBS=1 at a time); with the
 #                          GPU samples each recording holds
@@ -24,6 +24,7 @@
 #   threads-at-bp          threads at a breakpoint recorded through the UI (scripts/gpu_threads_at_bp.py)
 #   tmux LESSON COLSxROWS BREAKPOINT   cudatui in a real terminal (scripts/tmux_live.sh)
 #   bench                  the stop-to-screen bench on the box's idle CPU, then bench.gpu (divergence)
+#   bench-gpu [ROUNDS]     bench.gpu alone (divergence): first breakpoint, steps, key to screen
 #   jobs                   attach to a hung program and rank 1 of a torchrun job through the UI
 #                          (tests/gpu/test_jobs_gpu.py), recorded into $OUT/own/
 #   triage [NAME...]       cudatui triage of own programs (default torch_index), recorded through the UI
@@ -31,6 +32,8 @@
 #   own-programs [NAME...] your-own-program recordings through the UI (scripts/record_own.py; default
 #                          ext_oob cupy_oob triton_quiet_oob), new files only into
 #                          tests/fixtures/recorded/own/ and $R/own2/, then their GPU and replay tests
+#   dump-flags [NAME...]   which CUDA_COREDUMP_GENERATION_FLAGS sets cuda-gdb opens, and their
+#                          sizes (scripts/dump_flags.py; default cupy_oob ext_oob torch_index)
 #   summary                what the runs so far found: the box, tier-3 and replay/attach results,
 #                          the recordings
 #   pack                   $R into $OUT/results.tgz (the device tool returns few files)
@@ -77,7 +80,7 @@ tier3() {
 replay_attach() {
   local started=$SECONDS
   timeout 100 python3 -m pytest -p no:cacheprovider -q -o addopts="" --timeout 90 \
-    tests/gdbbridge/test_replay.py tests/gdbbridge/test_attach.py > "$R/replay_attach.log" 2>&1
+    tests/gdbbridge/record/test_replay.py tests/gdbbridge/jobs/test_attach.py > "$R/replay_attach.log" 2>&1
   echo "replay/attach tests rc=$? seconds=$((SECONDS - started))" >> "$R/replay_attach.log"
   grep -E "^(FAILED|ERROR)|passed|failed|rc=" "$R/replay_attach.log" | tail -8
 }
@@ -134,6 +137,13 @@ bench() {
   timeout 150 python3 -m bench.gpu --lesson divergence --rounds 2 > "$R/bench_gpu.log" 2>&1
   echo "bench.gpu rc=$?" >> "$R/bench_gpu.log"
   tail -5 "$R/bench_gpu.log"
+}
+
+bench_gpu() {
+  build > /dev/null
+  timeout 200 python3 -m bench.gpu --lesson divergence --rounds "${1:-2}" > "$R/bench_gpu.log" 2>&1
+  echo "bench.gpu rc=$?" >> "$R/bench_gpu.log"
+  tail -8 "$R/bench_gpu.log" | cut -c1-400
 }
 
 run_jobs() {
@@ -212,6 +222,8 @@ case $command in
   threads-at-bp) threads_at_bp ;;
   tmux) tmux_session "$@" ;;
   bench) bench ;;
+  bench-gpu) bench_gpu "$@" ;;
+  dump-flags) timeout 400 python3 scripts/dump_flags.py "$@" 2>&1 | tee "$R/dump_flags.txt" | cut -c1-330 ;;
   jobs) run_jobs ;;
   own-programs) own_programs "$@" ;;
   triage) triage "$@" ;;

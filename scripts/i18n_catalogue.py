@@ -3,7 +3,7 @@
 
 ``python scripts/i18n_catalogue.py`` writes every ``.mo`` that differs from its ``.po``;
 ``--check`` writes nothing and exits 1 naming each ``.mo`` that does. Both ``.po`` and ``.mo`` are
-committed, so the installed package needs no tool at run time; tests/gdbbridge/test_i18n.py fails
+committed, so the installed package needs no tool at run time; tests/gdbbridge/i18n/test_i18n.py fails
 when a ``.mo`` does not hold what its ``.po`` says. Needs Babel (the ``test`` extra).
 """
 

@@ -4,7 +4,7 @@ Every text a person reads is written in English where it is used. :func:`tr` giv
 chosen language from that language's gettext catalogue, ``locale/<language>/LC_MESSAGES/cudatui.mo``
 beside this module, read with the standard library's :mod:`gettext`. The ``.mo`` is compiled from
 the ``.po`` next to it (the file translators edit) by ``scripts/i18n_catalogue.py``; a text the
-catalogue lacks stays English (tests/gdbbridge/test_i18n.py checks that none is missing, none is
+catalogue lacks stays English (tests/gdbbridge/i18n/test_i18n.py checks that none is missing, none is
 stale and that the ``.mo`` holds what the ``.po`` says). Tool names, API names, error texts and
 code inside a text stay as they are. Templates are translated before they are filled
 (``{script}`` stays in the translation).

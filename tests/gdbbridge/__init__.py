@@ -1,1 +1,3 @@
-"""Units of the library: MI, the session, replay, CUDA parsing, state, breakpoints, sanitizer, NVML, doctor, explain, kernels."""
+"""Units of the library, a folder per gdbbridge subpackage (session, record, debugger, cuda, sanitizer, host,
+jobs, explain, doctor, nvml, i18n); here the top-level modules (aggregates, names, outcome, text, source), the
+import contract and the kernels."""

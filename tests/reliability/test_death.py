@@ -3,7 +3,7 @@
 gdb SIGKILLed while the program runs and while it is stopped: the UI says so and offers a
 restart, nothing raises, gdb is reaped (no zombie) and the debuggee does not outlive it.
 The debuggee killed from outside: the state becomes exited, with the signal. (Session-level
-death with a request pending is tests/gdbbridge/test_session_gdb.py::test_gdb_sigkill_mid_session.)
+death with a request pending is tests/gdbbridge/session/test_session_gdb.py::test_gdb_sigkill_mid_session.)
 """
 
 from __future__ import annotations

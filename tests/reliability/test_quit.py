@@ -60,7 +60,7 @@ def test_quit_while_the_program_loops(tmp_path: Path) -> None:
 @needs_gdb
 def test_quit_during_a_sanitizer_run_that_ignores_sigterm(tmp_path: Path) -> None:
     """The hard case (a run that obeys SIGTERM ends sooner; SanitizerRun's own cancel tests
-    are in tests/gdbbridge/test_sanitizer_run.py)."""
+    are in tests/gdbbridge/sanitizer/test_sanitizer_run.py)."""
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
     fake = bin_dir / "compute-sanitizer"

@@ -26,7 +26,7 @@ from cudatui.gdbbridge.record.transcript import load
 from cudatui.gdbbridge.session.events import RawLine
 from cudatui.gdbbridge.session.errors import MIError
 
-from ..support.paths import RECORDED
+from tests.support.paths import RECORDED
 
 RECORDING = RECORDED / "ui_divergence_v1.jsonl.gz"
 FOCUS = "block (0,0,0) thread (32,0,0)"

@@ -1,0 +1,1 @@
+"""gdbbridge/doctor: the doctor's checks."""

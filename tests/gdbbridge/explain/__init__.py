@@ -1,0 +1,1 @@
+"""gdbbridge/explain: error texts to diagnoses, the rules' order."""

@@ -1,0 +1,1 @@
+"""gdbbridge/host: the host Python stack read, encoded, shown, and faulthandler's report."""

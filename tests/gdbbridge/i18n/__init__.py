@@ -1,0 +1,1 @@
+"""gdbbridge/i18n: the catalogues and languages."""

@@ -1,0 +1,1 @@
+"""gdbbridge/jobs: attaching, ranks and their relay, triage."""

@@ -1,0 +1,1 @@
+"""gdbbridge/nvml: the sampler and its models."""
