@@ -171,3 +171,23 @@ async def test_a_quiet_out_of_bounds_write_exits_0_and_offers_memcheck() -> None
         assert missing(app).startswith("the program exited with code 0; no kernel faulted under the debugger")
         assert "m runs memcheck" in missing(app)
         await app.action_quit()
+
+
+@pytest.mark.parametrize("size", [(80, 24), (160, 48)])
+async def test_pytorch_sass_title_is_the_demangled_kernel_and_lists_the_pc(size) -> None:
+    """SASS of PyTorch's kernel (``func-name`` is its 270-character linker symbol): the title reads
+    the C++ name, short, and the listing holds the pc the title names (8 shows the pane)."""
+    from tests.support.screen import screen_text
+
+    app = replay("torch_index")
+    async with app.run_test(size=size) as pilot:
+        await wait_for(pilot, lambda: phase(app) == "stopped" and app.last_state.in_kernel, why="the kernel stop")
+        await pilot.press("8")
+        pane = app.query_one("#disassembly")
+        await wait_for(pilot, lambda: pane.status == "" and pane.query_one(DataTable).row_count, why="the SASS")
+        await pilot.pause()
+        text = screen_text(app)
+        assert "SASS at::native::index_elementwise_kernel<128, 4, …> · pc 0x7ffd037a44f0" in text
+        assert "_ZN2at" not in text and "(not in view)" not in text
+        assert any(" ".join(line.replace("│", " ").split()).startswith("=> 0x7ffd037a44f0") for line in text.splitlines())
+        await app.action_quit()
