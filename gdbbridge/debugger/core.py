@@ -356,7 +356,8 @@ class DebuggerCore:
             return None, None
         stack = await read_host_stack(self.session, self.config)
         in_kernel = stack is not None and state.focus is not None
-        note = sync_point(stack, debuggee_env(self.config, self.launch_blocking)) if stack is not None and in_kernel else None
+        env = debuggee_env(self.config, self.launch_blocking)
+        note = sync_point(stack, env, can_rerun=self.config.attach is None) if stack is not None and in_kernel else None
         return stack, note
 
     async def _watch_values(self, state: StopState) -> tuple[Variable, ...]:

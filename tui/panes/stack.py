@@ -112,7 +112,8 @@ class StackPane(StatePane):
         message.display = bool(note)
         frame = stack.user_frame if stack is not None else None
         line = f"line {frame.line}" if frame is not None else "this line"
-        message.show(Text(f"⚠ {line} is where the host waits, not the launch · L: launch blocking"))
+        rerun = " · L: launch blocking" if note and "CUDA_LAUNCH_BLOCKING=1" in note else ""  # not when attached
+        message.show(Text(f"⚠ {line} is where the host waits, not the launch{rerun}"))
         message.tooltip = note or None
         sync_rows(table, self.COLUMNS, host_rows(stack) if stack is not None else {})
 
