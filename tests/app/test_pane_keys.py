@@ -82,3 +82,19 @@ async def test_the_palette_shows_each_pane_and_help_lists_the_keys_as_typed() ->
         await pilot.press("2")
         assert isinstance(app.screen, HelpScreen)  # a dialog keeps the pane keys out
         await app.action_quit()
+
+
+async def test_a_lessons_help_lists_q_once_as_what_it_does_there() -> None:
+    """In a lesson q goes back to the picker: help says that, and no "q Quit" beside it."""
+    from cudatui.tui.apps.demo_app import DemoApp
+    from cudatui.tui.plans.demo_plan import plan_demo
+
+    app = DemoApp(plan_demo("tile", "replay"))
+    async with app.run_test(size=(120, 36)) as pilot:
+        await wait_for(pilot, lambda: phase(app) == "stopped")
+        await pilot.press("question_mark")
+        await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen))
+        rows = help_rows(app)
+        assert [r for r in rows if r.startswith("q ")] == ["q Back to the lesson picker (ctrl+q quits)"]
+        assert "⏎ Open the full-screen guide" in rows and "1 Show Source" in rows
+        await app.action_quit()

@@ -43,7 +43,8 @@ def test_ctrl_q_at_the_first_frame_quits(tmp_path: Path, size) -> None:
     try:
         tmux.wait_for_line("r Run")  # the key bar: the first frame
         tmux("send-keys", "-t", "t", "C-q")
-        screen = tmux.wait_for_line("EXITED 0")
+        screen = tmux.wait_for_screen(lambda text: "EXITED 0" in text and text.split("EXITED 0", 1)[1].split(),
+                                      "the exit and the terminal's ixon setting")
         assert screen.split("EXITED 0", 1)[1].split()[0] == "ixon"  # given back as it was
     finally:
         subprocess.run([*tmux.base, "kill-server"], capture_output=True, timeout=20)
