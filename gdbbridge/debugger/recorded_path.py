@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass
 
 from cudatui.gdbbridge.debugger.breakpoints import BreakpointSpec
-from cudatui.gdbbridge.debugger.core import RUN, STEPS
+from cudatui.gdbbridge.debugger.steps import RUN, STEPS
 from cudatui.gdbbridge.record.transcript import Exchange, Transcript, canonical
 
 MOVES = {RUN: "run", **{operation: step.value for step, operation in STEPS.items()}}
