@@ -52,7 +52,7 @@ async def test_the_host_sync_note_is_the_stack_panes_not_a_toast() -> None:
     app = DebuggerApp(LaunchConfig.replay(RECORDED / "own" / "ui_torch_index.jsonl",
                                           source_dirs=(str(ROOT / "scripts" / "own_programs"),)))
     async with app.run_test(size=(120, 36), notifications=True) as pilot:
-        await wait_for(pilot, lambda: app.last_state is not None and app.last_state.host_note, why="the host note")
+        await wait_for(pilot, lambda: app.debugger.state is not None and app.debugger.state.host_note, why="the host note")
         await wait_for(pilot, lambda: any("waiting for the GPU" in e.message for e in app.notices.entries))
         await pilot.pause()
         assert not [t for t in toasts(app) if "waiting for the GPU" in str(t.render())]

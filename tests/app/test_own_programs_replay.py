@@ -195,7 +195,7 @@ async def test_pytorch_sass_title_is_the_demangled_kernel_and_lists_the_pc(size)
 
     app = replay("torch_index")
     async with app.run_test(size=size) as pilot:
-        await wait_for(pilot, lambda: phase(app) == "stopped" and app.last_state.in_kernel, why="the kernel stop")
+        await wait_for(pilot, lambda: phase(app) == "stopped" and app.debugger.state.in_kernel, why="the kernel stop")
         await pilot.press("8")
         pane = app.query_one("#disassembly")
         await wait_for(pilot, lambda: pane.status == "" and pane.query_one(DataTable).row_count, why="the SASS")
@@ -225,9 +225,9 @@ async def test_a_kernel_without_source_shows_the_users_python_line_under_its_no_
         line = next(i for i, row in enumerate(rows) if 'print("sum", y.sum().item())' in row)
         assert title < note < line, rows
         assert "▶" in rows[line] and "8: SASS" in " ".join(r.strip() for r in rows[note:line])
-        first = app.last_state.generation
+        first = app.debugger.state.generation
         await pilot.press("L")
-        await wait_for(pilot, lambda: app.last_state.generation > first and python_shown(app) == ("torch_index.py", 6),
+        await wait_for(pilot, lambda: app.debugger.state.generation > first and python_shown(app) == ("torch_index.py", 6),
                        why="the launch line shown")
         await pilot.pause()
         assert any("y = x[idx]" in row and "▶" in row for row in screen_rows(app))

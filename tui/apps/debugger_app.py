@@ -164,7 +164,8 @@ class DebuggerApp(PaneKeysApp):
 
     def _banner_says(self, message: str) -> bool:
         """Whether ``message`` announces the CUDA exception the banner shows."""
-        exception = self.last_state.stop.exception if self.last_state else None
+        state = self.debugger.state
+        exception = state.stop.exception if state else None
         return exception is not None and message == f"{exception.signal_name}: {exception.name}"
 
     def notify_user(self, message: str, severity: str = "information") -> None:
@@ -238,7 +239,7 @@ class DebuggerApp(PaneKeysApp):
         if not found:
             return
         offer = f"{found[0].title}: press E for what it means and what to do next"
-        if self.last_state is not None and self.last_state.stop.exception is not None:
+        if self.debugger.state is not None and self.debugger.state.stop.exception is not None:
             self.log_notice(offer, "warning")  # the banner says E
         else:
             self.notify_user(offer, "warning")
