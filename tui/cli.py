@@ -137,6 +137,24 @@ def check_record(record: str | None) -> str | None:
     return f"cannot record to {record}: it is a directory" if Path(record).is_dir() else None
 
 
+def check_breakpoints(texts: Sequence[str]) -> str | None:
+    """Why a ``-b`` cannot be a breakpoint (no location, or ``if`` with no condition), or None:
+    gdb took ``target if`` for a location of that name, pending, and said nothing."""
+    for text in texts:
+        _, sep, condition = f"{text} ".partition(" if ")
+        words = text.split()
+        if not words:
+            why = "no location"
+        elif words[0] == "if":
+            why = 'no location before "if"'
+        elif sep and not condition.strip():
+            why = 'no condition after "if"'
+        else:
+            continue
+        return f"-b {text!r}: {why} (-b LOCATION, or -b 'LOCATION if CONDITION')"
+    return None
+
+
 def prepare_record(record: str | None, force: bool, share: str | None = None) -> str | None:
     """Create the --record file (after every other check passed); why it cannot be, or None."""
     if record is None:
@@ -166,7 +184,8 @@ def run_debugger(args: argparse.Namespace) -> int:
         return _fail("error: --host-core CORE goes with --core GPU_DUMP (the CPU core of the same fault)")
     program = args.program
     debugger = "cuda-gdb" if args.debugger is None else args.debugger
-    checks = (lambda: check_program(program) if program is not None else None,
+    checks = (lambda: check_breakpoints(args.breakpoints),
+              lambda: check_program(program) if program is not None else None,
               lambda: check_script(program) if program is not None else None, lambda: check_core(args.core),
               lambda: check_core(args.host_core, "core file"),
               lambda: check_debugger(debugger), lambda: check_record(args.record),
@@ -188,7 +207,7 @@ def run_attach(args: argparse.Namespace) -> int:
     if args.pid <= 0:
         return _fail(f"error: --pid {args.pid} is not a process id")
     config = attach_config(args.pid, args.debugger, tuple(args.breakpoints))
-    checks = (lambda: attach_problem(args.pid), lambda: check_debugger(config.debugger[0]),
+    checks = (lambda: check_breakpoints(args.breakpoints), lambda: attach_problem(args.pid), lambda: check_debugger(config.debugger[0]),
               lambda: check_record(args.record), lambda: prepare_record(args.record, args.force, args.share))
     for check in checks:  # in order: the --record file is made once the others passed
         problem = check()
@@ -204,6 +223,9 @@ def run_replay(args: argparse.Namespace) -> int:
 
     if args.speed < 0:
         return _fail("--speed must not be negative")
+    problem = check_breakpoints(args.breakpoints)
+    if problem:
+        return _fail(problem)
     try:
         plan = plan_replay(args.file, tuple(args.breakpoints), tuple(args.source_dir), args.speed)
     except ReplayError as exc:

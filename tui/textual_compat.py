@@ -1,7 +1,7 @@
 """Every use of a private Textual name, in one place.
 
 Covers textual 8.2.8, the version pinned in pyproject.toml (checked against its source:
-``textual/widgets/_data_table.py``, ``_log.py``, ``_rich_log.py``, ``_toast.py``, ``app.py``).
+``textual/widgets/_data_table.py``, ``_log.py``, ``_toast.py``, ``app.py``).
 Nothing else in ``tui/`` may touch a private Textual name (``tests/panes/test_textual_compat.py``
 fails on one); when textual is upgraded, this module is the one to read again against the new
 source, and :data:`PRIVATE_NAMES` lists what to look for.
@@ -21,9 +21,10 @@ Why each hack exists:
   appends; OutputLog merges them into one, wraps long lines, and so drops stale rows from
   ``_render_line_cache``, renders a line with ``_render_line_strip`` and measures it as Textual
   shows it (``_process_line``), and remaps its rows after ``_prune_max_lines``.
-- RichLog (the ``rich_log_*`` functions), for :class:`~cudatui.tui.panes.console.BoundedLog`:
-  RichLog keeps every write in ``_deferred_renders`` until it has a size (``_size_known``), without
-  a bound; a flood of MI lines in the hidden MI log grew memory by hundreds of MB.
+- ScrollView (:class:`InPlaceScrollView`), for the pane tables, the console's logs and the
+  trees: a ScrollView whose content grows (its ``virtual_size``) asks for a layout pass of the
+  whole screen, also when its own size does not follow its content; then only its scrollbars
+  change, which ``_scroll_update`` updates (what the layout pass would call).
 - Toasts (:data:`Toast`, :func:`toast_notification`), for :class:`~cudatui.tui.apps.toasts.ToastingApp`:
   an expired toast's cells stayed on the screen until something repainted them; the app repaints
   once no toast on the screen is expired. ``Toast`` lives in the private ``textual.widgets._toast``.
@@ -40,21 +41,23 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from contextlib import AbstractContextManager, nullcontext
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.style import Style
 from textual._types import SegmentLines
 from textual.app import App
+from textual.geometry import Size
 from textual.notifications import Notification
+from textual.reactive import Reactive
+from textual.scroll_view import ScrollView
 from textual.strip import Strip
-from textual.widgets import DataTable, Log, RichLog
+from textual.widgets import DataTable, Log
 from textual.widgets._toast import Toast
 from textual.widgets.data_table import CellType, ColumnKey, RowKey
 
 __all__ = [
-    "PRIVATE_NAMES", "DataTableHooks", "LogHooks", "SegmentLines", "ServeHooks", "Toast", "app_notifications",
-    "log_forget_rendered_line", "log_line_processor", "log_line_strip", "rich_log_size_known",
-    "rich_log_trim_deferred", "table_bump_update_count", "table_cell_key", "table_has_cell",
+    "PRIVATE_NAMES", "DataTableHooks", "InPlaceScrollView", "LogHooks", "SegmentLines", "ServeHooks", "Toast", "app_notifications",
+    "log_forget_rendered_line", "log_line_processor", "log_line_strip", "table_bump_update_count", "table_cell_key", "table_has_cell",
     "table_render_inputs", "table_row_index", "table_set_cell_quietly", "toast_notification",
 ]
 
@@ -67,8 +70,8 @@ PRIVATE_NAMES = frozenset({
     "_pseudo_class_state", "_render_cell", "_clear_caches", "_update_column_widths", "_update_dimensions",
     # textual.widgets.Log
     "_render_line_cache", "_render_line_strip", "_process_line", "_prune_max_lines",
-    # textual.widgets.RichLog
-    "_size_known", "_deferred_renders",
+    # textual.scroll_view.ScrollView
+    "_scroll_update",
     # textual.widgets._toast.Toast, textual.app.App
     "_toast", "_notification", "_notifications",
     # textual._types
@@ -79,9 +82,31 @@ PRIVATE_NAMES = frozenset({
 """The private Textual names this module uses; no other module of tui/ may name one."""
 
 
+# ScrollView --------------------------------------------------------------------------------------
+
+_ScrollView = ScrollView if TYPE_CHECKING else object
+
+
+class InPlaceScrollView(_ScrollView):
+    """Mixed in before a ScrollView (a DataTable, RichLog, Tree, Input): its content growing or
+    shrinking lays the screen out only when its own size follows its content (an ``auto`` width
+    or height); otherwise its scrollbars are updated in place (a scrollbar that appears or goes
+    is still a layout pass, as it takes room). Not a Widget itself: Textual takes a widget's CSS,
+    bindings and component classes from the first Widget among its bases."""
+
+    virtual_size: Reactive[Size] = Reactive(Size(0, 0))
+    """As Widget's, without a layout pass of its own."""
+
+    def watch_virtual_size(self, size: Size) -> None:
+        if self.styles.auto_dimensions:
+            self.refresh(layout=True)
+        else:
+            self._scroll_update(size)
+
+
 # DataTable ---------------------------------------------------------------------------------------
 
-class DataTableHooks(DataTable[CellType]):
+class DataTableHooks(InPlaceScrollView, DataTable[CellType]):
     """A DataTable whose private methods that PaneTable extends have public names here.
 
     Override :meth:`render_table_cell` (calls ``DataTable._render_cell``), :meth:`caches_cleared`
@@ -179,20 +204,6 @@ def log_forget_rendered_line(log: Log, y: int) -> None:
 def log_line_strip(log: Log, index: int, style: Style) -> Strip:
     """Line ``index`` of the Log, rendered whole (from its render cache when there)."""
     return log._render_line_strip(index, style)
-
-
-# RichLog -----------------------------------------------------------------------------------------
-
-def rich_log_size_known(log: RichLog) -> bool:
-    """Whether the RichLog has had a size (before, it defers every write)."""
-    return log._size_known
-
-
-def rich_log_trim_deferred(log: RichLog, max_lines: int | None) -> None:
-    """Keep at most ``max_lines`` of the writes the RichLog deferred, dropping the oldest."""
-    deferred = log._deferred_renders
-    while max_lines is not None and len(deferred) > max_lines:
-        deferred.popleft()
 
 
 # Toasts and notifications ------------------------------------------------------------------------

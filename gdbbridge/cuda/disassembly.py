@@ -41,6 +41,11 @@ def _instruction(d: Mapping[str, Any], line: int | None, file: str | None) -> In
 
 
 async def disassemble(session: GdbSession, start: str = "$pc", end: str = "$pc+48") -> tuple[Instruction, ...]:
-    """SASS between two address expressions, with source lines (~0.7 s on cuda-gdb: cache it)."""
+    """SASS between two address expressions, with source lines (~0.7 s on cuda-gdb: cache it).
+    Where the source-centric listing is empty (cuda-gdb 13.0 at a CUDA exception), the raw one."""
     payload = await session.command("-data-disassemble", Flag("-s"), start, Flag("-e"), end, Flag("--"), Flag("1"))
-    return parse_disassembly(payload)
+    found = parse_disassembly(payload)
+    if found:
+        return found
+    return parse_disassembly(await session.command("-data-disassemble", Flag("-s"), start, Flag("-e"), end,
+                                                   Flag("--"), Flag("0")))

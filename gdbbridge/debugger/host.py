@@ -59,7 +59,13 @@ def dump_pid(path: str) -> int:
 
 def is_python(config: LaunchConfig) -> bool:
     """Whether the debuggee is a Python program (a ``.py`` PROGRAM or a Python interpreter)."""
-    argv = (os.path.realpath(f"/proc/{config.attach}/exe"),) if config.attach is not None else config.program_argv
+    if config.attach is None:
+        argv = config.program_argv
+    else:
+        try:  # a kernel thread has no executable, a process not dumpable hides it, one that ended has gone
+            argv = (os.readlink(f"/proc/{config.attach}/exe"),)
+        except OSError:
+            return False
     return bool(argv) and os.path.basename(argv[0]).startswith("python")
 
 

@@ -19,6 +19,7 @@ from collections.abc import Callable
 from cudatui.gdbbridge.debugger.breakpoint_edits import BreakpointEdits
 from cudatui.gdbbridge.debugger.breakpoints import Breakpoints, BreakpointSpec, pending_text
 from cudatui.gdbbridge.debugger.config import LaunchConfig
+from cudatui.gdbbridge.debugger.recorded_path import as_followed
 from cudatui.gdbbridge.debugger.context import DebuggerContext
 from cudatui.gdbbridge.debugger.events import Notice, PhaseChanged, StartupFailed
 from cudatui.gdbbridge.debugger.host import is_native, jit_env, read_output
@@ -108,7 +109,9 @@ class RunControl:
 
     async def _begin(self, cfg: LaunchConfig, first: bool) -> None:
         """gdb runs: open the coredump, say what it attached to, or insert the ``-b`` breakpoints
-        and run the program (a native one with pending breakpoints is held)."""
+        and run the program (a native one with pending breakpoints is held). A follower starts as
+        the instructor's session did."""
+        cfg = as_followed(cfg)
         if cfg.core:
             await self._open_core(cfg.core)
             return

@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass
 from collections.abc import Mapping, Sequence
 
+from cudatui.gdbbridge.i18n import tr
 from cudatui.gdbbridge.models.host import HostFrame, HostStack
 
 SYNC_CALLS: tuple[tuple[str, re.Pattern[str]], ...] = (
@@ -76,11 +77,11 @@ def sync_point(stack: HostStack, env: Mapping[str, str], *, can_rerun: bool = Tr
     frame = stack.user_frame
     if frame is None:
         return None
-    where = f"line {frame.line} of {os.path.basename(frame.file)}"
-    rerun = "Re-run with CUDA_LAUNCH_BLOCKING=1 to stop at the launch line." if can_rerun else ""
+    where = tr("line {line} of {file}").format(line=frame.line, file=os.path.basename(frame.file))
+    rerun = tr("Re-run with CUDA_LAUNCH_BLOCKING=1 to stop at the launch line.") if can_rerun else ""
     call = next((label for label, pattern in SYNC_CALLS if pattern.search(frame.code)), None)
     if call is not None:
-        return (f"The host is waiting for the GPU at {where} ({call}): the kernel that stopped was "
-                f"launched EARLIER, by a line before it or earlier in this one. {rerun}").rstrip()
-    return (f"Kernel launches are asynchronous (CUDA_LAUNCH_BLOCKING is not 1): the host ran on to {where}; "
-            f"the kernel that stopped was launched EARLIER, there or before. {rerun}").rstrip()
+        return tr("The host is waiting for the GPU at {where} ({call}): the kernel that stopped was launched EARLIER, "
+                  "by a line before it or earlier in this one. {rerun}").format(where=where, call=call, rerun=rerun).rstrip()
+    return tr("Kernel launches are asynchronous (CUDA_LAUNCH_BLOCKING is not 1): the host ran on to {where}; the "
+              "kernel that stopped was launched EARLIER, there or before. {rerun}").format(where=where, rerun=rerun).rstrip()

@@ -2,9 +2,12 @@
 
 gdb's own words for a refusal are ``ptrace: Operation not permitted.`` whatever the cause. The
 causes can be told apart beforehand from /proc: no such process, a process of another user, one
-already traced by another debugger (``TracerPid`` in /proc/PID/status), Yama's
-``kernel.yama.ptrace_scope`` (1: only a debugger's own children; 2: only with CAP_SYS_PTRACE; 3:
-never), or a container without CAP_SYS_PTRACE. :func:`attach_problem` says which, or None;
+already traced by another debugger (``TracerPid`` in /proc/PID/status), a kernel thread (no
+program, no memory of its own: ``PF_KTHREAD`` in /proc/PID/stat), a process that is not dumpable
+(``prctl(PR_SET_DUMPABLE, 0)``, a setuid program: the kernel refuses even to show its
+``/proc/PID/exe`` without CAP_SYS_PTRACE), Yama's ``kernel.yama.ptrace_scope`` (1: only a
+debugger's own children; 2: only with CAP_SYS_PTRACE; 3: never), or a container without
+CAP_SYS_PTRACE. :func:`attach_problem` says which, or None;
 :func:`refusal` explains what gdb said when it was refused anyway.
 """
 
@@ -19,6 +22,8 @@ YAMA_SCOPE = "/proc/sys/kernel/yama/ptrace_scope"
 CAP_SYS_PTRACE = 19
 """The capability's bit in the ``CapEff`` mask of /proc/PID/status."""
 ALLOW = "sudo sysctl kernel.yama.ptrace_scope=0"
+PF_KTHREAD = 0x00200000
+"""The kernel's flag of a kernel thread, in the flags field of /proc/PID/stat."""
 
 
 @dataclass(frozen=True)
@@ -54,6 +59,27 @@ def process_info(pid: int, proc: str = "/proc") -> ProcessInfo | None:
                        "libcuda.so" in maps)
 
 
+def is_kernel_thread(pid: int, proc: str = "/proc") -> bool:
+    """Whether ``pid`` is a kernel thread (False when /proc cannot tell)."""
+    try:
+        stat = (Path(proc) / str(pid) / "stat").read_text()
+        return bool(int(stat.rsplit(")", 1)[1].split()[6]) & PF_KTHREAD)  # the name, in parentheses, may hold spaces
+    except (OSError, ValueError, IndexError):
+        return False
+
+
+def is_hidden(pid: int, proc: str = "/proc") -> bool:
+    """Whether the kernel refuses to show ``pid``'s executable to us (a process that is not
+    dumpable, or another user's), which it does exactly when it would refuse to let us read it."""
+    try:
+        os.readlink(Path(proc) / str(pid) / "exe")
+    except PermissionError:
+        return True
+    except OSError:  # gone, or a kernel thread (no executable)
+        pass
+    return False
+
+
 def can_trace_anyone(status_text: str) -> bool:
     """Whether a process holds CAP_SYS_PTRACE, from its /proc/PID/status text."""
     for line in status_text.splitlines():
@@ -86,6 +112,8 @@ def attach_problem(pid: int, *, proc: str = "/proc", yama: str = YAMA_SCOPE) -> 
         return f"process {pid} has exited (a zombie waiting for its parent)"
     if pid == os.getpid():
         return f"process {pid} is cudatui itself"
+    if is_kernel_thread(pid, proc):
+        return f"process {pid} is a kernel thread ({info.command.strip('[]')}): it runs no program a debugger can attach to"
     try:
         privileged = can_trace_anyone(Path("/proc/self/status").read_text())
     except OSError:
@@ -97,6 +125,10 @@ def attach_problem(pid: int, *, proc: str = "/proc", yama: str = YAMA_SCOPE) -> 
     if info.uid != os.getuid() and not privileged:
         return (f"process {pid} belongs to another user (uid {info.uid}): run cudatui as that user, or as root "
                 "(a container needs CAP_SYS_PTRACE: docker run --cap-add=SYS_PTRACE)")
+    if not privileged and is_hidden(pid, proc):
+        return (f"process {pid} is not dumpable (it called prctl(PR_SET_DUMPABLE, 0), or changed its user): only a "
+                "debugger with CAP_SYS_PTRACE may attach to it. Run cudatui as root (sudo), or start the program "
+                "under cudatui")
     try:
         scope = Path(yama).read_text()
     except OSError:

@@ -6,7 +6,8 @@ A file holds one or more debugger sessions, each starting with its ``"dir": "met
 its exchanges (each command with what followed it).
 
 The reader is bounded: it refuses what is not a regular file (a device, a FIFO), stops at
-``MAX_TEXT`` bytes of (decompressed) text and at a line longer than ``MAX_LINE``, splits on
+``MAX_TEXT`` bytes of (decompressed) text, at ``MAX_LINES`` lines and at a line longer than
+``MAX_LINE``, splits on
 ``\\n`` only (U+2028 and friends are text, not line ends), and reports every failure as one
 :class:`TranscriptError` line. A last line cut off by a crash ends the session (``truncated``).
 """
@@ -30,6 +31,10 @@ MAX_TEXT = 256 * 1024 * 1024
 """Bytes of text a transcript may hold once decompressed (the largest lesson is under 2 MB)."""
 MAX_LINE = 64 * 1024 * 1024
 """Bytes one transcript line may hold."""
+MAX_LINES = 250_000
+"""Lines (not blank) a transcript may hold: the lessons' hold 500 to 2,000 (program output is
+recorded in chunks, not a line each); a line costs about 10 us and an object, and a gzip of
+256 MiB of short valid lines cost 2 GB and 100 s."""
 
 _COMMAND = re.compile(r"^(\d*)(-\S+.*)$")
 _RESULT_TOKEN = re.compile(r"^(\d+)(\^.*)$")
@@ -122,33 +127,55 @@ def match_key(command: str) -> tuple[str, ...]:
     return words[:1] if words[:1] == ("-inferior-tty-set",) else words
 
 
+class _Gzipped(gzip.GzipFile):
+    """A gzip stream over an open file, which closing it closes too."""
+
+    def __init__(self, raw: BinaryIO) -> None:
+        super().__init__(fileobj=raw, mode="rb")
+        self._raw = raw
+
+    def close(self) -> None:
+        try:
+            super().close()
+        finally:
+            self._raw.close()
+
+
 def _open(path: str) -> BinaryIO:
+    """``path`` opened for reading, checked on the open descriptor (a FIFO put in place of the
+    file between a check and the open cannot make the open block: it is opened non-blocking)."""
     try:
-        info = os.stat(path)
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
     except OSError as exc:
         raise TranscriptError(f"cannot read recording {path}: {exc.strerror or exc}") from None
-    if stat.S_ISDIR(info.st_mode):
-        raise TranscriptError(f"cannot read recording {path}: Is a directory")
-    if not stat.S_ISREG(info.st_mode):
-        raise TranscriptError(f"cannot read recording {path}: not a regular file (a device or a FIFO)")
     try:
-        handle: BinaryIO = open(path, "rb")  # noqa: SIM115 (returned to the caller, who closes it)
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise TranscriptError(f"cannot read recording {path}: Is a directory")
+        if not stat.S_ISREG(info.st_mode):
+            raise TranscriptError(f"cannot read recording {path}: not a regular file (a device or a FIFO)")
+        os.set_blocking(fd, True)
+        handle: BinaryIO = open(fd, "rb")  # noqa: SIM115 (returned to the caller, who closes it)
+    except BaseException:
+        os.close(fd)
+        raise
+    try:
         if handle.read(2) == b"\x1f\x8b":
-            handle.close()
-            return gzip.open(path, "rb")  # type: ignore[return-value]
+            handle.seek(0)
+            return _Gzipped(handle)  # type: ignore[return-value]
         handle.seek(0)
         return handle
     except OSError as exc:
+        handle.close()
         raise TranscriptError(f"cannot read recording {path}: {exc.strerror or exc}") from None
 
 
 def _lines(path: str) -> Iterator[tuple[int, bytes]]:
-    """(number, line) for each line that is not blank, within the MAX_TEXT and MAX_LINE bounds.
+    """(number, line) for each line that is not blank, within the MAX_TEXT, MAX_LINES and MAX_LINE bounds.
 
     A line is found from its first non-blank byte by a regular expression, so a run of blank
     lines (a gzip of newlines) is skipped at the speed of ``re``, not one Python turn a line."""
-    total = 0
-    number = 0
+    total = number = lines = 0
     pending = b""
     with _open(path) as handle:
         while True:
@@ -172,6 +199,10 @@ def _lines(path: str) -> Iterator[tuple[int, bytes]]:
             for found in _NOT_BLANK.finditer(text):
                 number += text.count(b"\n", at, found.start())
                 at = found.start()
+                lines += 1
+                if lines > MAX_LINES:
+                    raise TranscriptError(f"{path}:{number + 1}: more than {MAX_LINES:,} lines (not the recording "
+                                          "of a session, or a decompression bomb)")
                 yield number + 1, found.group()
             number += text.count(b"\n", at)
     if pending.strip():

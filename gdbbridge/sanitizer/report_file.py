@@ -26,6 +26,9 @@ MAX_REPORT = 256 * 1024 * 1024
 sanitizer prints at most 10,000 records by default)."""
 MAX_LINE = 1024 * 1024
 """Characters of a text line that are kept; the rest of that line is skipped."""
+MAX_LINES = 1_000_000
+"""Text lines read (blank ones too): the sanitizer prints at most 10,000 records of a few dozen
+lines by default; 256 MiB of newlines would be 268 million turns of the parser."""
 
 
 class _Bounded(io.RawIOBase):
@@ -117,9 +120,10 @@ class _Inflated(io.RawIOBase):
 
 def report_lines(stream: BinaryIO, max_line: int = MAX_LINE) -> Iterator[str]:
     """The text lines of ``stream`` (UTF-8, undecodable bytes as U+FFFD; ``\\n``, ``\\r\\n`` and
-    ``\\r`` end a line, as in text mode), each cut to ``max_line`` characters."""
+    ``\\r`` end a line, as in text mode), each cut to ``max_line`` characters; ReportError past
+    :data:`MAX_LINES` lines."""
     text = io.TextIOWrapper(stream, encoding="utf-8", errors="replace")
-    while True:
+    for _ in range(MAX_LINES):
         line = text.readline(max_line)
         if not line:
             return
@@ -129,3 +133,5 @@ def report_lines(stream: BinaryIO, max_line: int = MAX_LINE) -> Iterator[str]:
                 rest = text.readline(max_line)
             line += "\n"
         yield line
+    if text.read(1):
+        raise ReportError(f"more than {MAX_LINES:,} lines, too many for a sanitizer report")

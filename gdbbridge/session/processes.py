@@ -5,7 +5,10 @@ job control stays in it, so do gdb's ``shell`` commands, even once gdb itself is
 process that calls ``setsid()`` leaves it. So, where the kernel lets us (cgroup v2, a directory
 we may create under our own cgroup), the debugger is moved into a cgroup of its own as soon as
 it has started, before its first command (gdb forks nothing before it is asked to), and
-everything it ever starts stays there whatever it does: closing kills the cgroup. Elsewhere the
+everything it ever starts stays there whatever it does: closing kills the cgroup. A guardian
+(:data:`GUARDIAN`, a shell started beside the session, outside its cgroup and the terminal's
+session) holds the read end of a pipe whose write end only cudatui has: when cudatui ends in any
+way, a SIGKILL included, the guardian reads its end and kills the cgroup. Elsewhere the
 members are found in /proc when the session closes: the processes of gdb's session and of the
 debuggee's session and process group, and every descendant of those; a ``setsid()`` process
 whose parent exited before the close has been re-parented to init and is missed.
@@ -23,11 +26,15 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import subprocess
 from pathlib import Path
 from collections.abc import Callable
 
 REAP_WAIT = 2.0
 """Seconds a close waits for killed members to be gone before it removes their cgroup."""
+GUARDIAN = ("trap '' HUP INT TERM; cat > /dev/null; echo 1 2>/dev/null > \"$1/cgroup.kill\" || "
+            "kill -9 $(cat \"$1/cgroup.procs\") 2>/dev/null; rmdir \"$1\" 2>/dev/null; exit 0")
+"""The guardian's shell script (``$1``: the cgroup): once its standard input ends, kill the cgroup."""
 
 
 def proc_stat(pid: int) -> tuple[str, int, int, int, str] | None:
@@ -58,6 +65,8 @@ class SessionProcesses:
         """The debugger and each debuggee: pid -> start time."""
         self._sessions: set[int] = set()
         self._groups: set[int] = set()
+        self._guardian: tuple[subprocess.Popen[bytes], int] | None = None
+        """The guardian and the write end of its pipe, while the cgroup lives."""
         mine = proc_stat(os.getpid())
         self._own = (mine[2], mine[3]) if mine else (os.getpgrp(), os.getsid(0))
 
@@ -66,6 +75,8 @@ class SessionProcesses:
         self._take(pid)
         if self._use_cgroup:
             self.cgroup = _new_cgroup(pid)
+            if self.cgroup is not None:
+                self._guardian = _guard(self.cgroup)
 
     def note(self, pid: int | None) -> bool:
         """The debugger reports ``pid`` as its debuggee: it belongs to the session, with its session
@@ -130,6 +141,12 @@ class SessionProcesses:
             self.cgroup = None
         except OSError:
             pass
+        if self._guardian is not None:
+            guardian, fd = self._guardian
+            self._guardian = None
+            os.close(fd)  # the guardian ends (its cgroup is gone, or killed again: empty)
+            while guardian.poll() is None and loop.time() < deadline + REAP_WAIT:
+                await asyncio.sleep(0.01)
 
 
 def _stop_and_kill(members: dict[int, str], again: Callable[[], dict[int, str]]) -> None:
@@ -153,6 +170,21 @@ def _signal(pid: int, sig: int) -> None:
         os.kill(pid, sig)
     except (ProcessLookupError, PermissionError):
         pass
+
+
+def _guard(cgroup: Path) -> tuple[subprocess.Popen[bytes], int] | None:
+    """Start the guardian of ``cgroup``; it and the pipe end that keeps it waiting (None if it
+    cannot start: the close still kills the cgroup)."""
+    read, write = os.pipe()  # not inherited by what cudatui starts later
+    try:
+        guardian = subprocess.Popen(["sh", "-c", GUARDIAN, "cudatui-guardian", str(cgroup)], stdin=read,
+                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    except OSError:
+        os.close(write)
+        return None
+    finally:
+        os.close(read)
+    return guardian, write
 
 
 def _cgroup_pids(cgroup: Path) -> list[int]:

@@ -9,8 +9,9 @@ Format (version 1, the one of shared/reference/transcripts plus a header)::
     {"t": 2.50, "dir": "program", "line": "text the debuggee wrote to its tty"}
 
 A recording is user data. :func:`prepare` creates the file once (refusing an existing one
-unless forced); each debugger session (a restart starts a new one) then appends its own
-header and lines, so nothing recorded is ever lost. The file is a regular file, opened
+unless forced; ``--force`` replaces only the user's own file, by a new one renamed over it);
+each debugger session (a restart starts a new one) then appends its own header and lines, so
+nothing recorded is ever lost, and never to a file another user put in its place. The file is a regular file, opened
 without following a symlink, and private (0600) whatever mode it had. Every line is pure
 ASCII-safe JSON for line ends: U+2028, U+2029 and U+0085 are written as escapes, so a reader
 that splits on ``\\n`` reads exactly what was written. A transcript cut off by a crash is
@@ -24,6 +25,7 @@ import errno
 import json
 import os
 import stat
+import tempfile
 import time
 from collections.abc import Callable, Sequence
 
@@ -73,14 +75,62 @@ def _open(path: str | os.PathLike[str], flags: int, mode: int = PRIVATE) -> int:
 
 def prepare(path: str | os.PathLike[str], *, force: bool = False, group: str | None = None) -> None:
     """Create the recording file empty and private (or readable by ``group``: mode 0640, that
-    group's); an existing file only with ``force``."""
+    group's). An existing file only with ``force``, and only the user's own: it is replaced by a
+    new file (made beside it, then renamed over it), never written into, so another name (a hard
+    link) of the old one keeps its content. What fails leaves no file behind."""
     gid = _group_id(group) if group else None
-    fd = _open(path, os.O_CREAT | (os.O_TRUNC if force else os.O_EXCL), SHARED if group else PRIVATE)
+    mode = SHARED if group else PRIVATE
+    name = os.fspath(path)
+    if not force:
+        fd = _open(name, os.O_CREAT | os.O_EXCL, mode)
+        _share(fd, name, gid, group, name)
+        return
+    _replaceable(name)
+    folder, base = os.path.split(os.path.abspath(name))
     try:
+        fd, temporary = tempfile.mkstemp(prefix=f".{base}.", suffix=".new", dir=folder)
+    except OSError as exc:
+        raise RecordingError(f"cannot record to {name}: {exc.strerror or exc}") from None
+    _share(fd, name, gid, group, temporary)
+    try:
+        os.rename(temporary, name)
+    except OSError as exc:
+        os.unlink(temporary)
+        raise RecordingError(f"cannot record to {name}: {exc.strerror or exc}") from None
+
+
+def _replaceable(name: str) -> None:
+    """Refuse what ``--force`` must not replace: a link, what is no regular file, another user's
+    file, a file the user may not write."""
+    try:
+        info = os.lstat(name)
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise RecordingError(f"cannot record to {name}: {exc.strerror or exc}") from None
+    if stat.S_ISLNK(info.st_mode):
+        raise RecordingError(f"{name} is a symbolic link: not followed (record to the file itself)")
+    if not stat.S_ISREG(info.st_mode):
+        raise RecordingError(f"cannot record to {name}: not a regular file (a device or a FIFO)")
+    if info.st_uid != os.geteuid():
+        raise RecordingError(f"{name} belongs to another user (uid {info.st_uid}): --force never replaces someone "
+                             "else's file; record to another name")
+    try:  # the user may write it (a read-only file, a read-only file system: said as such); nothing is changed
+        os.close(os.open(name, os.O_WRONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC))
+    except OSError as exc:
+        raise RecordingError(f"cannot record to {name}: {exc.strerror or exc}") from None
+
+
+def _share(fd: int, name: str, gid: int | None, group: str | None, made: str) -> None:
+    """Give the new file ``made`` (the descriptor ``fd``) its mode and ``gid``; on failure it is removed."""
+    try:
+        os.fchmod(fd, SHARED if gid is not None else PRIVATE)
         if gid is not None:
             os.fchown(fd, -1, gid)
     except OSError as exc:
-        raise RecordingError(f"cannot share {os.fspath(path)} with group {group}: {exc.strerror or exc}") from None
+        os.unlink(made)
+        why = "you are not in that group (see `id`)" if exc.errno == errno.EPERM else exc.strerror or str(exc)
+        raise RecordingError(f"cannot share {name} with group {group}: {why}") from None
     finally:
         os.close(fd)
 
@@ -112,6 +162,8 @@ class Recorder:
         self._argv = list(argv)
         self._on_error = on_error
         self._fd: int | None = None
+        self._identity: tuple[int, int] | None = None
+        """(device, inode) of the file opened, which the path must still name."""
         self._t0 = time.monotonic()
         self.failure: str | None = None
         """Why recording stopped, once it has."""
@@ -125,13 +177,35 @@ class Recorder:
         try:
             if self._fd is None:
                 self._fd = _open(self.path, os.O_CREAT | os.O_APPEND, self.mode)
+                info = os.fstat(self._fd)
+                if info.st_uid != os.geteuid():  # renamed away and another user's file put in its place
+                    raise RecordingError(f"recording to {os.fspath(self.path)} stopped: it now belongs to another "
+                                         f"user (uid {info.st_uid}): it was replaced, and is not written")
+                self._identity = (info.st_dev, info.st_ino)
                 header = {"t": 0.0, "dir": "meta", "format": FORMAT, "version": VERSION, "argv": self._argv}
                 self._put(encode(header) + "\n")
+            elif obj["dir"] == "in":  # at each command: is the file still the one written?
+                self._check_still_there()
             self._put(encode(obj) + "\n")
         except RecordingError as exc:
             self._fail(str(exc))
         except OSError as exc:
             self._fail(f"recording to {os.fspath(self.path)} stopped: {exc.strerror or exc}")
+
+    def _check_still_there(self) -> None:
+        """RecordingError when the path no longer names the file written (removed, or replaced
+        by a FIFO, a link or another file): what would follow would be written where nobody reads."""
+        name = os.fspath(self.path)
+        try:
+            info = os.lstat(name)
+        except OSError as exc:
+            raise RecordingError(f"recording to {name} stopped: {name} was removed ({exc.strerror or exc}); "
+                                 "what follows is not recorded") from None
+        if (info.st_dev, info.st_ino) != self._identity:
+            kind = ("a FIFO" if stat.S_ISFIFO(info.st_mode) else "a symbolic link" if stat.S_ISLNK(info.st_mode)
+                    else "another file")
+            raise RecordingError(f"recording to {name} stopped: {name} was replaced by {kind}; what follows is not "
+                                 "recorded")
 
     def _put(self, text: str) -> None:
         assert self._fd is not None

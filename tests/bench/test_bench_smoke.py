@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from tests.support.paths import ROOT
 
-LINE = re.compile(r"^BENCH (\w+) \| ([^|]+) \| (-?[\d.,]+|nan)(x| ms| cmd/s| MB/s) \| goal (-|[<>]= [\d.,]+(x| ms)) \| "
+LINE = re.compile(r"^BENCH (\w+) \| ([^|]+) \| (-?[\d.,]+|nan)(x| ms| cmd/s| MB/s| passes) \| goal (-|[<>]= [\d.,]+(x| ms| passes)) \| "
                   r"(MET|MISSED|-) \| (.*)$")
 
 
@@ -73,6 +73,8 @@ def test_stop_to_screen() -> None:
         detail = lines[f"UI part median {size}"].group(8)
         assert re.search(rf"\d+ steps \(by kind, with their median: .*key n x1 [\d.]+ ms.*\) of 1 lesson recording x 1 replayed, {size}", detail), detail
         assert "layout passes per step" in detail and "x the goal" in detail
+        passes = lines[f"layout passes per step {size}"]
+        assert passes.group(5) == "<= 1.20 passes" and "the passes were for: " in passes.group(8)
         assert re.search(r"\^error answers in \d+ steps", lines[f"MI part median {size}"].group(8))
     check_missed_have_fix(stdout)
 

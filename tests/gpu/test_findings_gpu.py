@@ -121,7 +121,7 @@ async def test_native_exception_then_debug_this_finding_then_post_mortem(built_l
         assert pane.selected_group() is group
         assert (dims(group.first.block), dims(group.first.thread), group.first.line) == ((1, 0, 0), (5, 0, 0), BAD_LINE)
 
-        debugger.config = replace(debugger.config, record=record_to("finding_native_debug", tmp_path))
+        debugger._ctx.config = replace(debugger.config, record=record_to("finding_native_debug", tmp_path))  # white-box: the next run records apart
         first = debugger.state
         started = time.monotonic()
         pane.action_debug()
@@ -131,7 +131,7 @@ async def test_native_exception_then_debug_this_finding_then_post_mortem(built_l
         print(f"native: debug-this-finding stop after {time.monotonic() - started:.1f} s: {debugger.status}")
         assert (state.focus.block, state.focus.thread, state.frame.line) == ((1, 0, 0), (5, 0, 0), BAD_LINE)
 
-        debugger.config = replace(debugger.config, record=record_to("finding_native_core", tmp_path))
+        debugger._ctx.config = replace(debugger.config, record=record_to("finding_native_core", tmp_path))  # white-box: as above
         started = time.monotonic()
         pane.action_post_mortem()
         await wait_for(pilot, lambda: debugger.config.core is not None and (

@@ -106,11 +106,21 @@ def violations(source: str, where: str, namespace: Mapping[str, object], project
                 if name in privates:
                     found.append(f"{where}:{sub.lineno}: {node.name} uses Textual's self.{name}")
     for sub, name, _ in attribute_uses(tree):
+        if other_modules(sub, namespace):  # os._exit, sys._getframe: the standard library's, not Textual's
+            continue
         if name in textual_compat.PRIVATE_NAMES:
             found.append(f"{where}:{sub.lineno}: {name} is wrapped in tui/textual_compat.py")
         elif id(sub) not in in_textual_class and name not in project:
             found.append(f"{where}:{sub.lineno}: .{name} is defined nowhere in tui/ (Textual's?)")
     return found
+
+
+def other_modules(node: ast.AST, namespace: Mapping[str, object]) -> bool:
+    """Whether ``node`` is ``module._name`` of a module that is not Textual's."""
+    if not (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)):
+        return False
+    owner = namespace.get(node.value.id)
+    return inspect.ismodule(owner) and owner.__name__.split(".")[0] not in ("textual", "rich")
 
 
 def tui_modules() -> Iterator[tuple[Path, str]]:

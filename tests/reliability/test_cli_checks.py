@@ -76,3 +76,16 @@ def test_a_failed_check_creates_no_recording(tmp_path: Path) -> None:
     broken.write_text("def f(:\n")
     assert "SyntaxError" in one_line(cudatui("--debugger", "gdb", "--record", str(record), str(broken)))
     assert not record.exists()
+
+
+@pytest.mark.parametrize(("given", "why"), [
+    ("target if", 'no condition after "if"'), ("main if   ", 'no condition after "if"'),
+    ("if x > 1", 'no location before "if"'), ("   ", "no location"),
+], ids=["target-if", "if-and-spaces", "no-location", "blank"])
+@pytest.mark.parametrize("where", ["run", "attach", "replay"])
+def test_a_b_without_its_condition_or_location_is_one_line(tmp_path: Path, given: str, why: str, where: str) -> None:
+    """``-b 'target if'`` was accepted as a pending breakpoint at a location named "target if"."""
+    command = {"run": ["--debugger", "gdb", "/bin/true"], "attach": ["--pid", str(os.getpid())],
+               "replay": ["replay", str(tmp_path / "missing.jsonl")]}[where]
+    words = [*command[:1], "-b", given, *command[1:]] if where == "replay" else ["-b", given, *command]
+    assert one_line(cudatui(*words)) == f"cudatui: -b {given!r}: {why} (-b LOCATION, or -b 'LOCATION if CONDITION')\n"

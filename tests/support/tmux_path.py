@@ -284,7 +284,7 @@ class ScreenPath:
             self.keys("w")
             self.wait(lambda: "expression evaluated in every lane" in self.tmux.screen(), "the warp watch's input")
             self.text(arg)
-            self.keys("Enter")
+            self.submit(lambda: f"warp watch {arg}" in self.tmux.screen(), f"the warp watch {arg} taken")
         elif kind in ("condition", "delete", "disable"):
             number, _, condition = arg.partition(" ")
             self.show("breakpoints")
@@ -309,6 +309,15 @@ class ScreenPath:
             self.show("sanitizer")
             self.cursor_to("Sanitize", r"^\s*\d+\s+\S")
             self.keys("d")
+
+    def submit(self, taken: Callable[[], bool], why: str) -> None:
+        """Enter in an input, again if the app did not take it (an enter the busy app dropped:
+        the input stays open with the text), as a user does, until ``taken()``."""
+        def entered() -> bool:
+            self.keys("Enter")
+            return within(taken, 5.0, every=0.2) is not None
+
+        self.wait(entered, why)
 
     def check(self, step: RecordedStep) -> None:
         """Wait until the screen shows the step's recorded stop (source, focus, Stack, Locals)."""

@@ -7,6 +7,7 @@ Where the panes go (the splits, tabs and zoom) is :mod:`cudatui.tui.apps.layout`
 
 from __future__ import annotations
 
+import asyncio
 import os
 from functools import partial
 from typing import Any
@@ -20,7 +21,7 @@ from textual.worker import Worker, WorkerState
 from cudatui.gdbbridge import (
     BreakpointSpec, ConsoleOutput, Debugger, DebuggerEvent, LaunchConfig, Notice, PhaseChanged, ProgramText,
     QueriesFailed, RawLine, SanitizerRequest, StartupFailed, StateChanged, Step, StopState, clean,
-    debug_breakpoint_for, explain_all,
+    debug_breakpoint_for, explain_all, tr,
 )
 from cudatui.tui.widgets.footer import KeyBar
 from cudatui.tui.apps.debugger_link import Call, DebuggerLink
@@ -41,6 +42,11 @@ from cudatui.tui.panes.output import OutputPane
 from cudatui.tui.panes.shared_memory import SharedMemoryPane
 from cudatui.tui.panes.source import SourcePane
 from cudatui.tui.panes.status import StatusBar
+
+EXPLAIN_CHARS = 64 * 1024
+"""Characters of the program's output that explain reads (its end: the error a program dies of
+is printed last; a printed tensor before it may be megabytes)."""
+
 
 class DebuggerApp(PaneKeysApp):
     """cudatui: a full-screen debugger for CUDA kernels (and plain C with GNU gdb)."""
@@ -224,18 +230,19 @@ class DebuggerApp(PaneKeysApp):
         """Run memcheck on the program in the sanitizer pane."""
         self._sanitize("memcheck")
 
-    def _diagnoses(self) -> tuple[Any, ...]:
-        """What cudatui.gdbbridge.explain.diagnose finds in the program output and the current stop."""
+    async def _diagnoses(self) -> tuple[Any, ...]:
+        """What cudatui.gdbbridge.explain.diagnose finds in the end of the program output
+        (:data:`EXPLAIN_CHARS`) and the current stop, found in a thread (keys are answered meanwhile)."""
         state = self.debugger.state
         stop = state.stop if state else None
-        text = self.query_one(OutputPane).text
+        text = self.query_one(OutputPane).tail(EXPLAIN_CHARS)
         if stop is not None and stop.exception is not None:
             text += f"\nreceived signal {stop.exception.signal_name}, {stop.exception.name}."
-        return explain_all(text)
+        return await asyncio.to_thread(explain_all, text)
 
-    def _offer_explanation(self) -> None:
+    async def _offer_explanation(self) -> None:
         """After a CUDA exception or a failed exit: say what explain found, without a dialog."""
-        found = self._diagnoses()
+        found = await self._diagnoses()
         if not found:
             return
         offer = f"{found[0].title}: press E for what it means and what to do next"
@@ -244,11 +251,11 @@ class DebuggerApp(PaneKeysApp):
         else:
             self.notify_user(offer, "warning")
 
-    def action_explain(self) -> None:
+    async def action_explain(self) -> None:
         """Explain the CUDA error in the program output or the current stop."""
-        found = self._diagnoses()
+        found = await self._diagnoses()
         if not found:
-            self.notify_user("no known CUDA error in the program output or the stop", "warning")
+            self.notify_user(tr("no known CUDA error in the program output or the stop"), "warning")
             return
         self.push_screen(ExplainScreen(found[0], self.query_one(ExceptionBanner).full()), self._explained)
 
@@ -324,13 +331,13 @@ class DebuggerApp(PaneKeysApp):
         config = self.config
         target, recording = config.target, config.recording
         if not target:  # a replay shows the report recorded with it
-            if not (recording and self.show_pane("sanitizer").show_recorded(recording, tool)):  # type: ignore[attr-defined]
+            if not (recording and self.open_pane("sanitizer").show_recorded(recording, tool)):  # type: ignore[attr-defined]
                 self.notify_user("no program to sanitize here (a coredump opened without PROGRAM, or a replay without "
                                  "a recorded report)", "warning")
             return False
         request = SanitizerRequest(program=target[0], args=target[1:], tool=tool, cwd=config.cwd,
                                    generate_coredump=coredump)
-        pane = self.show_pane("sanitizer")
+        pane = self.open_pane("sanitizer")
         pane.start(request)  # type: ignore[attr-defined]
         return True
 

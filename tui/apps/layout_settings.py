@@ -2,13 +2,16 @@
 
 The directory is ``platformdirs.user_config_dir("cudatui")``, or ``$CUDATUI_CONFIG_DIR`` when set
 (the tests set it to a temporary directory). A missing file gives the defaults; an unreadable or
-malformed one gives the defaults and a warning (never a traceback). Zoom is not kept.
+malformed one gives the defaults and a warning (never a traceback). Zoom is not kept. The file is
+written as a new file of a random name in that directory (never through a link another user may
+have planted there), then renamed over ``layout.json``.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import tempfile
 from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 
@@ -29,7 +32,7 @@ class Splits:
     """Wide screens: the source column's share of the width (the rest is Locals' column)."""
     source: float = 0.6
     """Wide screens: the source's share of its column (the rest is the tabbed panes)."""
-    locals: float = 0.55
+    locals: float = 0.45
     """Wide screens: Locals' share of its column (the rest is Focus and Warps)."""
     narrow: float = 0.45
     """Small screens: the source's share of the height (the rest is the tabbed panes)."""
@@ -71,11 +74,15 @@ def load_splits(path: Path | None = None) -> tuple[Splits, str | None]:
 def save_splits(splits: Splits, path: Path | None = None) -> str | None:
     """Write ``splits`` to ``path`` (default :func:`layout_file`); a warning when that failed."""
     path = path or layout_file()
+    temporary = None
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        temporary = path.with_suffix(".tmp")
-        temporary.write_text(json.dumps({"splits": asdict(splits)}, indent=1) + "\n", encoding="utf-8")
-        temporary.replace(path)
+        fd, temporary = tempfile.mkstemp(prefix=".layout.", suffix=".tmp", dir=path.parent)  # a new file, no link
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(json.dumps({"splits": asdict(splits)}, indent=1) + "\n")
+        os.replace(temporary, path)
     except OSError as exc:
+        if temporary is not None and os.path.lexists(temporary):
+            os.unlink(temporary)
         return f"layout not saved to {path}: {exc.strerror or exc}"
     return None

@@ -17,10 +17,12 @@ from typing import Any, Generic, TypeVar
 
 from textual.app import App
 from textual.notifications import Notification, Notify, SeverityLevel
+from textual.screen import Screen
 
 from cudatui.tui.textual_compat import Toast, toast_notification
 
 from cudatui.tui.exit_signals import QuitsOnSignals
+from cudatui.tui.screens.app_screen import AppScreen
 
 ReturnType = TypeVar("ReturnType")
 
@@ -57,12 +59,16 @@ class ToastingApp(QuitsOnSignals, App[ReturnType], Generic[ReturnType]):
     that an expired toast is still on the screen when its repaint is due, the repaint waits one
     more slot, so it always comes after the toast has gone (Textual's Toast widget is private
     API; the version is pinned). SIGTERM and SIGHUP quit it as ctrl+q does
-    (:class:`~cudatui.tui.exit_signals.QuitsOnSignals`)."""
+    (:class:`~cudatui.tui.exit_signals.QuitsOnSignals`). Its default screen is an
+    :class:`~cudatui.tui.screens.app_screen.AppScreen`: a hidden pane lays nothing out."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._repaint_slots: set[int] = set()
         """The SETTLE_S-long slots in which a repaint is due (in ``time.monotonic`` / SETTLE_S)."""
+
+    def get_default_screen(self) -> Screen:
+        return AppScreen(id="_default")
 
     def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
                timeout: float | None = None, markup: bool = True) -> None:

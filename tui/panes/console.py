@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from collections import deque
 from typing import Any
 
 from rich.text import Text
-from textual import events, on
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.reactive import reactive
@@ -13,9 +14,9 @@ from textual.widget import Widget
 from textual.widgets import ContentSwitcher, Input, RichLog
 
 from cudatui.gdbbridge import RawLine
+from cudatui.tui.textual_compat import InPlaceScrollView
 from cudatui.tui.widgets.inline_input import InlineInput
 from cudatui.tui.messages import Command
-from cudatui.tui.textual_compat import rich_log_size_known, rich_log_trim_deferred
 
 from .base import InfoLine
 
@@ -37,26 +38,51 @@ def shown(line: str, cut: int = 0) -> str:
     return f"{line[:SHOWN]}… ({cut:,} more characters)" if cut else line
 
 
-class BoundedLog(RichLog):
-    """A :class:`RichLog` that keeps at most ``max_lines`` writes while it is hidden: RichLog
-    defers every write until it has a size, without a bound (a flood of MI lines grew memory
-    by hundreds of MB in the hidden MI log)."""
+class BoundedLog(InPlaceScrollView, RichLog):
+    """A :class:`RichLog` that renders nothing while it is not on the screen.
 
-    _shown_width = 0
-    """The width of the log's content when it was last laid out on the screen."""
+    A write renders its text at the log's width and grows the log, and a log that grows asks
+    for a layout pass of the whole screen: the console, written at most stops and most often in
+    a tab not shown, laid the screen out about ten times a step for nothing shown (and wrapped
+    its lines at a width it did not know). While the log is not on the screen (a tab not chosen,
+    the other log of the console) its writes are held, the last ``max_lines`` of them (a flood of
+    MI lines once grew memory by hundreds of MB in the hidden MI log), and written, in order,
+    when it is shown.
+    """
 
-    def on_resize(self, event: events.Resize) -> None:
-        if event.size.width:
-            self._shown_width = self.scrollable_content_region.width or event.size.width
-        super().on_resize(event)
+    def __init__(self, *, max_lines: int, **kwargs: Any) -> None:
+        super().__init__(max_lines=max_lines, **kwargs)
+        self._held: deque[tuple[object, tuple[Any, ...]]] = deque(maxlen=max_lines)
+        """Writes made while the log was not on the screen: content and ``write``'s other arguments."""
 
-    def write(self, content: object, *args: Any, **kwargs: Any) -> BoundedLog:
-        if rich_log_size_known(self) and self._shown_width and not args and "width" not in kwargs \
-                and not self.scrollable_content_region.width:
-            kwargs["width"] = self._shown_width  # in a tab not shown: wrapped as shown last, not at 1 column
-        super().write(content, *args, **kwargs)
-        rich_log_trim_deferred(self, self.max_lines)
+    @property
+    def held(self) -> int:
+        """How many writes wait for the log to be shown."""
+        return len(self._held)
+
+    def write(self, content: object, width: int | None = None, expand: bool = False, shrink: bool = True,
+              scroll_end: bool | None = None, animate: bool = False) -> BoundedLog:
+        """As :meth:`RichLog.write`; held while the log is not on the screen."""
+        if self._held or not self.window_region.area:
+            self._held.append((content, (width, expand, shrink, scroll_end, animate)))
+            return self
+        super().write(content, width, expand, shrink, scroll_end, animate)
         return self
+
+    def on_show(self) -> None:
+        self._write_held()
+
+    def on_resize(self) -> None:
+        self._write_held()
+
+    def _write_held(self) -> None:
+        """Write what was held, now that the log is on the screen with a size."""
+        if not self._held or not self.window_region.area:
+            return
+        held = list(self._held)
+        self._held.clear()
+        for content, args in held:
+            super().write(content, *args)
 
 
 class ConsolePane(Widget):

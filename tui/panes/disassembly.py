@@ -130,10 +130,13 @@ class DisassemblyPane(QueryPane):
     async def _fetch(self, pc: int) -> None:
         assert self.queries is not None
         frame = self.state.frame if self.state else None
+        errorpc = self.errorpc
         if frame is not None and frame.level > 0:  # $pc may be frame 0's (cuda-gdb's tables select it): the address
             start, end = f"{pc - self.before:#x}", f"{pc + self.after:#x}"
         else:
             start, end = ("$pc" if self.before == 0 else f"$pc-{self.before}"), f"$pc+{self.after}"
+            if self.state is not None and self.state.stop.exception and errorpc and errorpc < pc:
+                start = f"{errorpc - 2 * INSTRUCTION_BYTES:#x}"  # the faulting instruction (!>) is before pc: show it
         self.fetches += 1
         try:
             insns = await self.queries.disassemble(start, end)
@@ -147,6 +150,10 @@ class DisassemblyPane(QueryPane):
             self.ranges[(min(i.address for i in insns), max(i.address for i in insns) + INSTRUCTION_BYTES)] = insns
         if self.pc == pc:
             self._show(insns, "" if insns else f"no instructions at {pc:#x}")
+
+    def forget(self) -> None:
+        """Drop the fetched ranges: the next stop shown fetches its SASS again."""
+        self.ranges.clear()
 
     def _show(self, insns: tuple[Instruction, ...], status: str, keep_rows: bool = False) -> None:
         """Show ``insns`` (or ``status`` on the title line); ``keep_rows`` leaves the rows shown

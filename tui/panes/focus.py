@@ -22,6 +22,7 @@ from cudatui.gdbbridge import (
     BlockRange, DebuggerQueries, Device, FocusSyntaxError, Kernel, MIError, StopState, ThreadRange, fmt_dim3,
     normalize_focus, short_name,
 )
+from cudatui.tui.textual_compat import InPlaceScrollView
 from cudatui.tui.widgets.inline_input import InlineInput
 from cudatui.tui.messages import FocusRequested
 
@@ -123,6 +124,11 @@ def focus_matches(state: StopState, previous: StopState | None) -> bool:
     return (state.focus.block, state.focus.thread) == (previous.focus.block, previous.focus.thread)
 
 
+class FocusTree(InPlaceScrollView, Tree[FocusTarget]):
+    """The kernels, blocks and threads to move the focus to; a line opened or closed lays nothing
+    out (the tree's size does not follow its lines)."""
+
+
 class FocusNavigator(QueryPane):
     """Where the CUDA focus is, and every place it can go.
 
@@ -164,7 +170,7 @@ class FocusNavigator(QueryPane):
     def compose(self) -> ComposeResult:
         yield InfoLine("CUDA focus", id="focus-title")
         yield BreakpointThreads(id="bp-threads")
-        tree: Tree[FocusTarget] = Tree("CUDA", id="focus-tree")
+        tree = FocusTree("CUDA", id="focus-tree")
         tree.show_root = False
         tree.auto_expand = False
         yield tree

@@ -187,6 +187,19 @@ class OutputPane(Widget):
         self.flush()
         return "\n".join(self.query_one(Log).lines)
 
+    def tail(self, chars: int) -> str:
+        """The last ``chars`` characters of the lines shown (what explains the program's end,
+        read without joining the whole pane: up to 10,000 lines of 4,096 characters)."""
+        self.flush()
+        kept: list[str] = []
+        size = 0
+        for line in reversed(self.query_one(Log).lines):
+            if size >= chars:
+                break
+            kept.append(line)
+            size += len(line) + 1
+        return "\n".join(reversed(kept))[-chars:]
+
     def write(self, text: str) -> None:
         """Append program output (a ProgramText's clean text); shown within ~50 ms."""
         self.received += len(text)

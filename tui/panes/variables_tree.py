@@ -14,6 +14,8 @@ from textual.binding import Binding
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
+from cudatui.tui.textual_compat import InPlaceScrollView
+
 CHANGED = "bold #ff8700"
 """Style of a value that changed since the last stop (readable on dark and light themes)."""
 
@@ -132,9 +134,10 @@ def label(row: Row, name_width: int) -> Text:
     return line
 
 
-class VariablesTree(Tree[Row]):
+class VariablesTree(InPlaceScrollView, Tree[Row]):
     """The tree of variables; right opens a line (or goes to its first member), left closes it
-    (or goes to its parent); enter, space and a click open and close it too."""
+    (or goes to its parent); enter, space and a click open and close it too. Lines added or gone
+    lay nothing out (its size does not follow them)."""
 
     BINDINGS = [  # no description: the Locals pane's help rows (right, left) say what they do
         Binding("right", "open", "", show=False),

@@ -220,6 +220,8 @@ class Driver:
             await pilot.pause()
             return await self.moved(before, timeout)
         if step.kind == "pane":
+            if step.arg == "disassembly":  # fetch at this stop, as for a user who opens SASS only here
+                app.query_one("#disassembly").forget()
             app.show_pane(step.arg)
             await pilot.pause(0.3)
             return ""

@@ -10,8 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 
+from textual.app import ComposeResult
 from textual.screen import Screen
 from textual.widgets import Footer
+
+from cudatui.gdbbridge import tr
 
 
 class KeyBar(Footer):
@@ -25,6 +28,14 @@ class KeyBar(Footer):
             return
         self._shown = keys
         super().bindings_changed(screen)
+
+    def compose(self) -> ComposeResult:
+        """Textual's keys, each description in the language in use (they are in the catalogue)."""
+        for widget in super().compose():
+            description = getattr(widget, "description", None)
+            if isinstance(description, str) and description:
+                widget.description = tr(description)  # type: ignore[attr-defined]
+            yield widget
 
     def _keys(self, screen: Screen) -> Hashable:
         """What compose reads of the screen's bindings: each shown key, its action, label, tooltip,

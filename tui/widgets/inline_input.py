@@ -11,8 +11,10 @@ from textual.binding import Binding
 from textual.widget import Widget
 from textual.widgets import Input
 
+from cudatui.tui.textual_compat import InPlaceScrollView
 
-class InlineInput(Input):
+
+class InlineInput(InPlaceScrollView, Input):
     """A one-line input with a history of what was submitted, left with escape.
 
     A pane opens it with :meth:`open` (from its key: ``:``, ``w``, ``e`` ...) and handles its
@@ -21,7 +23,8 @@ class InlineInput(Input):
     escape empties it and leaves. Leaving gives the focus back to the widget that had it when the
     input was opened (else to the pane's first focusable widget), so the next key is the pane's or
     the debugger's again. A *transient* input is shown only while it is open; the others (the
-    console's command line, the locals' watch line) stay on screen.
+    console's command line, the locals' watch line) stay on screen. Typing in it lays nothing out
+    (an :class:`~cudatui.tui.textual_compat.InPlaceScrollView`: its size does not follow its text).
 
     | Key | Action |
     | :- | :- |

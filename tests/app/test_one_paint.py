@@ -1,0 +1,121 @@
+"""One paint per stop: the layout passes a stop costs are counted (a count, not a duration).
+
+Each layout pass lays out every widget on the screen; a stop that arrives in parts, or a pane
+hidden in a tab that grows, used to cost three or four of them (``python -m bench.stop_to_screen``
+prints them over every lesson walk). Over replayed real cuda-gdb stops at 160x48: the steps stay
+within a bound of passes per step, and the console, written while hidden in its tab, lays
+nothing out until it is shown, and then shows every line.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from textual.pilot import Pilot
+from textual.screen import Screen
+
+from cudatui.gdbbridge import load
+from cudatui.gdbbridge.record.stop_state import recorded_path
+from cudatui.kernels.lesson_paths import PathStep
+from cudatui.tui.apps.debugger_app import DebuggerApp
+from cudatui.tui.plans.demo_plan import RECORDINGS_DIR, read_recording
+from cudatui.tui.plans.demo_plan import replay_config as replay_config_of
+from cudatui.tui.tooling.path_driver import Driver, Reports
+from cudatui.tui.panes.console import BoundedLog, ConsolePane
+from tests.support.app import stopped_at
+from tests.support.paths import ROOT, TOURS
+from tests.support.replay import TILE_BREAKS, replay_config, sequential
+from tests.support.wait import wait_for
+
+PASSES_PER_STEP = 2.5
+"""Layout passes allowed per step of the walk (the bench's goal over every lesson walk is 1.2;
+the walk's steps include a console command and a dialog, which lay out what they show)."""
+
+
+class Passes:
+    """The layout passes of ``screen`` (Textual tells each one on its ``screen_layout_refresh_signal``)."""
+
+    def __init__(self, screen: Screen[Any]) -> None:
+        self.count = 0
+        screen.screen_layout_refresh_signal.subscribe(screen, self._passed, immediate=True)
+
+    def _passed(self, _screen: Screen[Any]) -> None:
+        self.count += 1
+
+
+async def settled(app: DebuggerApp, pilot: Pilot) -> None:
+    """Until the stop's queries are answered and the screen has been updated."""
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+def tile_app(tmp_path) -> DebuggerApp:  # type: ignore[no-untyped-def]
+    tour = sequential(TOURS / "tile.jsonl", tmp_path)
+    return DebuggerApp(replay_config(tour, *TILE_BREAKS, source_dirs=(str(ROOT / "kernels"),)))
+
+
+async def test_a_lesson_walk_costs_at_most_a_bounded_number_of_layout_passes_per_step(tmp_path) -> None:
+    """The race lesson's recorded path (continue, next, a focus switch, a console command, the
+    shared array, ``d`` on a finding), driven as the recorder drove it: the steps that show a new
+    state cost at most PASSES_PER_STEP passes each (before the panes hidden in tabs stopped
+    laying the screen out: 5 each)."""
+    recording = RECORDINGS_DIR / "race.jsonl.gz"
+    steps = [PathStep(step.kind, step.arg, "") for step in recorded_path(load(str(recording)))]
+    app = DebuggerApp(replay_config_of(read_recording(recording)))
+    log = Said()
+    async with app.run_test(size=(160, 48)) as pilot:
+        driver = Driver(app, pilot, log, time.monotonic() + 600, Reports())
+        passes = Passes(app.screen)
+        counted = measured = 0
+        for step in steps:
+            await driver.leave_inputs()
+            await wait_for(pilot, driver.idle, why="the step before to be done")
+            await settled(app, pilot)
+            before, start = driver.generation(), passes.count
+            note = await driver.do(step, before, 60)
+            assert not note.startswith(("FAILED", "TIMED OUT")), f"{step.keys}: {note}\n" + "\n".join(log.lines)
+            await wait_for(pilot, driver.idle, why=f"{step.keys} to be done")
+            await settled(app, pilot)
+            if step.kind != "start" and driver.generation() != before:
+                counted += passes.count - start
+                measured += 1
+        assert measured >= 5
+        print(f"{counted} layout passes in {measured} steps")
+        assert counted <= PASSES_PER_STEP * measured, f"{counted} layout passes in {measured} steps"
+
+
+class Said:
+    """The driver's log (shown when a step fails)."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+
+    def say(self, what: str) -> None:
+        self.lines.append(what)
+
+
+async def test_the_hidden_console_lays_nothing_out_until_shown_then_shows_every_line(tmp_path) -> None:
+    app = tile_app(tmp_path)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await stopped_at(pilot, app, 37)
+        await settled(app, pilot)
+        console = app.query_one(ConsolePane)
+        log = console.query_one("#console-log", BoundedLog)
+        assert not log.window_region.area  # a tab not chosen at 160x48
+        before, held = len(log.lines), log.held  # what gdb printed at start-up, held since
+        passes = Passes(app.screen)
+        lines = [f"line {i:04d} of what gdb printed" for i in range(800)]
+        for line in lines:
+            console.write(line + "\n")
+        await pilot.pause()
+        await settled(app, pilot)
+        assert passes.count == 0 and log.held == held + len(lines) and len(log.lines) == before
+        app.show_pane("console")
+        await wait_for(pilot, lambda: log.held == 0 and len(log.lines) >= before + held + len(lines),
+                       why="the held lines written once the console is shown")
+        assert [strip.text.rstrip() for strip in log.lines[-len(lines):]] == lines
+        await pilot.pause()
+        assert lines[-1] in [strip.text.rstrip() for strip in log.lines[-log.size.height:]]  # scrolled to the end

@@ -1,0 +1,63 @@
+"""Issue 36: a follower waiting on an empty recording keeps answering keys whatever the file
+becomes: a FIFO (no reader, a plain open would block) or 1 GiB of newlines (no command in it).
+
+``cudatui follow FILE`` runs in a real terminal (tmux) on an empty FILE (the waiting screen);
+FILE is then replaced by a FIFO, or filled with 1 GiB of newlines; the screen says what it
+can, ctrl+q is answered and cudatui exits 0. (The issue's hang was in the follow
+stand-in of the time; the waiting screen of issue 34 looks at the file without blocking and
+reads at most 1 MiB of it: this guards that.)
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from tests.support.paths import ROOT
+from tests.support.tmux import TmuxServer
+
+pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux")
+
+WAIT = 60.0
+
+
+def become_fifo(path: Path) -> str:
+    path.unlink()
+    os.mkfifo(path)
+    return "not a regular file"
+
+
+def become_newlines(path: Path) -> str:
+    chunk = b"\n" * (1 << 20)
+    with open(path, "ab") as out:
+        for _ in range(1024):
+            out.write(chunk)
+    return "Waiting for the instructor"
+
+
+@pytest.mark.parametrize("change", [become_fifo, become_newlines], ids=["fifo", "gigabyte-of-newlines"])
+def test_a_waiting_follower_answers_keys_whatever_the_file_becomes(tmp_path: Path,
+                                                                    change: Callable[[Path], str]) -> None:
+    record = tmp_path / "class.jsonl"
+    record.touch()
+    tmux = TmuxServer(tmp_path / "tmux.sock")
+    command = (f"cd {tmp_path} && unset COLUMNS LINES && PYTHONPATH={ROOT} {sys.executable} -m cudatui follow "
+               f"{record.name}; echo \"EXIT=$?\"; sleep 600")
+    tmux("new-session", "-d", "-s", "t", "-x", "120", "-y", "40", "-e", "TERM=xterm-256color", command)
+    try:
+        tmux.wait_for_all("Waiting for the instructor", "ctrl+q quits", timeout=WAIT)
+        said = change(record)
+        tmux.wait_for_all(said, timeout=WAIT)
+        tmux("send-keys", "-t", "t", "C-q")
+        screen = tmux.wait_for_line("EXIT=", timeout=WAIT)
+        assert "EXIT=0" in screen and "Traceback" not in screen, screen
+    finally:
+        subprocess.run([*tmux.base, "kill-server"], capture_output=True, timeout=20)
+        if record.exists():
+            record.unlink()
