@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 from collections.abc import Mapping
 
 from cudatui.gdbbridge.convert import to_int
+from cudatui.gdbbridge.demangle import demangle
 from cudatui.gdbbridge.models.cuda import Instruction
 from cudatui.gdbbridge.session.mi import Flag
 
@@ -31,7 +32,7 @@ def parse_disassembly(payload: Mapping[str, Any]) -> tuple[Instruction, ...]:
 def _instruction(d: Mapping[str, Any], line: int | None, file: str | None) -> Instruction:
     return Instruction(
         address=to_int(d.get("address"), 0) or 0,
-        function=str(d.get("func-name", "")),
+        function=demangle(str(d.get("func-name", ""))),
         offset=to_int(d.get("offset"), 0) or 0,
         text=str(d.get("inst", "")),
         line=line,

@@ -222,13 +222,13 @@ async def test_replay_reaches_the_recorded_stop_explains_a_step_outside_it_follo
         assert "-exec-finish" not in {x.command for x in load(str(info.path)).exchanges}
         assert ": print sdata[0]@16" in info.path_text and "Sanitize: racecheck" in info.path_text
         await pilot.press("f")
-        await wait_for(pilot, lambda: any(n.message == message for n in app._notifications))
-        assert not any("not in this recording" in n.message for n in app._notifications)
+        await wait_for(pilot, lambda: any(n.message == message for n in app.notices.entries))
+        assert not any("not in this recording" in n.message for n in app.notices.entries)
         await walk_path(app, pilot, info.path)
         last = path_of(info.path)[-1].state
         assert last is not None and summarize(app.debugger.state) == last
         await pilot.press("r")
-        await wait_for(pilot, lambda: any(n.message == "replaying the recording from the start" for n in app._notifications))
+        await wait_for(pilot, lambda: any(n.message == "replaying the recording from the start" for n in app.notices.entries))
         await wait_for(pilot, lambda: phase(app) == "stopped" and app.query_one(SourcePane).view.current == line)
         await pilot.press("q")
 

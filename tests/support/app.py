@@ -37,7 +37,7 @@ def status(app: DebuggerApp) -> tuple[str, str]:
 
 def messages(app: DebuggerApp, severity: str | None = None) -> list[str]:
     """The notifications shown so far (of ``severity`` only, if given)."""
-    return [n.message for n in app._notifications if severity is None or n.severity == severity]
+    return [n.message for n in app.notices.entries if severity is None or n.severity == severity]
 
 
 def no_internal_errors(app: DebuggerApp) -> bool:

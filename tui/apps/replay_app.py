@@ -42,7 +42,7 @@ class ModeStatusBar(StatusBar):
         self.mode = mode
         self.why = why
 
-    def render(self) -> Text:
+    def line(self) -> Text:
         text = mode_label(self.mode)
         text.append(" ")
         text.append_text(status_text(self.status, self.clock()))
@@ -73,8 +73,8 @@ class ReplayApp(DebuggerApp):
                 yield widget
 
     def on_mount(self) -> None:
-        if self.recording is not None:  # the status bar's end is cut on a small screen: say it once
-            self.notify_user(f"{tr('REPLAY')} — {self.why}")
+        if self.recording is not None:  # the status bar says it (cut on a small screen): logged for !
+            self.log_notice(f"{tr('REPLAY')} — {self.why}")
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)

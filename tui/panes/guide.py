@@ -138,7 +138,7 @@ class GuidePane(VerticalScroll, can_focus=True):
     | enter | Open the full-screen guide (also a click, or h anywhere) |
     """
 
-    BINDINGS = [Binding("enter", "open", "Full guide")]
+    BINDINGS = [Binding("enter", "open_guide", "Full guide")]
 
     DEFAULT_CSS = """
     GuidePane { height: auto; max-height: 4; border-top: solid $accent; padding: 0 1; background: $boost;
@@ -171,5 +171,5 @@ class GuidePane(VerticalScroll, can_focus=True):
         event.stop()
         self.post_message(self.Open())
 
-    def action_open(self) -> None:
+    def action_open_guide(self) -> None:
         self.post_message(self.Open())

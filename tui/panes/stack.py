@@ -112,7 +112,11 @@ class StackPane(StatePane):
         message.display = bool(note)
         frame = stack.user_frame if stack is not None else None
         line = tr("line {line}").format(line=frame.line) if frame is not None else tr("this line")
-        message.show(Text("⚠ " + tr("{line} is where the host waits, not the launch · L: launch blocking").format(line=line)))
+        if note and "CUDA_LAUNCH_BLOCKING=1" in note:
+            said = tr("{line} is where the host waits, not the launch · L: launch blocking")
+        else:  # attached: no re-run
+            said = tr("{line} is where the host waits, not the launch")
+        message.show(Text("⚠ " + said.format(line=line)))
         message.tooltip = note or None
         sync_rows(table, self.COLUMNS, host_rows(stack) if stack is not None else {})
 

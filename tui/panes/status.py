@@ -16,6 +16,7 @@ from textual.timer import Timer
 from textual.widget import Widget
 
 from cudatui.gdbbridge import N_, Phase, Status, tr
+from cudatui.tui.widgets.notices import Entry, fit_line
 
 
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
@@ -69,7 +70,8 @@ def status_text(status: Status, now: float) -> Text:
 
 
 class StatusBar(Widget):
-    """One line at the bottom: what the debugger is doing and where it stopped.
+    """One line at the bottom: what the debugger is doing and where it stopped, and at its
+    right end the newest notice (until the program runs again).
 
     While starting or running it animates and shows how long the phase has lasted and what is
     loading (the first kernel stop of a PyTorch script takes ~13 s).
@@ -82,12 +84,17 @@ class StatusBar(Widget):
     status: reactive[Status] = reactive(Status(Phase.STARTING, "starting"))
     """What is shown."""
 
+    notice: reactive[Entry | None] = reactive(None)
+    """The newest notice, shown at the right end until the program runs again (``!`` shows them all)."""
+
     def __init__(self, clock: Callable[[], float] = time.monotonic, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.clock = clock
         self._ticker: Timer | None = None
 
     def watch_status(self, status: Status) -> None:
+        if status.phase is Phase.RUNNING:
+            self.notice = None
         busy = status.phase in BUSY
         if busy and self._ticker is None:
             self._ticker = self.set_interval(0.2, self.refresh)
@@ -95,5 +102,9 @@ class StatusBar(Widget):
             self._ticker.stop()
             self._ticker = None
 
-    def render(self) -> Text:
+    def line(self) -> Text:
+        """The status, without the notice."""
         return status_text(self.status, self.clock())
+
+    def render(self) -> Text:
+        return fit_line(self.line(), self.notice, self.content_size.width)
