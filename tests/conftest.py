@@ -46,10 +46,16 @@ def gpu_available() -> bool:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Tests marked ``long`` first (a stable sort: the others keep their order), so that the
-    xdist workers start them first and the short ones fill the end of the run; ``gpu`` tests are
-    skipped without a GPU."""
-    items.sort(key=lambda item: item.get_closest_marker("long") is None)
+    """Tests marked ``long`` first, the longest (``long(N)``: N times a lesson walk, 1 if not
+    given) before the others (a stable sort: the rest keep their order), so that the xdist workers
+    start them first and the short ones fill the end of the run; ``gpu`` tests are skipped
+    without a GPU."""
+
+    def weight(item: pytest.Item) -> float:
+        mark = item.get_closest_marker("long")
+        return 0 if mark is None else mark.args[0] if mark.args else 1
+
+    items.sort(key=weight, reverse=True)
     if gpu_available():
         return
     skip = pytest.mark.skip(reason="needs an NVIDIA GPU (nvidia-smi -L found none)")

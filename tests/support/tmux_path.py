@@ -144,10 +144,14 @@ class ScreenPath:
         and Warps are always shown, the others are tabs under the source)."""
         title = PANE_TITLES[pane_id]
 
-        def found() -> bool:  # the box, or the tab (a notification may cover a box for seconds)
+        def found() -> bool:  # the box, or the tab (a notification over the tab row is clicked away)
             tabs = self.tab_row()
-            return (self.wide and f"╭─ {title} " in self.tmux.screen()) or (
-                tabs is not None and re.search(rf"\b{title}\b", tabs[1]) is not None)
+            if (self.wide and f"╭─ {title} " in self.tmux.screen()) or (
+                    tabs is not None and re.search(rf"\b{title}\b", tabs[1]) is not None):
+                return True
+            if tabs is not None:
+                self.dismiss_notification(range(tabs[0], tabs[0] + 1))
+            return False
 
         self.wait(found, f"the {title} pane or its tab")
         if self.wide and f"╭─ {title} " in self.tmux.screen():
@@ -187,23 +191,29 @@ class ScreenPath:
         """Click the source text (not its gutter), so that keys go to the debugger."""
         self.tmux.click(40 if not self.wide else 30, 3)
 
-    def covered(self, pane_title: str) -> bool:
-        """Whether a notification lies over the pane: its left edge ``▌`` in one column of three
-        rows or more (a click there would dismiss the notification instead of reaching the pane;
-        a scrollbar's thumb is one row). A notification found is clicked away, as a user does, once:
-        until it has gone from the screen, a second click could reach it while Textual removes it
-        (Textual 8.2.8 then fails in ``Screen._forward_event``: the toast has no parent)."""
-        rows = self.pane_rows(pane_title)
-        texts = [text for _, _, text in rows]
-        for top in range(len(texts) - 2):
-            for column, char in enumerate(texts[top]):
-                if char == "▌" and all(column < len(t) and t[column] == "▌" for t in texts[top + 1:top + 3]):
-                    row, start, _ = rows[top + 1]
-                    self.tmux.click(start + column + 2, row)
-                    edge = start + column
-                    self.wait(lambda: self.lines()[row][edge:edge + 1] != "▌", "the notification clicked to go")
+    def dismiss_notification(self, rows: range) -> bool:
+        """Whether a notification lies over ``rows`` of the screen: its left edge ``▌`` in one
+        column of three rows or more, one of them in ``rows`` (a scrollbar's thumb is one row).
+        One found is clicked away, as a user does, once: until it has gone from the screen, a
+        second click could reach it while Textual removes it (Textual 8.2.8 then fails in
+        ``Screen._forward_event``: the toast has no parent)."""
+        lines = self.lines()
+        def edge(row: int, column: int) -> bool:
+            return 0 <= row < len(lines) and lines[row][column:column + 1] == "▌"
+
+        for row in rows:
+            for column in range(len(lines[row]) if 0 <= row < len(lines) else 0):
+                if any(all(edge(top + i, column) for i in range(3)) for top in (row - 2, row - 1, row)):
+                    self.tmux.click(column + 2, row)
+                    self.wait(lambda: self.lines()[row][column:column + 1] != "▌", "the notification clicked to go")
                     return True
         return False
+
+    def covered(self, pane_title: str) -> bool:
+        """Whether a notification lay over the pane (a click there would dismiss the notification
+        instead of reaching the pane); it is clicked away."""
+        rows = [row for row, _, _ in self.pane_rows(pane_title)]
+        return bool(rows) and self.dismiss_notification(range(rows[0], rows[-1] + 1))
 
     def click_into(self, pane_title: str, where: Callable[[], tuple[int, int] | None]) -> None:
         """Click inside the pane at ``where()`` (column, row; read again before each click: the
@@ -330,7 +340,14 @@ class ScreenPath:
         Stack and Locals the one shown first)."""
         state = step.state
         assert state is not None, f"step {step.number} has no recorded stop state"
-        self.wait(lambda: not self.shows(state), f"step {step.number} ({step.keys}) to show {state}")
+        def shown() -> bool:  # the focus is in the status bar at 80x24: a notification over it is clicked away
+            missing = self.shows(state)
+            if missing and missing[-1].startswith("focus "):
+                status = len(self.lines()) - 2
+                self.dismiss_notification(range(status, status + 1))
+            return not missing
+
+        self.wait(shown, f"step {step.number} ({step.keys}) to show {state}")
         if state.exit:
             return
         panes = [("stack", lambda: self.stack_shows(state), f"the Stack pane to show {state.func} {state.file}:{state.line}"),
