@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import os
 import re
 import shutil
@@ -62,12 +63,15 @@ def bare_first_hit(target: Target) -> float:
                             stdin=subprocess.DEVNULL, text=True, errors="replace")
     assert proc.stdout is not None
     hit = None
+    said: collections.deque[str] = collections.deque(maxlen=25)
     for line in proc.stdout:
+        said.append(line.rstrip())
         if hit is None and HIT.search(line):
             hit = time.perf_counter() - started
     proc.wait()
     if hit is None:
-        raise RuntimeError(f"bare {target.debugger} never reported hitting {target.location}")
+        raise RuntimeError(f"bare {target.debugger} never reported hitting {target.location} (exit {proc.returncode}); "
+                           "it said last:\n  " + "\n  ".join(said))
     return hit
 
 

@@ -24,6 +24,7 @@
 #   threads-at-bp          threads at a breakpoint recorded through the UI (scripts/gpu_threads_at_bp.py)
 #   tmux LESSON COLSxROWS BREAKPOINT   cudatui in a real terminal (scripts/tmux_live.sh)
 #   bench                  the stop-to-screen bench on the box's idle CPU, then bench.gpu (divergence)
+#   bench-gpu [ROUNDS]     bench.gpu alone (divergence): first breakpoint, steps, key to screen
 #   jobs                   attach to a hung program and rank 1 of a torchrun job through the UI
 #                          (tests/gpu/test_jobs_gpu.py), recorded into $OUT/own/
 #   triage [NAME...]       cudatui triage of own programs (default torch_index), recorded through the UI
@@ -31,6 +32,8 @@
 #   own-programs [NAME...] your-own-program recordings through the UI (scripts/record_own.py; default
 #                          ext_oob cupy_oob triton_quiet_oob), new files only into
 #                          tests/fixtures/recorded/own/ and $R/own2/, then their GPU and replay tests
+#   dump-flags [NAME...]   which CUDA_COREDUMP_GENERATION_FLAGS sets cuda-gdb opens, and their
+#                          sizes (scripts/dump_flags.py; default cupy_oob ext_oob torch_index)
 #   summary                what the runs so far found: the box, tier-3 and replay/attach results,
 #                          the recordings
 #   pack                   $R into $OUT/results.tgz (the device tool returns few files)
@@ -136,6 +139,13 @@ bench() {
   tail -5 "$R/bench_gpu.log"
 }
 
+bench_gpu() {
+  build > /dev/null
+  timeout 200 python3 -m bench.gpu --lesson divergence --rounds "${1:-2}" > "$R/bench_gpu.log" 2>&1
+  echo "bench.gpu rc=$?" >> "$R/bench_gpu.log"
+  tail -8 "$R/bench_gpu.log" | cut -c1-400
+}
+
 run_jobs() {
   local own=$OUT/own build_pid f
   mkdir -p "$own"
@@ -212,6 +222,8 @@ case $command in
   threads-at-bp) threads_at_bp ;;
   tmux) tmux_session "$@" ;;
   bench) bench ;;
+  bench-gpu) bench_gpu "$@" ;;
+  dump-flags) timeout 400 python3 scripts/dump_flags.py "$@" 2>&1 | tee "$R/dump_flags.txt" | cut -c1-330 ;;
   jobs) run_jobs ;;
   own-programs) own_programs "$@" ;;
   triage) triage "$@" ;;

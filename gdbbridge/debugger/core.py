@@ -35,6 +35,7 @@ from cudatui.gdbbridge.debugger.events import (
     ConsoleOutput, DebuggerEvent, Notice, PhaseChanged, ProgramText, QueriesFailed, Severity, StateChanged,
 )
 from cudatui.gdbbridge.debugger.host import debuggee_env, read_host_stack
+from cudatui.gdbbridge.record.audience import AudienceWatch
 from cudatui.gdbbridge.record.follow import FOLLOW
 from cudatui.gdbbridge.record import stop_state
 from cudatui.gdbbridge.record.replay import REPLAY_CUT
@@ -125,6 +126,8 @@ class DebuggerCore:
         """Set once gdb attached (``config.attach``), until the stop where it did is shown."""
         self.launch_blocking = False
         """Whether the program was re-run with CUDA_LAUNCH_BLOCKING=1 (so a stop's host line is the launch)."""
+        self._audience: AudienceWatch | None = None
+        """Counts who follows the recording (``config.record``), once the session has it open."""
         self.following_instructor = True
         """A follower moves with the instructor's focus and frame (see Debugger.follow_instructor)."""
 
@@ -373,11 +376,16 @@ class DebuggerCore:
         self.state = clean(self.builder.bump(self.state, watches=watches))
         self._emit(StateChanged(self.state))
 
-    def _set_status(self, phase: Phase, detail: str, since: float | None = None, **changes: str) -> None:
+    def _set_status(self, phase: Phase, detail: str, since: float | None = None, *, focus: str | None = None,
+                    kernel: str | None = None) -> None:
         if self._cut is not None:  # past a recording's cut nothing runs
             phase, detail, since = Phase.DEAD, self._cut, None
         keep_since = since if since is not None else (self._status.since if phase is self._status.phase else None)
-        self._status = clean(replace(self._status, phase=phase, detail=detail, since=keep_since, **changes))
+        status = replace(self._status, phase=phase, detail=detail, since=keep_since)
+        if focus is not None or kernel is not None:
+            status = replace(status, focus=focus if focus is not None else status.focus,
+                             kernel=kernel if kernel is not None else status.kernel)
+        self._status = clean(status)
         self._emit(PhaseChanged(self._status))
 
     def _emit(self, event: DebuggerEvent) -> None:

@@ -28,12 +28,13 @@ from cudatui.gdbbridge.cuda.focus import FocusSyntaxError, switch_focus
 from cudatui.gdbbridge.models.cuda import CudaFocus
 from cudatui.gdbbridge.debugger.breakpoints import Breakpoints, BreakpointSpec, pending_text
 from cudatui.gdbbridge.debugger.core import RUN, STEPS, Step
-from cudatui.gdbbridge.debugger.events import ConsoleOutput, Notice, StartupFailed
+from cudatui.gdbbridge.debugger.events import ConsoleOutput, Notice, PhaseChanged, StartupFailed
 from cudatui.gdbbridge.debugger.host import LAUNCH_BLOCKING, is_native, jit_env, read_output
 from cudatui.gdbbridge.debugger.state import StateBuilder, reselect_frame
 from cudatui.gdbbridge.debugger.targets import attached, join_rank, restart_refused
 from cudatui.gdbbridge.debugger.status import Phase
 from cudatui.gdbbridge.debugger.stop_queries import StopQueries
+from cudatui.gdbbridge.record.audience import AudienceWatch
 from cudatui.gdbbridge.session.recorder import PRIVATE, SHARED
 from cudatui.gdbbridge.debugger.varobj import VariableObjects
 from cudatui.gdbbridge.session.errors import DebuggerGone, DebuggerNotFound, MIError
@@ -105,6 +106,8 @@ class Debugger(StopQueries):
             self._set_status(Phase.DEAD, str(exc))
             self._emit(StartupFailed(str(exc)) if first else Notice(str(exc), "error"))
             return
+        if cfg.record and self._audience is None:  # the recorder has the file open now
+            self._audience = AudienceWatch(cfg.record, self._followed)
         try:
             if cfg.core:
                 await self._open_core(cfg.core)
@@ -233,8 +236,15 @@ class Debugger(StopQueries):
         if self.job is not None:
             await self.job.close()
 
+    def _followed(self, count: int) -> None:
+        """How many follow the recording changed (the status bar shows it)."""
+        self._status = replace(self._status, followers=count)
+        self._emit(PhaseChanged(self._status))
+
     async def _close(self) -> None:
         self._closed = True
+        if self._audience is not None:
+            self._audience.close()
         while self._unsubscribe:
             self._unsubscribe.pop()()
         if self.session is not None:

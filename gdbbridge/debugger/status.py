@@ -50,6 +50,8 @@ class Status:
     context: str = ""
     """What is debugged when it is not a program started here, shown always: an attached
     process and what q does, or the rank of a job and where the other ranks' output goes."""
+    followers: int | None = None
+    """How many follow the session's recording (``--record``), once someone did; None: untold."""
 
 
 def stop_detail(stop: StopEvent) -> str:

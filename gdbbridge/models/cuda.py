@@ -233,3 +233,10 @@ class CudaException:
         if code is None:
             return None
         return cls(code=code, name=meaning or CUDA_EXCEPTIONS.get(code, "Unknown CUDA exception"))
+
+    @classmethod
+    def from_name(cls, name: str) -> CudaException | None:
+        """The exception cuda-gdb names in words (a GPU coredump's "CUDA Exception: Warp Illegal
+        Address"); None for a name it does not list."""
+        code = next((code for code, known in CUDA_EXCEPTIONS.items() if known == name.strip()), None)
+        return None if code is None else cls(code=code, name=CUDA_EXCEPTIONS[code])

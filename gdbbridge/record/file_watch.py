@@ -46,27 +46,29 @@ def _libc() -> ctypes.CDLL | None:
     return libc if hasattr(libc, "inotify_init1") and hasattr(libc, "inotify_add_watch") else None
 
 
+def inotify(path: str, mask: int) -> int | None:
+    """A non-blocking inotify descriptor watching ``path`` for ``mask``; None where inotify is
+    missing, the user's instances or watches are used up, or ``path`` is not there."""
+    libc = _libc()
+    if libc is None:
+        return None
+    fd = libc.inotify_init1(os.O_NONBLOCK | os.O_CLOEXEC)
+    if fd < 0:  # EMFILE: the user's inotify instances are used up
+        return None
+    if libc.inotify_add_watch(fd, os.fsencode(path), mask) < 0:  # ENOSPC: no watches left; ENOENT
+        os.close(fd)
+        return None
+    return int(fd)
+
+
 class FileWatch:
     """Wakes its reader when ``path`` may have changed (see the module docstring)."""
 
     def __init__(self, path: str) -> None:
         self.path = os.path.abspath(path)
         self.name = os.fsencode(os.path.basename(self.path))
-        self.fd: int | None = self._open(os.path.dirname(self.path))
+        self.fd: int | None = inotify(os.path.dirname(self.path), MASK)
         """The inotify descriptor (readable when events came), None where inotify is unavailable."""
-
-    @staticmethod
-    def _open(folder: str) -> int | None:
-        libc = _libc()
-        if libc is None:
-            return None
-        fd = libc.inotify_init1(os.O_NONBLOCK | os.O_CLOEXEC)
-        if fd < 0:  # EMFILE: the user's inotify instances are used up
-            return None
-        if libc.inotify_add_watch(fd, os.fsencode(folder), MASK) < 0:  # ENOSPC: no watches left; ENOENT
-            os.close(fd)
-            return None
-        return int(fd)
 
     @property
     def notified(self) -> bool:

@@ -30,6 +30,7 @@ from collections.abc import Callable
 
 from cudatui.gdbbridge.host.encoding import COMMAND as HOST_STACK
 from cudatui.gdbbridge.record.awaited import follow_problem, session_begun
+from cudatui.gdbbridge.record.audience import be_counted
 from cudatui.gdbbridge.record.file_watch import FileWatch
 from cudatui.gdbbridge.record.replay import _COMMAND, _RESULT_TOKEN, Replayer, handed_tty, hung_up, kind_of, places
 from cudatui.gdbbridge.record.transcript import Exchange, Transcript, TranscriptError, load, match_key
@@ -75,6 +76,8 @@ class Follower(Replayer):
         self.watch = FileWatch(path)
         """Wakes the follower when the file is written."""
         super().__init__(first_session(path, self.watch), out, front_end_gone=front_end_gone, program_tty=program_tty)
+        self.counted = be_counted(path)
+        """Held open while following: the instructor counts its readers (record/audience.py)."""
         self._size = self._stat()
         self._changed = clock()
         self.ended = False

@@ -29,7 +29,7 @@ from cudatui.gdbbridge.session import events as ev
 from cudatui.gdbbridge.session.errors import DebuggerGone, DebuggerNotFound, MIError
 from cudatui.gdbbridge.session.fanout import Fanout
 from cudatui.gdbbridge.session.mi import Flag, build
-from cudatui.gdbbridge.models.cuda import CudaFocus
+from cudatui.gdbbridge.models.cuda import CudaException, CudaFocus
 from cudatui.gdbbridge.models import StopEvent
 from cudatui.gdbbridge.session.output import OutputHandling
 from cudatui.gdbbridge.session.pipes import ExitWatcher, LineReader, effective_line_limit, unread
@@ -64,6 +64,8 @@ without reading its input) is sent SIGTERM at once."""
 
 _TERMINATED = re.compile(r"Program terminated with signal (?P<name>\S+), (?P<meaning>[^.\n]+)")
 """How gdb says which signal ended the program a core file holds."""
+_CUDA_EXCEPTION = re.compile(r"CUDA Exception: *(?P<name>[^\n]+)")
+"""How cuda-gdb names the exception a GPU coredump holds (the driver's dump of a fault: no signal)."""
 
 
 class GdbSession(OutputHandling):
@@ -335,18 +337,21 @@ class GdbSession(OutputHandling):
         """Open a GPU coredump (``target cudacore PATH``) and return the stop it holds.
 
         cuda-gdb 13.0 prints no ``*stopped`` for it, only console text ("[Current focus set to
-        CUDA kernel 0, ..., lane 5]", "Program terminated with signal SIGTRAP, ..."): the stop
-        is made from that (reason ``core``). MIError when cuda-gdb cannot open the file."""
+        CUDA kernel 0, ..., lane 5]", "Program terminated with signal SIGTRAP, ..."; for the
+        driver's dump of a fault, "CUDA Exception: Warp Illegal Address"): the stop is made from
+        that (reason ``core``). MIError when cuda-gdb cannot open the file."""
         if "\n" in path or "\r" in path:
             raise MIError("a coredump path cannot contain a line break", "target cudacore")
         before = self.last_stop
         text = await self.console(f"target cudacore {path}")
         if self.last_stop is not before and self.last_stop is not None:
             return self.last_stop
-        ended = _TERMINATED.search(text)
+        ended, raised = _TERMINATED.search(text), _CUDA_EXCEPTION.search(text)
+        exception = CudaException.from_name(raised["name"]) if raised else None
         self.last_stop = StopEvent(reason="core", focus=CudaFocus.from_console(text),
-                                   signal=ended["name"] if ended else None,
-                                   signal_meaning=ended["meaning"] if ended else None)
+                                   signal=ended["name"] if ended else exception.signal_name if exception else None,
+                                   signal_meaning=ended["meaning"] if ended else exception.name if exception else None,
+                                   exception=exception)
         self.state = "stopped"
         return self.last_stop
 

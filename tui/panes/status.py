@@ -14,7 +14,7 @@ from textual.reactive import reactive
 from textual.timer import Timer
 from textual.widget import Widget
 
-from cudatui.gdbbridge import Phase, Status
+from cudatui.gdbbridge import Phase, Status, tr
 
 
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
@@ -47,6 +47,8 @@ def status_text(status: Status, now: float) -> Text:
         text.append(" " + " · ".join(parts))
     if busy:
         text.append(f" · {now - (status.since or now):.1f} s", style="bold")
+    if status.followers is not None:
+        text.append(" · " + tr("{count} following").format(count=status.followers), style="bold")
     return text
 
 
