@@ -23,8 +23,8 @@ read once per burst, not once each)."""
 
 class PaneOutput:
     """Wakes a waiter when the pane writes: ``pipe-pane`` copies its output into a FIFO that
-    :meth:`pause` waits on (with select, no thread). Before tmux has opened the FIFO, or once the
-    pane has gone, it is a plain sleep."""
+    :meth:`pause` waits on (with select, no thread). Once the pipe has ended (the pane has gone:
+    :attr:`gone`), it is a plain sleep and the server follows the target's next pane anew."""
 
     def __init__(self, server: TmuxServer, target: str, fifo: Path) -> None:
         fifo.unlink(missing_ok=True)
@@ -34,6 +34,10 @@ class PaneOutput:
         self.looked = time.monotonic()
         self.wrote = False
         """Whether the pane wrote since the last capture."""
+        self.connected = False
+        """Whether the pane's output has come through the pipe once."""
+        self.gone = False
+        """Whether the pipe has ended (Linux reports a FIFO's end only once a writer has come and gone)."""
         server("pipe-pane", "-t", target, f"cat > {shlex.quote(str(fifo))}")
 
     def drain(self) -> bool:
@@ -46,8 +50,9 @@ class PaneOutput:
             except BlockingIOError:
                 break
             if not data:
+                self.gone |= self.connected  # no writer: none yet, or the pipe has ended
                 break
-            wrote = True
+            wrote = self.connected = True
         self.wrote |= wrote
         return wrote
 
@@ -59,6 +64,7 @@ class PaneOutput:
             if ready and self.drain():
                 break
             if ready:  # the FIFO's end: nothing will wake this wait
+                self.gone = True
                 time.sleep(max(deadline - time.monotonic(), 0))
         time.sleep(max(self.looked + GAP - time.monotonic(), 0))
         self.looked = time.monotonic()
@@ -89,11 +95,11 @@ class TmuxServer:
         last capture (its output is followed from the first look; :meth:`pause` wakes on it) or a
         command was sent."""
         output = self.outputs.get(target)
-        if output is None:
+        if output is None or output.gone:
             name = "".join(c if c.isalnum() else "_" for c in target)
             output = self.outputs[target] = PaneOutput(self, target, self.socket.with_name(f"{self.socket.name}.{name}.out"))
         output.drain()
-        if output.wrote or target not in self.shown:
+        if output.wrote or output.gone or target not in self.shown:
             output.wrote = False
             self.shown[target] = self("capture-pane", "-p", "-t", target)
         return self.shown[target]
