@@ -6,7 +6,6 @@ CUDA_LAUNCH_BLOCKING=1 and the line becomes the launch, without the note."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
 from textual.widgets import DataTable, Static
@@ -17,7 +16,7 @@ from cudatui.tui.panes.exception import ExceptionBanner
 from cudatui.tui.panes.source import SourcePane
 from cudatui.tui.panes.stack import StackPane
 from cudatui.tui.panes.warps import WarpsPane
-from tests.support.app import phase, rows, tree_rows
+from tests.support.app import phase, posted, rows, tree_rows
 from tests.support.paths import RECORDED, ROOT
 from tests.support.wait import wait_for
 
@@ -42,14 +41,7 @@ def replay(name: str) -> DebuggerApp:
 
 async def test_pytorch_index_assert_sync_line_then_launch_line() -> None:
     app = replay("torch_index")
-    notified: list[str] = []
-    notify = app.notify
-
-    def recorded(message: str, **options: Any) -> None:  # what the app posts, kept: a toast lives 5 s, a loaded run is slower
-        notified.append(message)
-        notify(message, **options)
-
-    app.notify = recorded  # type: ignore[method-assign]
+    notified = posted(app)
     async with app.run_test(size=(160, 48)) as pilot:
         await wait_for(pilot, lambda: phase(app) == "stopped" and host_rows(app), why="the first stop's host stack")
         assert app.debugger.status.detail == "CUDA_EXCEPTION_12 Warp Assert"
@@ -61,7 +53,8 @@ async def test_pytorch_index_assert_sync_line_then_launch_line() -> None:
         assert "CUDA_LAUNCH_BLOCKING=1" in note(app)
         shown = str(app.query_one(StackPane).query_one("#host-note", Static).render())
         assert shown == "⚠ line 7 is where the host waits, not the launch · L: launch blocking"
-        await wait_for(pilot, lambda: note(app) in notified, why="the sync-point note as a notification")
+        await wait_for(pilot, lambda: any(message == note(app) for message, _ in notified),
+                       why="the sync-point note as a notification")
         first = app.last_state.generation
         await pilot.press("L")
         await wait_for(pilot, lambda: app.last_state.generation > first and phase(app) == "stopped"
