@@ -171,23 +171,23 @@ async def app_steps(target: Target, steps: int) -> tuple[list[float], list[float
             await pilot.pause()
 
         def shown_after(generation: int) -> Callable[[], bool]:
-            return lambda: (app.last_state is not None and app.last_state.generation > generation
+            return lambda: (app.debugger.state is not None and app.debugger.state.generation > generation
                             and app.debugger.status.phase is Phase.STOPPED)
 
         await until(shown_after(0))
         for _ in range(steps):
-            assert app.last_state is not None
-            before, t0 = app.last_state.generation, time.perf_counter()
+            assert app.debugger.state is not None
+            before, t0 = app.debugger.state.generation, time.perf_counter()
             await pilot.press("n")
             await until(shown_after(before))
-            if app.last_state.stop.exited:
+            if app.debugger.state.stop.exited:
                 break
             nexts.append(time.perf_counter() - t0)
         for thread in range(1, steps + 1):
-            assert app.last_state is not None
-            if app.last_state.focus is None:
+            assert app.debugger.state is not None
+            if app.debugger.state.focus is None:
                 break
-            before, t0 = app.last_state.generation, time.perf_counter()
+            before, t0 = app.debugger.state.generation, time.perf_counter()
             request = f"thread ({thread},0,0)"  # in the focused block
             app.spawn(lambda request=request: app.debugger.switch_focus(request), "focus")
             await until(shown_after(before))

@@ -34,6 +34,8 @@
 #                          tests/fixtures/recorded/own/ and $R/own2/, then their GPU and replay tests
 #   dump-flags [NAME...]   which CUDA_COREDUMP_GENERATION_FLAGS sets cuda-gdb opens, and their
 #                          sizes (scripts/dump_flags.py; default cupy_oob ext_oob torch_index)
+#   class [LESSON [BP]]    an instructor's live session followed by two terminals and a browser's
+#                          websocket (scripts/class_live.py) into $R/class
 #   summary                what the runs so far found: the box, tier-3 and replay/attach results,
 #                          the recordings
 #   pack                   $R into $OUT/results.tgz (the device tool returns few files)
@@ -223,6 +225,7 @@ case $command in
   tmux) tmux_session "$@" ;;
   bench) bench ;;
   bench-gpu) bench_gpu "$@" ;;
+  class) build > /dev/null; timeout 400 python3 scripts/class_live.py "$R/class" "$@" 2>&1 | tee "$R/class.log" | cut -c1-300 ;;
   dump-flags) timeout 400 python3 scripts/dump_flags.py "$@" 2>&1 | tee "$R/dump_flags.txt" | cut -c1-330 ;;
   jobs) run_jobs ;;
   own-programs) own_programs "$@" ;;

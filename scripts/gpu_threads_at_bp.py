@@ -60,7 +60,7 @@ async def record(out: Path, work: Path) -> int:
             return True
 
         def generation() -> int:
-            return app.last_state.generation if app.last_state else 0
+            return app.debugger.state.generation if app.debugger.state else 0
 
         ok = await until(lambda: app.debugger.status.phase in ("stopped", "ready"))
         if ok and app.debugger.status.phase == "ready":  # a -b left pending holds a native program: run anyway

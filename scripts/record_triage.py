@@ -31,14 +31,14 @@ async def post_mortem(config: LaunchConfig, started: float) -> str:
     app = DebuggerApp(config)
     async with app.run_test(size=(160, 48)) as pilot:
         deadline = time.monotonic() + 120
-        while not (app.last_state is not None and app.last_state.focus is not None and app.last_state.host is not None):
+        while not (app.debugger.state is not None and app.debugger.state.focus is not None and app.debugger.state.host is not None):
             if time.monotonic() > deadline:
                 await app.action_quit()
                 return f"TIMED OUT: {app.debugger.status.phase} {app.debugger.status.detail}"
             await pilot.pause(0.05)
         await pilot.pause()
         shown = time.perf_counter() - started
-        state = app.last_state
+        state = app.debugger.state
         frame = state.host.user_frame if state.host else None
         exception = state.stop.exception.name if state.stop.exception else None
         await app.action_quit()

@@ -58,12 +58,12 @@ async def replay(lesson: str, out: Path, size: tuple[int, int], until: Callable[
         for step in plan.recording.steps:
             if until is None or until(app):
                 break
-            before = app.last_state.generation if app.last_state else 0
+            before = app.debugger.state.generation if app.debugger.state else 0
             if step.startswith("g "):
                 await app.debugger.switch_focus(step[2:])
             else:
                 await pilot.press(step)
-            await wait_until(pilot, lambda: app.last_state is not None and app.last_state.generation > before
+            await wait_until(pilot, lambda: app.debugger.state is not None and app.debugger.state.generation > before
                              and app.debugger.status.phase in ("stopped", "exited"))
         if until is not None and not until(app):
             raise RuntimeError(f"the {lesson} recording never reaches the state of {out.name}")
@@ -99,15 +99,15 @@ def _plain(path: Path) -> bytes:
 
 
 def at_exception(app: Any) -> bool:
-    return app.last_state is not None and app.last_state.stop.exception is not None
+    return app.debugger.state is not None and app.debugger.state.stop.exception is not None
 
 
 def in_branch(app: Any) -> bool:
-    return app.last_state is not None and app.last_state.stop.breakpoint == 2
+    return app.debugger.state is not None and app.debugger.state.stop.breakpoint == 2
 
 
 def after_focus_switch(app: Any) -> bool:
-    return app.last_state is not None and app.last_state.generation >= 2
+    return app.debugger.state is not None and app.debugger.state.generation >= 2
 
 
 def show_report(app: Any) -> None:

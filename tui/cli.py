@@ -17,9 +17,7 @@ from pathlib import Path
 from types import ModuleType
 from collections.abc import Mapping, Sequence
 
-from cudatui.gdbbridge.i18n import set_language
-from cudatui.gdbbridge.jobs.attach import attach_problem
-from cudatui.gdbbridge.session.recorder import RecordingError, prepare
+from cudatui.gdbbridge import RecordingError, attach_problem, prepare, set_language
 from cudatui.tui import exit_signals
 from cudatui.tui import cli_errors as errors
 from cudatui.tui.commands import demo, doctor, explain, follow, output, sanitize, stats, triage

@@ -35,16 +35,14 @@ class DebuggerQueries(Protocol):
 
     async def find_culprit(self) -> Culprit:
         """At a warp-wide exception: the lane whose values on the faulting line are out of range
-        (the focus moves there), and the expressions whose values differ between lanes."""
+        and the expressions whose values differ between lanes; the focus stays (the pane asks for
+        the move to that lane as a focus switch)."""
 
     async def blocks(self) -> tuple[BlockRange, ...]:
         """The coalesced block ranges of every running kernel."""
 
     async def threads(self) -> tuple[ThreadRange, ...]:
         """The coalesced thread ranges (same pc and line) of every running kernel."""
-
-    async def threads_at_breakpoint(self, number: int) -> tuple[ThreadRange, ...]:
-        """The thread ranges sitting at breakpoint ``number`` (``info cuda threads breakpoint N``)."""
 
     async def source_files(self) -> tuple[str, ...]:
         """The program's source files as gdb names them (the libraries loaded so far included)."""

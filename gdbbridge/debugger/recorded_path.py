@@ -4,11 +4,13 @@ and the path the user took after it (execution commands and focus switches)."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from cudatui.gdbbridge.debugger.breakpoints import BreakpointSpec
-from cudatui.gdbbridge.debugger.core import RUN, STEPS
-from cudatui.gdbbridge.record.transcript import Exchange, Transcript, canonical
+from cudatui.gdbbridge.debugger.config import LaunchConfig
+from cudatui.gdbbridge.debugger.steps import RUN, STEPS
+from cudatui.gdbbridge.record.follow import newest_session
+from cudatui.gdbbridge.record.transcript import Exchange, Transcript, TranscriptError, canonical
 
 MOVES = {RUN: "run", **{operation: step.value for step, operation in STEPS.items()}}
 """The execution commands a recorded path is made of, by name."""
@@ -74,6 +76,20 @@ def recorded_start(transcript: Transcript) -> tuple[str, str]:
         if words[0].startswith(("-exec-", "-target-")) or console[:1] in (["target"], ["run"], ["attach"]):
             return "", exchange.command
     return "", ""
+
+
+def as_followed(cfg: LaunchConfig) -> LaunchConfig:
+    """A follower's config set to start as the instructor's session started (its stand-in has
+    read the session by now): a recorded GPU coredump (``cudatui triage``, ``--core``) is opened;
+    else the program runs, as before."""
+    if not cfg.follow or cfg.recording is None or cfg.core or cfg.attach is not None:
+        return cfg
+    try:
+        transcript = newest_session(cfg.recording)
+    except TranscriptError:
+        return cfg
+    how, what = recorded_start(transcript)
+    return replace(cfg, core=what) if how == "core" else cfg
 
 
 def _failed(exchange: Exchange) -> bool:

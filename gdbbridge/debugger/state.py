@@ -13,8 +13,11 @@ from dataclasses import replace
 from typing import Any
 from collections.abc import Awaitable
 
+from cudatui.gdbbridge.cuda.breakpoint_threads import at_breakpoint
 from cudatui.gdbbridge.cuda.registers import parse_register_values, usable_register_names
-from cudatui.gdbbridge.cuda.tables import info, parse_devices, parse_kernels, parse_lanes, parse_sms, parse_warps
+from cudatui.gdbbridge.cuda.tables import (
+    info, parse_devices, parse_kernels, parse_lanes, parse_sms, parse_threads, parse_warps,
+)
 from cudatui.gdbbridge.debugger.breakpoints import Breakpoints
 from cudatui.gdbbridge.session.mi import Flag
 from cudatui.gdbbridge.models.cuda import CudaFocus
@@ -88,12 +91,14 @@ class StateBuilder:
 
     async def refresh(
         self, stop: StopEvent, *, selected_frame: int = 0, focus: CudaFocus | None = None, requery_focus: bool = False,
-        select: bool | None = None,
+        select: bool | None = None, threads: bool = False,
     ) -> StopState:
         """Run the batch for ``stop``. ``focus`` overrides the stop's (after a focus switch);
         ``requery_focus`` derives it from the tables (after a console command); ``select``: whether to
         select the frame in gdb (None: unless it is frame 0, which a stop selects; False: gdb has
-        it selected already, after a console ``up``; True: always, as a return to frame 0 needs)."""
+        it selected already, after a console ``up``; True: always, as a return to frame 0 needs);
+        ``threads``: read the kernels' thread table too (at a new stop), and the ranges at the
+        breakpoint hit. A refused thread table is no failure of the stop: its lines are left out."""
         self.generation += 1
         generation = self.generation
         if stop.exited:
@@ -114,6 +119,8 @@ class StateBuilder:
                 if what in ("warps", "lanes") and warp_tables_unsafe(stop):
                     continue
                 tables[what] = self._try(info(self.session, what), errors, f"cuda {what}")
+            if threads and not warp_tables_unsafe(stop):
+                tables["threads"] = self._try(info(self.session, "threads"), [], "cuda threads")
         results = await asyncio.gather(
             frames_p, vars_p, self._names(in_kernel, errors), regs_p, self._breakpoints(errors), *tables.values()
         )
@@ -131,6 +138,9 @@ class StateBuilder:
         frames = tuple(
             Frame.from_mi(f, i) for i, f in enumerate(frames_r.get("stack", []) or []) if isinstance(f, dict)
         )
+        ranges = parse_threads(t.get("threads", {}))
+        hit = next((b for b in breakpoints if b.number == stop.breakpoint), None) \
+            if stop.reason == "breakpoint-hit" and focus is not None else None
         return StopState(
             generation=generation,
             stop=stop,
@@ -145,6 +155,8 @@ class StateBuilder:
             lanes=lanes,
             breakpoints=breakpoints,
             errors=tuple(errors),
+            threads=ranges,
+            breakpoint_threads=at_breakpoint(ranges, hit) if hit is not None else (),
         )
 
     def bump(self, state: StopState, **changes: Any) -> StopState:

@@ -11,17 +11,16 @@ runs; its exit code goes back to the launcher.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
+from cudatui.gdbbridge.debugger.breakpoint_edits import BreakpointEdits
 from cudatui.gdbbridge.debugger.breakpoints import BreakpointSpec
 from cudatui.gdbbridge.debugger.config import LaunchConfig
+from cudatui.gdbbridge.debugger.context import DebuggerContext
 from cudatui.gdbbridge.debugger.events import Notice, StartupFailed
 from cudatui.gdbbridge.debugger.status import Phase
+from cudatui.gdbbridge.debugger.stop_refresh import StopRefresh
 from cudatui.gdbbridge.jobs.attach import ProcessInfo, process_info, refusal, short_command
 from cudatui.gdbbridge.jobs.ranks import RankJob, RankJobError
-
-if TYPE_CHECKING:
-    from cudatui.gdbbridge.debugger.core import DebuggerCore
 
 
 def attach_context(pid: int, info: ProcessInfo | None) -> str:
@@ -31,52 +30,62 @@ def attach_context(pid: int, info: ProcessInfo | None) -> str:
     return f"q detaches (it runs on) · pid {pid}{command}"
 
 
-async def attached(core: DebuggerCore, first: bool) -> None:
-    """gdb has started with ``-p``: say what it attached to (or why it could not), insert the
-    ``-b`` breakpoints; the stop's refresh follows (the program stays stopped)."""
-    session, pid = core.session, core.config.attach
-    assert session is not None and pid is not None and core.breakpoints is not None
-    if session.inferior_pid is None:
-        message = refusal(pid, core._last_log)
-        core._set_status(Phase.DEAD, message)
-        core._emit(StartupFailed(message) if first else Notice(message, "error"))
-        return
-    core.attaching = True
-    info = None if core.config.replayed else process_info(pid)  # a recording's pid is another machine's
-    core._status = replace(core._status, context=attach_context(pid, info))
-    core._notice(f"attached to process {pid}{': ' + info.command if info else ''}. It is stopped: c continues, "
-                 "ctrl+c interrupts, q detaches and the program runs on")
-    for text in core.config.breakpoints:
-        await core._insert(BreakpointSpec.parse(text))
+class Targets:
+    """The Debugger's part for a process it attaches to and a job's rank (see the module docstring)."""
 
+    def __init__(self, ctx: DebuggerContext, refresh: StopRefresh, edits: BreakpointEdits) -> None:
+        self.ctx = ctx
+        self.refresh = refresh
+        self.edits = edits
 
-def restart_refused(core: DebuggerCore) -> str | None:
-    """Why ``r`` does nothing in an attached session while gdb holds the process, or None."""
-    session = core.session
-    if core.config.attach is None or session is None or not session.alive or session.inferior_pid is None:
-        return None
-    return (f"attached to process {core.config.attach}: r would kill it. q detaches (it runs on); to run it again, "
-            "start it under cudatui")
+    async def attached(self, first: bool) -> None:
+        """gdb has started with ``-p``: say what it attached to (or why it could not), insert the
+        ``-b`` breakpoints; the stop's refresh follows (the program stays stopped)."""
+        ctx = self.ctx
+        session, pid = ctx.session, ctx.config.attach
+        assert session is not None and pid is not None and ctx.breakpoints is not None
+        if session.inferior_pid is None:
+            message = refusal(pid, ctx.last_log)
+            ctx.set_status(Phase.DEAD, message)
+            ctx.emit(StartupFailed(message) if first else Notice(message, "error"))
+            return
+        self.refresh.attaching = True
+        info = None if ctx.config.replayed else process_info(pid)  # a recording's pid is another machine's
+        ctx.set_context(attach_context(pid, info))
+        ctx.notice(f"attached to process {pid}{': ' + info.command if info else ''}. It is stopped: c continues, "
+                   "ctrl+c interrupts, q detaches and the program runs on")
+        for text in ctx.config.breakpoints:
+            await self.edits.insert(BreakpointSpec.parse(text))
 
-
-async def join_rank(core: DebuggerCore, first: bool) -> LaunchConfig | None:
-    """Start the job's launcher and wait for its rank; the config that runs that rank (None
-    when the launcher failed or ended first: said as StartupFailed)."""
-    cfg = core.config
-    assert cfg.rank is not None
-    job = core.job = RankJob(cfg.program_argv, cfg.rank, cwd=cfg.cwd, env=dict(cfg.env))
-    core._status = replace(core._status, context=f"rank {cfg.rank} · other ranks' output: {job.log}")
-    core._set_status(Phase.STARTING, f"{job.name} starts the job; waiting for rank {cfg.rank}", since=core.clock())
-    try:
-        await job.start()
-        run = await job.wait_rank()
-    except RankJobError as exc:
-        if core._closed:  # a quit while waiting for the rank ended the job
+    def restart_refused(self) -> str | None:
+        """Why ``r`` does nothing in an attached session while gdb holds the process, or None."""
+        ctx = self.ctx
+        session = ctx.session
+        if ctx.config.attach is None or session is None or not session.alive or session.inferior_pid is None:
             return None
-        core._set_status(Phase.DEAD, str(exc))
-        core._emit(StartupFailed(str(exc)) if first else Notice(str(exc), "error"))
-        return None
-    core._notice(f"rank {cfg.rank} runs under the debugger (its output: the Output pane); {job.name} and the other "
-                 f"ranks write to {job.log}")
-    core.config = replace(cfg, target=run.argv, env=run.env, cwd=run.cwd)
-    return core.config
+        return (f"attached to process {ctx.config.attach}: r would kill it. q detaches (it runs on); to run it "
+                "again, start it under cudatui")
+
+    async def join_rank(self, first: bool) -> LaunchConfig | None:
+        """Start the job's launcher and wait for its rank; the config that runs that rank (None
+        when the launcher failed or ended first: said as StartupFailed). The Debugger's config
+        becomes the rank's: its program, environment and directory, for everything after."""
+        ctx = self.ctx
+        cfg = ctx.config
+        assert cfg.rank is not None
+        job = ctx.job = RankJob(cfg.program_argv, cfg.rank, cwd=cfg.cwd, env=dict(cfg.env))
+        ctx.set_context(f"rank {cfg.rank} · other ranks' output: {job.log}")
+        ctx.set_status(Phase.STARTING, f"{job.name} starts the job; waiting for rank {cfg.rank}", since=ctx.clock())
+        try:
+            await job.start()
+            run = await job.wait_rank()
+        except RankJobError as exc:
+            if ctx.closed:  # a quit while waiting for the rank ended the job
+                return None
+            ctx.set_status(Phase.DEAD, str(exc))
+            ctx.emit(StartupFailed(str(exc)) if first else Notice(str(exc), "error"))
+            return None
+        ctx.notice(f"rank {cfg.rank} runs under the debugger (its output: the Output pane); {job.name} and the "
+                   f"other ranks write to {job.log}")
+        ctx.config = replace(cfg, target=run.argv, env=run.env, cwd=run.cwd)
+        return ctx.config

@@ -35,6 +35,7 @@ import fcntl
 import os
 import pty
 import resource
+import shlex
 import signal
 import stat
 import subprocess
@@ -45,6 +46,8 @@ import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+
+from cudatui.gdbbridge.jobs.ranks import launcher_python
 
 LIGHTWEIGHT = "skip_global_memory,skip_shared_memory,skip_local_memory"
 """``CUDA_COREDUMP_GENERATION_FLAGS`` of a lightweight dump (cuda-gdb 13.0's driver flags)."""
@@ -136,6 +139,23 @@ def armed_env(base: Mapping[str, str], directory: Path, lightweight: bool = Fals
     return env
 
 
+def rank_env(base: Mapping[str, str], directory: Path, rank: int, python: str, lightweight: bool = False) -> dict[str, str]:
+    """``base`` for a distributed job's launcher of which only rank ``rank`` is armed: torchrun runs
+    each rank's Python through ``$PYTHON_EXEC``, here a shim in ``directory`` (0700) that arms the
+    rank whose ``RANK`` is ``rank`` (:func:`armed_env`, its variables exported) and runs ``python``."""
+    armed = armed_env({}, directory, lightweight)
+    shim = directory / "rank-python"
+    exports = " ".join(f"{name}={shlex.quote(value)}" for name, value in armed.items())
+    fd = os.open(shim, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o700)
+    with os.fdopen(fd, "w") as f:
+        f.write("#!/bin/sh\n"
+                f'if [ "${{RANK-}}" = {shlex.quote(str(rank))} ]; then export {exports}; fi\n'
+                f'exec {shlex.quote(python)} "$@"\n')
+    env = {name: value for name, value in base.items() if name not in armed and name != "CUDA_COREDUMP_GENERATION_FLAGS"}
+    env["PYTHON_EXEC"] = str(shim)
+    return env
+
+
 def _no_core() -> None:
     """In the child, before exec: no CPU core file (see the module docstring)."""
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
@@ -156,14 +176,17 @@ def _output_pair() -> tuple[int, int]:
 
 
 def run_armed(argv: Sequence[str], directory: Path, *, cwd: str | None = None, env: Mapping[str, str] | None = None,
-        lightweight: bool = False, echo: Callable[[bytes], None] | None = None) -> TriageResult:
+        lightweight: bool = False, echo: Callable[[bytes], None] | None = None, rank: int | None = None) -> TriageResult:
     """Run ``argv`` armed (see the module docstring), its output copied to ``echo`` (default:
-    cudatui's stdout) as it comes; how it ended and the dump it left in ``directory``."""
+    cudatui's stdout) as it comes; how it ended and the dump it left in ``directory``. With
+    ``rank``, ``argv`` is a distributed job's launcher and only that rank is armed (:func:`rank_env`)."""
     write = echo or _stdout
+    base = env if env is not None else os.environ
+    program_env = (armed_env(base, directory, lightweight) if rank is None
+                   else rank_env(base, directory, rank, launcher_python(argv), lightweight))
     ours, theirs = _output_pair()
     try:
-        proc = subprocess.Popen(list(argv), cwd=cwd, env=armed_env(env if env is not None else os.environ, directory, lightweight),
-                                stdout=theirs, stderr=theirs, preexec_fn=_no_core)
+        proc = subprocess.Popen(list(argv), cwd=cwd, env=program_env, stdout=theirs, stderr=theirs, preexec_fn=_no_core)
     except OSError as exc:
         os.close(ours)
         raise TriageError(f"cannot run {argv[0]}: {exc.strerror or exc}") from None

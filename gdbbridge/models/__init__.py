@@ -16,7 +16,7 @@ from cudatui.gdbbridge.convert import to_exit_code, to_int
 from cudatui.gdbbridge.names import short_name
 from cudatui.gdbbridge.models.host import HostStack
 from cudatui.gdbbridge.outcome import StopNotes
-from cudatui.gdbbridge.models.cuda import CudaException, CudaFocus, Device, Kernel, Lane, Warp
+from cudatui.gdbbridge.models.cuda import CudaException, CudaFocus, Device, Kernel, Lane, ThreadRange, Warp
 
 
 @dataclass(frozen=True)
@@ -286,6 +286,12 @@ class StopState:
     """The program's Python stack behind this stop (None: not a Python program, or none recorded)."""
     host_note: str | None = None
     """Set when the host stack's line is where the host waits for the GPU, not the kernel's launch."""
+    threads: tuple[ThreadRange, ...] = ()
+    """The coalesced thread ranges (same pc and line) of every running kernel, read with the stop's
+    tables when it is new (a focus or frame change keeps them: no thread moves while stopped);
+    empty at a host stop and at a Warp Assert."""
+    breakpoint_threads: tuple[ThreadRange, ...] = ()
+    """At a kernel's breakpoint stop: the ranges of ``threads`` sitting at that breakpoint's lines."""
 
     @property
     def frame(self) -> Frame | None:

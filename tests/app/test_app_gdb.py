@@ -55,7 +55,7 @@ async def test_break_next_step_finish_continue_to_exit(steps: Path) -> None:
         assert app.debugger.status.detail == "0"
         await wait_for(pilot, lambda: "total=10" in app.query_one(OutputPane).text)
         await pilot.press("q")
-    assert app.debugger.session is not None and not app.debugger.session.alive
+    assert app.debugger.debugger_pid is not None and not app.debugger.alive
 
 
 async def test_toggle_breakpoint_at_cursor_select_frame_and_restart(steps: Path) -> None:
@@ -68,7 +68,7 @@ async def test_toggle_breakpoint_at_cursor_select_frame_and_restart(steps: Path)
         await pilot.press("b")
         await wait_for(pilot, lambda: BREAK_LINE + 1 in source.view.marks)
         app.post_message(FrameSelected(1))
-        await wait_for(pilot, lambda: app.last_state is not None and app.last_state.selected_frame == 1)
+        await wait_for(pilot, lambda: app.debugger.state is not None and app.debugger.state.selected_frame == 1)
         assert source.view.current == BREAK_LINE and "total" in tree_rows(app)
 
         await pilot.press("c")
@@ -120,7 +120,7 @@ async def test_a_coredump_gdb_cannot_open_is_an_error_not_a_spinner(steps: Path,
         errors = [n.message for n in app._notifications if n.severity == "error"]
         assert any(e.startswith("gdb: ") and "cudacore" in e for e in errors), errors
         assert app.debugger.status.detail.startswith("coredump not opened:")
-        assert app.debugger.session is not None and app.debugger.session.alive
+        assert app.debugger.alive
 
 
 async def test_after_the_debugger_died_the_new_sessions_stops_reach_every_pane(steps: Path) -> None:
@@ -131,7 +131,7 @@ async def test_after_the_debugger_died_the_new_sessions_stops_reach_every_pane(s
             await pilot.press(key)
             await stopped_at(pilot, app, line)
         old = app.debugger.state
-        os.kill(app.debugger.session.pid, signal.SIGKILL)
+        os.kill(app.debugger.debugger_pid, signal.SIGKILL)
         await wait_for(pilot, lambda: phase(app) == "dead")
         await pilot.press("r")
         await wait_for(pilot, lambda: app.debugger.state is not old and phase(app) == "stopped")
@@ -145,14 +145,14 @@ async def test_debugger_death_restart_help_palette_and_quit_from_a_dialog(steps:
     app = DebuggerApp(LaunchConfig(debugger=("gdb",), target=(str(steps),), run=False, cwd=str(steps.parent)))
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: app.debugger.status.detail.startswith("loaded, not started"))
-        first = app.debugger.session
-        assert first is not None and first.pid is not None
-        os.kill(first.pid, signal.SIGKILL)
+        first = app.debugger.debugger_pid
+        assert first is not None
+        os.kill(first, signal.SIGKILL)
         await wait_for(pilot, lambda: phase(app) == "dead")
         assert any("Press r to restart" in n.message for n in app._notifications)
         await pilot.press("r")
         await wait_for(pilot, lambda: phase(app) == "exited")
-        assert app.debugger.session is not first and app.debugger.status.detail == "0"
+        assert app.debugger.debugger_pid not in (first, None) and app.debugger.status.detail == "0"
 
         titles = [c.title for c in app.get_system_commands(app.screen)]
         assert {"Continue to the next stop", "Next: step over a line", "Step into a call",
@@ -162,4 +162,4 @@ async def test_debugger_death_restart_help_palette_and_quit_from_a_dialog(steps:
         await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen))
         await pilot.press("q")
         await wait_for(pilot, lambda: app.return_code == 0)
-    assert app.debugger.session is not None and not app.debugger.session.alive
+    assert app.debugger.debugger_pid is not None and not app.debugger.alive

@@ -69,7 +69,7 @@ async def test_kernel_stop_source_stack_breakpoints_locals_and_steps(tmp_path) -
         output = app.query_one(OutputPane).text
         assert "[tile] GPU: NVIDIA H200" in output and "WRONG (77 of 2000 pixels differ)" in output
         await pilot.press("q")
-    assert app.debugger.session is not None and not app.debugger.session.alive
+    assert app.debugger.debugger_pid is not None and not app.debugger.alive
 
 
 async def test_inspect_locals_watch_console_and_mi_log() -> None:

@@ -39,12 +39,12 @@ async def test_t_visits_the_blocks_cuda_gdb_reported_once_on_the_h200() -> None:
     recording = RECORDED / "threads_at_bp.jsonl"
     app = DebuggerApp(plan_replay(str(recording), extra_dirs=(str(ROOT / "scripts" / "own_programs"),)).config)
     async with app.run_test(size=(160, 48)) as pilot:
-        await wait_for(pilot, lambda: app.last_state is not None and app.last_state.focus is not None, why="the stop")
+        await wait_for(pilot, lambda: app.debugger.state is not None and app.debugger.state.focus is not None, why="the stop")
         threads = app.query_one(BreakpointThreads)
         line = threads.query_one("#bp-threads-line")
         await wait_for(pilot, lambda: "256 threads in 4 blocks" in str(line.render()), why="the threads line")
         for block in ((1, 0, 0), (2, 0, 0), (3, 0, 0), (0, 0, 0)):
             await pilot.press("T")
-            await wait_for(pilot, lambda: app.last_state.focus is not None and app.last_state.focus.block == block,
+            await wait_for(pilot, lambda: app.debugger.state.focus is not None and app.debugger.state.focus.block == block,
                            why=f"the focus on block {block}")
         assert no_internal_errors(app)

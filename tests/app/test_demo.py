@@ -224,7 +224,7 @@ async def test_replay_reaches_the_recorded_stop_explains_a_step_outside_it_follo
         assert not any("not in this recording" in n.message for n in app._notifications)
         await walk_path(app, pilot, info.path)
         last = path_of(info.path)[-1].state
-        assert last is not None and summarize(app.last_state) == last
+        assert last is not None and summarize(app.debugger.state) == last
         await pilot.press("r")
         await wait_for(pilot, lambda: any(n.message == "replaying the recording from the start" for n in app._notifications))
         await wait_for(pilot, lambda: phase(app) == "stopped" and app.query_one(SourcePane).view.current == line)
@@ -260,7 +260,7 @@ async def test_live_build_failure_shows_nvccs_error_and_starts_no_debugger(tmp_p
         assert "undefined_name" in status.detail
         log = app.query_one(ConsolePane).query_one("#console-log")  # shown (a tab): its lines come once laid out
         await wait_for(pilot, lambda: any('identifier "undefined_name" is undefined' in line.text for line in log.lines))
-        assert app.debugger.session is None
+        assert app.debugger.debugger_pid is None
         await pilot.press("q")
 
 

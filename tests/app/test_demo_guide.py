@@ -168,7 +168,7 @@ async def test_help_lists_the_debugger_and_the_guide_keys_and_the_palette_contin
         await pilot.press("escape")
         # the recorded path starts with n, then a focus switch: the palette's "Next" takes the first step
         assert plan.recording.steps[0] == "n" and plan.recording.steps[1].startswith("g ")
-        before = app.last_state.generation if app.last_state else 0
+        before = app.debugger.state.generation if app.debugger.state else 0
         await pilot.press("ctrl+p")
         await wait_for(pilot, lambda: isinstance(app.screen, CommandPalette))
         await pilot.press(*"step over")
@@ -176,14 +176,14 @@ async def test_help_lists_the_debugger_and_the_guide_keys_and_the_palette_contin
                        and app.screen._list_visible)  # type: ignore[attr-defined]
         await wait_for(pilot, lambda: highlighted(app).startswith("Next"), why=lambda: f"Next highlighted, not {highlighted(app)!r}")
         await pilot.press("enter")
-        await wait_for(pilot, lambda: app.last_state is not None and app.last_state.generation > before)
+        await wait_for(pilot, lambda: app.debugger.state is not None and app.debugger.state.generation > before)
         await wait_for(pilot, lambda: phase(app) == "stopped")
-        before = app.last_state.generation
+        before = app.debugger.state.generation
         await pilot.press("g")
         await wait_for(pilot, lambda: isinstance(app.focused, Input))
         app.focused.value = plan.recording.steps[1][2:]  # type: ignore[union-attr]
         await pilot.press("enter")
-        await wait_for(pilot, lambda: app.last_state is not None and app.last_state.generation > before)
+        await wait_for(pilot, lambda: app.debugger.state is not None and app.debugger.state.generation > before)
         await pilot.press("ctrl+q")
 
 
@@ -193,7 +193,7 @@ async def test_q_closes_the_lesson_for_the_picker_and_ctrl_q_quits() -> None:
         await wait_for(pilot, lambda: phase(app) == "stopped")
         await pilot.press("q")
     assert app.return_value == BACK
-    assert app.debugger.session is not None and not app.debugger.session.alive
+    assert app.debugger.debugger_pid is not None and not app.debugger.alive
     app = DemoApp(plan_demo("oob", "replay"))
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: phase(app) == "stopped")

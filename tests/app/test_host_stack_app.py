@@ -70,7 +70,7 @@ async def test_a_program_that_is_not_python_has_no_host_section(tmp_path: Path) 
     program = compile_c(STEPS, tmp_path / "steps")
     app = DebuggerApp(gdb_config(program, f"steps.c:{BREAK_LINE}"))
     async with app.run_test(size=(160, 48)) as pilot:
-        await wait_for(pilot, lambda: phase(app) == "stopped" and app.last_state is not None)
+        await wait_for(pilot, lambda: phase(app) == "stopped" and app.debugger.state is not None)
         assert host_rows(app) == []
         await app.action_quit()
 
@@ -84,13 +84,13 @@ async def test_a_stop_reaches_the_panes_with_its_host_stack_in_one_state(tmp_pat
     app.debugger.subscribe(lambda event: isinstance(event, StateChanged) and states.append(event.state))
     async with app.run_test(size=(160, 48)) as pilot:
         await wait_for(pilot, lambda: phase(app) == "stopped" and host_rows(app), why="the host stack")
-        stop = app.last_state.stop
+        stop = app.debugger.state.stop
         first = next(state for state in states if state.stop is stop)
         assert first.host is not None and first.host.user_frame is not None
         assert first.host.user_frame.line == LAUNCH_LINE
         assert host_rows(app)[0][2:] == ["launch", f"launch.py:{LAUNCH_LINE}  return hook(n)  # THE LAUNCH"]
         await pilot.press("c")
         await wait_for(pilot, lambda: phase(app) == "exited", why="the program's end")
-        assert app.last_state.host is None
+        assert app.debugger.state.host is None
         await wait_for(pilot, lambda: host_rows(app) == [], why="the host rows hidden")
         await app.action_quit()

@@ -28,15 +28,15 @@ async def test_attached_to_a_spinning_kernel_warps_interrupt_and_detach() -> Non
     app = DebuggerApp(LaunchConfig.replay(ATTACH, attach=pid, source_dirs=(str(JOBS),)))
     async with app.run_test(size=(160, 48)) as pilot:
         await wait_for(pilot, lambda: status(app) == ("stopped", "attached"))
-        state = app.last_state
+        state = app.debugger.state
         assert state is not None and state.in_kernel and state.warps and app.debugger.status.kernel.startswith("spin")
         assert app.debugger.status.context == f"q detaches (it runs on) · pid {pid}"
         await wait_for(pilot, lambda: len(app.query_one("#warps-table").rows) > 0)  # type: ignore[attr-defined]
         await pilot.press("c")
         await wait_for(pilot, lambda: phase(app) == "running")
         await pilot.press("ctrl+c")
-        await wait_for(pilot, lambda: phase(app) == "stopped" and app.last_state is not state)
-        assert app.last_state is not None and app.last_state.in_kernel and app.last_state.warps
+        await wait_for(pilot, lambda: phase(app) == "stopped" and app.debugger.state is not state)
+        assert app.debugger.state is not None and app.debugger.state.in_kernel and app.debugger.state.warps
         await pilot.press("q")
     assert no_internal_errors(app)
 
@@ -50,13 +50,13 @@ async def test_rank_1_stops_in_its_extension_kernel_then_ends() -> None:
             await wait_for(pilot, lambda: phase(app) in ("stopped", "exited", "dead"))
             if phase(app) != "stopped":
                 break
-            state = app.last_state
+            state = app.debugger.state
             assert state is not None and state.frame is not None and state.frame.func.startswith("bump")
             if state.in_kernel:
                 kernel_stops += 1
                 assert state.warps and app.debugger.status.kernel.startswith("bump")
             await pilot.press("c")
-            await wait_for(pilot, lambda: app.last_state is not state or phase(app) == "dead")
+            await wait_for(pilot, lambda: app.debugger.state is not state or phase(app) == "dead")
         assert kernel_stops >= 1 and status(app) == ("exited", "0")
         await wait_for(pilot, lambda: "rank 1: sum 768.0" in app.query_one(OutputPane).text)
         await pilot.press("q")

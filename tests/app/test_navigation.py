@@ -46,7 +46,7 @@ def shown_file(app: DebuggerApp) -> str:
 
 
 def selected(app: DebuggerApp) -> int | None:
-    return app.last_state.selected_frame if app.last_state else None
+    return app.debugger.state.selected_frame if app.debugger.state else None
 
 
 def stack_mark(app: DebuggerApp) -> str:
@@ -117,7 +117,7 @@ async def test_frames_follow_the_console_and_the_frame_keys(nav: Path, size: tup
         await pilot.press(*"up 2", "enter")
         await wait_for(pilot, lambda: at_frame(app, 2, "nav_main.c", OUTER))
         assert app.focused is app.query_one("#console-input")
-        assert [v.name for v in app.last_state.variables] == ["n", "total"]
+        assert [v.name for v in app.debugger.state.variables] == ["n", "total"]
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.focused is view)
 
@@ -167,6 +167,6 @@ async def test_the_file_finder_opens_a_file_and_b_sets_a_breakpoint_there(nav: P
         await wait_for(pilot, lambda: view.cursor == MAIN)
         await pilot.press("b")
         await wait_for(pilot, lambda: view.marks.get(MAIN) is True)
-        bps = app.last_state.breakpoints
+        bps = app.debugger.state.breakpoints
         assert any(bp.file and bp.file.endswith("nav_main.c") and bp.line == MAIN for bp in bps)
         assert no_internal_errors(app)

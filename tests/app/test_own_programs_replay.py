@@ -55,9 +55,9 @@ async def test_pytorch_index_assert_sync_line_then_launch_line() -> None:
         assert shown == "⚠ line 7 is where the host waits, not the launch · L: launch blocking"
         await wait_for(pilot, lambda: any(message == note(app) for message, _ in notified),
                        why="the sync-point note as a notification")
-        first = app.last_state.generation
+        first = app.debugger.state.generation
         await pilot.press("L")
-        await wait_for(pilot, lambda: app.last_state.generation > first and phase(app) == "stopped"
+        await wait_for(pilot, lambda: app.debugger.state.generation > first and phase(app) == "stopped"
                        and any(row[0] == "•" and ":6 " in row[3] for row in host_rows(app)), why="the launch line")
         user = next(row for row in host_rows(app) if row[0] == "•")
         assert user[2:] == ["<module>", "torch_index.py:6  y = x[idx]"]
@@ -71,7 +71,7 @@ async def test_triton_fault_stops_at_its_python_source_line() -> None:
     async with app.run_test(size=(160, 48)) as pilot:
         await wait_for(pilot, lambda: phase(app) == "stopped" and host_rows(app), why="the stop's host stack")
         assert app.debugger.status.detail == "CUDA_EXCEPTION_14 Warp Illegal Address"
-        frame = app.last_state.frames[0]
+        frame = app.debugger.state.frames[0]
         assert (frame.func, frame.file.rsplit("/", 1)[-1], frame.line) == ("scale", "triton_fault.py", 12)
         user = next(row for row in host_rows(app) if row[0] == "•")
         assert user[3] == "triton_fault.py:18  torch.cuda.synchronize()"
@@ -161,7 +161,7 @@ async def test_the_culprit_lane_of_a_warp_wide_fault_is_found_and_focused(progra
         found = str(line.render())  # j itself where -G keeps it (CuPy?), else what it was assigned: idx[i]
         assert found.startswith(("culprit: lane 24: j = 17179869184", "culprit: lane 24: idx[i] = 17179869184"))
         assert "is outside 0..63" in found
-        await wait_for(pilot, lambda: app.last_state.focus.lane == 24, why="the focus on lane 24")
+        await wait_for(pilot, lambda: app.debugger.state.focus.lane == 24, why="the focus on lane 24")
         assert warps.watch_expression in ("j", "idx[i]")
         await app.action_quit()
 

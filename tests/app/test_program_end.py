@@ -39,7 +39,7 @@ async def test_a_python_exception_is_shown_at_its_line_with_the_next_step(tmp_pa
         assert source.view.current == raise_line and source.view.cursor == raise_line
         assert line_shown(app, "note") == (f"exited with code 1: ZeroDivisionError: division by zero at raises.py:"
                                            f"{raise_line}\nr runs it again")
-        error = app.last_state.notes.error
+        error = app.debugger.state.notes.error
         assert [f.line for f in error.frames] == [marked_line(SCRIPTS / "raises.py", "# THE CALL"), raise_line]
         assert error.frames[-1].code == "return sum(values) / len(values)  # THE RAISE"
         await app.action_quit()

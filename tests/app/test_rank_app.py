@@ -50,6 +50,8 @@ async def test_rank_1_stops_in_its_work_its_output_apart_and_its_exit_code_reach
         job = app.debugger.job
         assert job is not None and job.name == "launcher.py"
         assert app.debugger.status.context == f"rank 1 · other ranks' output: {job.log}"
+        # one launch config: what the app runs a sanitizer on is the rank's program, not the launcher
+        assert app.config is app.debugger.config and "launcher.py" not in " ".join(app.config.target)
         assert stat.S_IMODE(job.dir.stat().st_mode) == 0o700 and stat.S_IMODE((job.dir / "rank.sock").stat().st_mode) == 0o600
         output = app.query_one(OutputPane)
         await wait_for(pilot, lambda: "rank 1 of 2 (local 1) starts" in output.text)

@@ -130,7 +130,7 @@ async def test_a_recording_cut_before_its_first_stop_says_so_in_one_line(tmp_pat
         await wait_for(pilot, lambda: said in messages(app))
         await wait_for(pilot, lambda: status(app) == ("dead", f"the recording ends here: it was cut off at line {line} "
                                                               "(a crash?)"))
-        assert app.last_state is None
+        assert app.debugger.state is None
         assert app.query_one(ModeStatusBar).render().plain.startswith(" REPLAY ")
         await pilot.press("ctrl+q")
 

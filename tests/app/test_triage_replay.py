@@ -27,8 +27,8 @@ async def test_the_post_mortem_shows_the_thread_the_python_line_and_the_assert(n
     assert plan.config.core is not None
     app = ReplayApp(plan.config, "replay", plan.why, plan.recording)
     async with app.run_test(size=(160, 48)) as pilot:
-        await wait_for(pilot, lambda: app.last_state is not None and app.last_state.host is not None, why="the stop")
-        state = app.last_state
+        await wait_for(pilot, lambda: app.debugger.state is not None and app.debugger.state.host is not None, why="the stop")
+        state = app.debugger.state
         assert state.focus is not None and state.focus.software == "block (0,0,0) thread (2,0,0)"
         frame = state.host.user_frame
         assert frame is not None and frame.file.endswith(f"{name}.py") and frame.line == line
@@ -52,7 +52,7 @@ async def test_the_post_mortem_of_a_fault_names_the_exception(name: str, line: i
     plan = plan_replay(str(RECORDED / "own" / f"triage_{name}.jsonl"), (), (), 0.0)
     app = ReplayApp(plan.config, "replay", plan.why, plan.recording)
     async with app.run_test(size=(120, 36)) as pilot:
-        await wait_for(pilot, lambda: app.last_state is not None and app.last_state.host is not None, why="the stop")
+        await wait_for(pilot, lambda: app.debugger.state is not None and app.debugger.state.host is not None, why="the stop")
         banner = app.query_one(ExceptionBanner)
         await wait_for(pilot, lambda: banner.display and "Warp Illegal Address" in banner.render().plain,
                        why="the exception banner")

@@ -28,7 +28,7 @@ async def test_at_the_warp_assert_no_warp_table_is_asked_and_the_warps_pane_says
     async with app.run_test(size=(160, 48)) as pilot:
         await wait_for(pilot, lambda: phase(app) == "stopped")
         await walk_path(app, pilot, RECORDING, at_assert)
-        state = app.last_state
+        state = app.debugger.state
         assert state is not None and state.stop.exception is not None and state.stop.exception.code == WARP_ASSERT
         assert state.warps == () and state.lanes == ()
         assert state.focus is not None and state.focus.lane is not None  # from the stop itself
@@ -52,7 +52,7 @@ async def test_an_outer_kernel_frames_register_locals_carry_a_note() -> None:
     async with app.run_test(size=(160, 48)) as pilot:
         await wait_for(pilot, lambda: phase(app) == "stopped")
         await walk_path(app, pilot, RECORDING, at_frame_1)
-        state = app.last_state
+        state = app.debugger.state
         assert state is not None and state.selected_frame == 1
         assert {v.name: v.value for v in state.variables if "@register" in v.type}.get("i") == "0"
         pane = app.query_one(LocalsPane)

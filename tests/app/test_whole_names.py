@@ -34,9 +34,9 @@ async def test_the_banner_and_stack_shorten_the_kernel_name_and_give_the_whole_o
                                  source_dirs=(str(ROOT / "scripts" / "own_programs"),))
     app = DebuggerApp(config)
     async with app.run_test(size=(160, 48)) as pilot:
-        await wait_for(pilot, lambda: phase(app) == "stopped" and app.last_state is not None
-                       and app.last_state.frames, why="the assert stop")
-        whole = app.last_state.frames[0].func
+        await wait_for(pilot, lambda: phase(app) == "stopped" and app.debugger.state is not None
+                       and app.debugger.state.frames, why="the assert stop")
+        whole = app.debugger.state.frames[0].func
         assert len(whole) > 300 and whole.startswith("void at::native::index_elementwise_kernel<128, 4,")
         banner = app.query_one(ExceptionBanner)
         await wait_for(pilot, lambda: banner.display)

@@ -34,10 +34,10 @@ async def test_fixed_stops_at_the_fix_then_exits_0(lesson) -> None:
         for _ in range(30):  # leak's host line is hit once per call
             if phase(app) != "stopped":
                 break
-            before = app.last_state.generation if app.last_state else 0
+            before = app.debugger.state.generation if app.debugger.state else 0
             await pilot.press("c")
             await wait_for(pilot, lambda: phase(app) == "exited" or (
-                phase(app) == "stopped" and app.last_state is not None and app.last_state.generation > before),
+                phase(app) == "stopped" and app.debugger.state is not None and app.debugger.state.generation > before),
                 timeout=120)
         assert status(app) == ("exited", "0")
         assert ": OK (" in app.query_one(OutputPane).text

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from cudatui.gdbbridge.debugger.config import LaunchConfig
-from cudatui.gdbbridge.debugger.core import Step
+from cudatui.gdbbridge.debugger.debugger import Step
 from cudatui.gdbbridge.debugger.debugger import Debugger
 from cudatui.gdbbridge.debugger.events import DebuggerEvent, PhaseChanged
 from cudatui.gdbbridge.debugger.status import Phase
@@ -62,14 +62,14 @@ async def test_attach_to_a_spinning_kernel_interrupt_warps_and_detach(tmp_path: 
             await wait_for(pilot, lambda: status(app) == ("stopped", "attached"), WAIT)
             session = app.debugger.session
             assert session is not None and session.async_mode  # -iex "set mi-async on" before -p held
-            state = app.last_state
+            state = app.debugger.state
             assert state is not None and state.in_kernel and state.warps, "attached in the kernel with its warps"
             assert app.debugger.status.kernel.startswith("spin")
             await pilot.press("c")
             await wait_for(pilot, lambda: phase(app) == "running", WAIT)
             await pilot.press("ctrl+c")
-            await wait_for(pilot, lambda: phase(app) == "stopped" and app.last_state is not state, WAIT)
-            assert app.last_state is not None and app.last_state.in_kernel and app.last_state.warps
+            await wait_for(pilot, lambda: phase(app) == "stopped" and app.debugger.state is not state, WAIT)
+            assert app.debugger.state is not None and app.debugger.state.in_kernel and app.debugger.state.warps
             await wait_for(pilot, lambda: len(app.query_one("#warps-table").rows) > 0, WAIT)  # type: ignore[attr-defined]
             await pilot.press("q")
         assert spin.poll() is None and alive(spin.pid)
@@ -124,7 +124,7 @@ async def test_rank_1_of_a_torchrun_job_stops_in_its_kernel(tmp_path: Path) -> N
             if phase(app) != "stopped":
                 break
             assert app.debugger.status.detail == "breakpoint 1", app.debugger.status
-            state = app.last_state
+            state = app.debugger.state
             assert state is not None and state.frame is not None and state.frame.func.startswith("bump")
             if state.in_kernel:
                 kernel_stops += 1
@@ -132,7 +132,7 @@ async def test_rank_1_of_a_torchrun_job_stops_in_its_kernel(tmp_path: Path) -> N
             job = app.debugger.job
             assert job is not None and app.debugger.status.context == f"rank 1 · other ranks' output: {job.log}"
             await pilot.press("c")
-            await wait_for(pilot, lambda: app.last_state is not state or phase(app) == "dead", WAIT)  # the next stop or the exit
+            await wait_for(pilot, lambda: app.debugger.state is not state or phase(app) == "dead", WAIT)  # the next stop or the exit
         assert kernel_stops >= 1 and phase(app) == "exited"
         assert app.debugger.status.detail == "0"
         await wait_for(pilot, lambda: "rank 1: sum 768.0" in app.query_one(OutputPane).text, WAIT)

@@ -44,6 +44,8 @@ async def test_the_culprit_lane_of_a_warp_wide_illegal_address(program: str) -> 
         culprit = await debugger.find_culprit()
         print(f"{program}: culprit {culprit}", flush=True)
         assert culprit.lane == 24 and culprit.expression is not None
+        assert debugger.state is state, "the query publishes no state"
+        await debugger.switch_focus(f"lane {culprit.lane}")  # what the Warps pane asks for next
         assert debugger.state.focus.lane == 24
     finally:
         await debugger.close()

@@ -56,3 +56,30 @@ async def test_a_pytorch_index_assert_is_dumped_and_opened_at_its_thread_with_th
         assert "Assertion" in debugger.output_tail.text
     finally:
         await debugger.close()
+
+
+async def test_rank_1_of_a_torchrun_job_is_dumped_alone(tmp_path: Path) -> None:
+    """``cudatui triage --rank 1 -- torchrun --nproc-per-node 2 ddp_oob.py``: rank 1's out-of-bounds
+    read is dumped (only rank 1 is armed), and its post-mortem opens with rank 1's Python line."""
+    torchrun = shutil.which("torchrun")
+    if shutil.which("cuda-gdb") is None or torchrun is None:
+        pytest.skip("needs cuda-gdb and torchrun")
+    program = ROOT / "scripts" / "own_programs" / "ddp_oob.py"
+    directory = triage.private_directory(str(tmp_path / "dumps"))
+    said: list[bytes] = []
+    result = await asyncio.to_thread(triage.run_armed, [torchrun, "--nproc-per-node", "2", str(program)], directory,
+                                     cwd=str(program.parent), echo=said.append, rank=1)
+    output = b"".join(said).decode(errors="replace")
+    assert result.dump is not None, output[-3000:]
+    assert [p.name for p in directory.glob("gpu.*.nvcudmp")] == [result.dump.name], "only rank 1 was armed"
+    debugger = Debugger(LaunchConfig(debugger=("cuda-gdb",), target=(str(program),), cwd=str(program.parent),
+                                     core=str(result.dump), program_output=str(result.output)))
+    await debugger.start()
+    try:
+        await until(lambda: debugger.state is not None and debugger.phase is Phase.STOPPED, WAIT, "the post-mortem stop")
+        state = debugger.state
+        assert state is not None and state.stop.exception is not None
+        assert state.host is not None and state.host.user_frame is not None
+        assert Path(state.host.user_frame.file).name == "ddp_oob.py"
+    finally:
+        await debugger.close()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from textual.widgets import DataTable
 
-from cudatui.gdbbridge.cuda.focus import switch_focus
+from cudatui.gdbbridge import Phase, RawLine
 from cudatui.tui.panes.disassembly import DisassemblyPane
 from tests.support.panes import PaneApp, Replay, first_stop
 from tests.support.paths import FIXTURES
@@ -48,8 +48,7 @@ async def test_fetched_only_when_visible_and_cached_by_range():
         assert app.hidden_fetches == 0  # type: ignore[attr-defined]
         assert pane.fetches == 1
         # block (3,0,0) thread (200,0,0) sits at the same pc: served from the cache
-        switched = await switch_focus(app.replay.session, "block (3,0,0) thread (200,0,0)")
-        app.show(await app.replay.builder.refresh(pane.state.stop, focus=switched.focus))
+        app.show(await app.replay.switch_focus("block (3,0,0) thread (200,0,0)"))
         await pilot.pause()
         assert pane.fetches == 1 and pane.status == ""
         assert rows(pane)[1][0] == "=>"
@@ -109,9 +108,10 @@ async def test_a_state_shown_after_the_program_moved_on_sends_nothing():
 
     async def moved_on(app: PaneApp, replay: Replay) -> None:
         first = await replay.state(await replay.resume())
-        replay.session.subscribe_raw(lambda line: sent.append(line.text) if line.direction == "in" else None)
+        replay.debugger.subscribe(lambda e: sent.append(e.text) if isinstance(e, RawLine) and e.direction == "in"
+                                  else None)
         end = await replay.resume("-exec-continue")
-        assert end.exited and replay.session.state == "exited"
+        assert end.exited and replay.debugger.phase is Phase.EXITED
         app.show(first)
 
     app = PaneApp(pane, "inspect.jsonl", moved_on)

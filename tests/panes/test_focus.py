@@ -6,7 +6,6 @@ from dataclasses import replace
 
 from textual.widgets import Tree
 
-from cudatui.gdbbridge.cuda.focus import switch_focus
 from cudatui.tui.panes.focus import FocusNavigator
 from tests.support.panes import PaneApp, Replay, first_stop
 from tests.support.wait import wait_for
@@ -59,8 +58,7 @@ async def test_requested_switch_is_quiet_but_a_stop_elsewhere_is_announced():
     async def script(app: PaneApp, replay: Replay) -> None:
         first = await replay.state(await replay.resume())
         app.show(first)
-        switched = await switch_focus(replay.session, "block (3,0,0) thread (200,0,0)")
-        app.show(await replay.builder.refresh(first.stop, focus=switched.focus))
+        app.show(await replay.switch_focus("block (3,0,0) thread (200,0,0)"))
         app.notice_after_switch = pane.notice  # type: ignore[attr-defined]
         stepped = await replay.state(await replay.resume("-exec-next"))
         app.show(stepped)

@@ -83,9 +83,9 @@ async def test_what_changed_since_the_last_stop_is_highlighted(panes_program: Pa
         await pilot.press("c")  # add(2, 1): both changed
         await wait_for(pilot, lambda: phase(app) == "stopped" and local(app)["i"][1] == "2", why="the third call")
         assert local(app)["sum"][1] == "1" and changed(app, "i") and changed(app, "sum")
-        shown = app.last_state.generation
+        shown = app.debugger.state.generation
         await app.debugger.toggle_breakpoint(str(PANES), CALL)  # a breakpoint changes: the same stop again
-        await wait_for(pilot, lambda: app.last_state.generation > shown and not app.debugger.busy, why="the bump")
+        await wait_for(pilot, lambda: app.debugger.state.generation > shown and not app.debugger.busy, why="the bump")
         await pilot.pause()
         assert changed(app, "i") and changed(app, "sum"), "the stop's highlights went with a breakpoint change"
 

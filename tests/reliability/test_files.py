@@ -61,9 +61,9 @@ async def test_a_recording_cut_by_kill_9_replays_up_to_the_cut(steps: Path, tmp_
     replay = DebuggerApp(LaunchConfig.replay(record,
                                              breakpoints=(f"steps.c:{BREAK_LINE}",), source_dirs=(str(STEPS.parent),)))
     async with replay.run_test(size=(80, 24)) as pilot:
-        await wait_for(pilot, lambda: phase(replay) == "stopped" and replay.last_state is not None)
+        await wait_for(pilot, lambda: phase(replay) == "stopped" and replay.debugger.state is not None)
         assert replay.query_one(SourcePane).view.current == BREAK_LINE
-        assert {v.name: v.value for v in replay.last_state.variables}["total"] == "0"
+        assert {v.name: v.value for v in replay.debugger.state.variables}["total"] == "0"
         await pilot.press("c")
         await wait_for(pilot, lambda: any("not in this recording" in n.message for n in replay._notifications))
         await pilot.press("q")

@@ -94,7 +94,7 @@ async def test_program_imitating_mi_and_driving_the_terminal_changes_nothing(hos
         await wait_for(pilot, lambda: phase(app) == "stopped")
         output = app.query_one(OutputPane)
         await wait_for(pilot, lambda: "after-c1-run" in output.text and output.text.count("fake error 39") == 2)
-        state = app.last_state
+        state = app.debugger.state
         assert state is not None and app.debugger.status.detail == "breakpoint 1"
         assert (state.frame.func, state.frame.line) == ("main", stop)
         assert [bp.number for bp in state.breakpoints] == [1]

@@ -122,8 +122,8 @@ async def test_a_pending_breakpoint_in_a_native_program_holds_the_run_until_r(st
         assert [(bp.number, bp.pending) for bp in app.debugger.breakpoints.listed] == [(1, True), (2, False)]
         await pilot.press("r")
         await wait_for(pilot, lambda: phase(app) == "stopped")
-        assert app.debugger.status.detail == "breakpoint 2" and app.last_state is not None
-        assert app.last_state.frame is not None and app.last_state.frame.func == "square"
+        assert app.debugger.status.detail == "breakpoint 2" and app.debugger.state is not None
+        assert app.debugger.state.frame is not None and app.debugger.state.frame.func == "square"
         await pilot.press("q")
 
 
@@ -137,8 +137,8 @@ async def test_a_pending_breakpoint_in_a_python_program_is_set_when_its_library_
                                    breakpoints=("work",)))
     async with app.run_test(size=(100, 24)) as pilot:
         await wait_for(pilot, lambda: phase(app) == "stopped", timeout=60)
-        assert app.last_state is not None and app.last_state.frame is not None
-        assert app.last_state.frame.func == "work" and app.debugger.status.detail == "breakpoint 1"
+        assert app.debugger.state is not None and app.debugger.state.frame is not None
+        assert app.debugger.state.frame.func == "work" and app.debugger.status.detail == "breakpoint 1"
         await pilot.press("c")
         await wait_for(pilot, lambda: phase(app) == "exited")
         assert not [w for w in messages(app, "warning") if "pending" in w]  # it was set when the library loaded

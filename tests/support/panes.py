@@ -17,11 +17,10 @@ from textual.widget import Widget
 from cudatui.gdbbridge.cuda.tables import parse_lanes_console
 from cudatui.gdbbridge.debugger.config import LaunchConfig
 from cudatui.gdbbridge.debugger.debugger import Debugger
-from cudatui.gdbbridge.debugger.events import DebuggerEvent, PhaseChanged
-from cudatui.gdbbridge.debugger.state import StateBuilder
+from cudatui.gdbbridge.debugger.events import ConsoleOutput, DebuggerEvent, PhaseChanged
 from cudatui.gdbbridge.debugger.status import Phase
+from cudatui.gdbbridge.debugger.steps import RUN, STEPS
 from cudatui.gdbbridge.models import StopEvent, StopState
-from cudatui.gdbbridge.session.gdb import GdbSession
 from cudatui.tui.messages import FocusRequested
 from cudatui.tui.panes.base import QueryPane, StatePane
 
@@ -29,36 +28,44 @@ from .paths import TRANSCRIPTS
 
 
 class Replay:
-    """A Debugger on a replayed transcript, loaded and not run: :meth:`resume` moves it."""
+    """A Debugger on a replayed transcript, loaded and not run: :meth:`resume` moves it. It is
+    driven through the Debugger's public methods alone, as the app drives it."""
 
     def __init__(self, transcript: str, record: str | None = None, breakpoints: tuple[str, ...] = ()) -> None:
         self.debugger = Debugger(LaunchConfig.replay(TRANSCRIPTS / transcript, record=record, run=False,
                                                      breakpoints=breakpoints))
         self._settled: asyncio.Queue[StopState] = asyncio.Queue()
+        self._console: list[str] | None = None
         self.debugger.subscribe(self._on_event)
-
-    @property
-    def session(self) -> GdbSession:
-        assert self.debugger.session is not None
-        return self.debugger.session
-
-    @property
-    def builder(self) -> StateBuilder:
-        assert self.debugger.builder is not None
-        return self.debugger.builder
 
     def _on_event(self, event: DebuggerEvent) -> None:
         if isinstance(event, PhaseChanged) and event.status.phase in (Phase.STOPPED, Phase.EXITED):
             assert self.debugger.state is not None
             self._settled.put_nowait(self.debugger.state)
+        elif isinstance(event, ConsoleOutput) and event.kind == "console" and self._console is not None:
+            self._console.append(event.text)
 
     async def start(self) -> None:
         await self.debugger.start()
 
-    async def resume(self, command: str = "-exec-run") -> StopEvent:
-        """Send ``command`` and wait until the Debugger has shown the stop it causes."""
-        await self.session.command(command)
+    async def resume(self, command: str = RUN) -> StopEvent:
+        """Run (``-exec-run``) or step (``-exec-next``...) and wait until the Debugger has shown
+        the stop it causes."""
+        while not self._settled.empty():  # what a focus switch or a console command showed
+            self._settled.get_nowait()
+        if command == RUN:
+            await self.debugger.restart()
+        else:
+            await self.debugger.resume(next(step for step, operation in STEPS.items() if operation == command))
         return (await asyncio.wait_for(self._settled.get(), 20)).stop
+
+    async def switch_focus(self, request: str) -> StopState:
+        """Move the focus as the app does; the state the Debugger then shows."""
+        before = self.debugger.state
+        await self.debugger.switch_focus(request)
+        state = self.debugger.state
+        assert state is not None and state is not before, "the focus switch showed no new state"
+        return state
 
     async def state(self, stop: StopEvent) -> StopState:
         """The Debugger's state of ``stop`` (the last stop :meth:`resume` returned)."""
@@ -68,8 +75,12 @@ class Replay:
 
     async def with_console_lanes(self, state: StopState) -> StopState:
         """``state`` with the lanes of ``info cuda lanes`` (recordings made through the console)."""
-        lanes = parse_lanes_console(await self.session.console("info cuda lanes"))
-        return replace(state, lanes=lanes)
+        self._console = said = []
+        try:
+            await self.debugger.console_command("info cuda lanes")
+        finally:
+            self._console = None
+        return replace(state, lanes=parse_lanes_console("".join(said)))
 
     async def close(self) -> None:
         await self.debugger.close()

@@ -92,8 +92,8 @@ async def walk_path(app: DebuggerApp, pilot, path: Path, upto: int | None = None
     driver = Driver(app, pilot, Quiet(), time.monotonic() + 300, Reports())
     for step, doing in list(zip(recorded, steps_of(recorded)))[: None if upto is None else upto + 1]:
         await driver.step(step.number, doing)
-        assert step.state is not None and app.last_state is not None, f"step {step.number}: no stop"
-        assert app.last_state.stop.reason == step.state.reason, f"step {step.number} ({step.keys})"
+        assert step.state is not None and app.debugger.state is not None, f"step {step.number}: no stop"
+        assert app.debugger.state.stop.reason == step.state.reason, f"step {step.number} ({step.keys})"
 
 
 async def replay_along(path: Path) -> list[str]:
@@ -108,7 +108,7 @@ async def replay_along(path: Path) -> list[str]:
         driver = Driver(app, pilot, log, time.monotonic() + 600, Reports())
         for step, doing in zip(recorded, steps_of(recorded)):
             await driver.step(step.number, doing)
-            built = summarize(app.last_state) if app.last_state is not None else None
+            built = summarize(app.debugger.state) if app.debugger.state is not None else None
             if built != step.state:
                 wrong.append(f"step {step.number} ({step.keys}): the replay built {built}, the live session "
                              f"{step.state}")

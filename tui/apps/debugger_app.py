@@ -70,10 +70,8 @@ class DebuggerApp(NavigatingApp):
 
     def __init__(self, config: LaunchConfig) -> None:
         super().__init__()
-        self.config = config
         self.debugger = Debugger(config)
         self.link = DebuggerLink(self, self.debugger, self.show_debugger_event)
-        self.last_state: StopState | None = None
         self._explained_stop: object = None
         self._noted_stop: object = None
         """The stop whose host sync-point note was last told."""
@@ -83,11 +81,17 @@ class DebuggerApp(NavigatingApp):
         self.failure: str | None = None
         """Why the debugger could not start (the app then exits with code 2; the CLI prints it)."""
 
+    @property
+    def config(self) -> LaunchConfig:
+        """The Debugger's launch config, the one copy (after ``--rank``: the rank's program and
+        directory)."""
+        return self.debugger.config
+
     # -- layout ----------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
         yield ExceptionBanner(id="exception")
-        yield Workspace(self.debugger, self.config, id="main")
+        yield Workspace(self.debugger, id="main")
         yield StatusBar(id="status")
         yield KeyBar(compact=True, show_command_palette=False)
 
@@ -142,7 +146,6 @@ class DebuggerApp(NavigatingApp):
 
     def show_state(self, state: StopState) -> None:
         """Give ``state`` to every pane in one screen update (one layout pass at most)."""
-        self.last_state = state
         if not self._state_panes:
             self._state_panes = list(self.query(StatePane))
         with self.batch_update():
@@ -220,7 +223,8 @@ class DebuggerApp(NavigatingApp):
 
     def _diagnoses(self) -> tuple[Any, ...]:
         """What cudatui.gdbbridge.explain.diagnose finds in the program output and the current stop."""
-        stop = self.last_state.stop if self.last_state else None
+        state = self.debugger.state
+        stop = state.stop if state else None
         text = self.query_one(OutputPane).text
         if stop is not None and stop.exception is not None:
             text += f"\nreceived signal {stop.exception.signal_name}, {stop.exception.name}."
@@ -309,13 +313,14 @@ class DebuggerApp(NavigatingApp):
     # -- helpers ---------------------------------------------------------------------------
 
     def _sanitize(self, tool: str, *, coredump: bool = False) -> bool:
-        target, recording = self.debugger.config.target, self.debugger.config.recording
+        config = self.config
+        target, recording = config.target, config.recording
         if not target:  # a replay shows the report recorded with it
             if not (recording and self.show_pane("sanitizer").show_recorded(recording, tool)):  # type: ignore[attr-defined]
                 self.notify_user("no program to sanitize here (a coredump opened without PROGRAM, or a replay without "
                                  "a recorded report)", "warning")
             return False
-        request = SanitizerRequest(program=target[0], args=target[1:], tool=tool, cwd=self.config.cwd,
+        request = SanitizerRequest(program=target[0], args=target[1:], tool=tool, cwd=config.cwd,
                                    generate_coredump=coredump)
         pane = self.show_pane("sanitizer")
         pane.start(request)  # type: ignore[attr-defined]

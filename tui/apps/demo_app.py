@@ -141,11 +141,12 @@ class DemoApp(ReplayApp):
                              "warning")
             return
         options = sanitizer_options(tool)
-        if not self.debugger.config.target or tool != "leak":
+        config = self.config  # the Debugger's: after --rank the rank's program and directory
+        if not config.target or tool != "leak":
             self._sanitize(options[1])
             return
-        request = SanitizerRequest(program=self.debugger.config.target[0], args=self.debugger.config.target[1:],
-                                   tool="memcheck", leak_check=True, cwd=self.config.cwd)
+        request = SanitizerRequest(program=config.target[0], args=config.target[1:], tool="memcheck",
+                                   leak_check=True, cwd=config.cwd)
         self.show_pane("sanitizer").start(request)  # type: ignore[attr-defined]
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:

@@ -19,7 +19,7 @@ from textual.containers import Container, Vertical
 from textual.widget import Widget
 from textual.widgets import Tab, Tabs
 
-from cudatui.gdbbridge import Debugger, LaunchConfig
+from cudatui.gdbbridge import Debugger
 from cudatui.tui.apps.layout_settings import load_splits, save_splits
 from cudatui.tui.panes.base import QueryPane
 from cudatui.tui.panes.breakpoints import BreakpointsPane
@@ -110,10 +110,9 @@ class Workspace(Container):
         Binding("minus,ctrl+up", "grow('y', -1)", "Pane shorter", show=False),
     ]
 
-    def __init__(self, debugger: Debugger, config: LaunchConfig, *, id: str | None = None) -> None:
+    def __init__(self, debugger: Debugger, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.debugger = debugger
-        self.config = config
         self.splits, self._warning = load_splits()
         self.active = SIDE_PANES[0].id
         """The pane chosen last in the tabs (shown on small screens)."""
@@ -122,7 +121,8 @@ class Workspace(Container):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="left"):
-            yield SourcePane(self.config.source_dirs, recorded=self.config.replayed, id="source")
+            config = self.debugger.config
+            yield SourcePane(config.source_dirs, recorded=config.replayed, id="source")
             yield Splitter("source", vertical=False, id="split-source")
             with Vertical(id="dock"):
                 yield Tabs(*(Tab(spec.title, id=f"tab-{spec.id}") for spec in SIDE_PANES), id="side-tabs")

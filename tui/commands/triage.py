@@ -37,6 +37,8 @@ def add_parser(subparsers: Any) -> None:
                         "by default they are removed when the screen closes")
     parser.add_argument("--lightweight", action="store_true", help="a lightweight dump (no GPU memory: "
                         "13 MB became 0.6 MB for a CuPy kernel; cuda-gdb 13.0 cannot open a PyTorch kernel's)")
+    parser.add_argument("--rank", type=int, metavar="N", help="PROGRAM is a distributed job's launcher "
+                        "(cudatui triage --rank 1 -- torchrun ARGS script.py): every rank runs, rank N's fault is dumped")
     parser.add_argument("--debugger", default="cuda-gdb", metavar="PATH", help="debugger that opens the dump "
                         "(default cuda-gdb)")
     parser.add_argument("program", metavar="PROGRAM", help="the program; a .py runs under this Python")
@@ -49,6 +51,8 @@ def _say(message: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.rank is not None and args.rank < 0:
+        return fail("--rank N needs N >= 0 (cudatui triage --rank 1 -- torchrun ARGS script.py)")
     for check in (lambda: check_program(args.program), lambda: check_script(args.program),
                   lambda: check_debugger(args.debugger)):  # the debugger too: found missing after an hour is late
         problem = check()
@@ -60,13 +64,15 @@ def run(args: argparse.Namespace) -> int:
     except TriageError as exc:
         return fail(str(exc))
     kind = "lightweight" if args.lightweight else "full"
-    _say(f"running {args.program} at full speed; a GPU fault is dumped ({kind}) into {directory}")
+    whose = f"rank {args.rank}'s GPU fault" if args.rank is not None else "a GPU fault"
+    _say(f"running {args.program} at full speed; {whose} is dumped ({kind}) into {directory}")
     try:
-        result = run_armed(config.program_argv, directory, cwd=os.getcwd(), lightweight=args.lightweight)
+        result = run_armed(config.program_argv, directory, cwd=os.getcwd(), lightweight=args.lightweight,
+                           rank=args.rank)
     except TriageError as exc:
         _cleanup(directory, args.keep)
         return fail(str(exc))
-    _say(result.summary(args.program))
+    _say(result.summary(args.program if args.rank is None else f"rank {args.rank} of {args.program}"))
     if result.dump is None:
         _cleanup(directory, args.keep)
         return result.exit_status

@@ -37,9 +37,10 @@ class StatePane(Widget):
     """The state shown; set through :meth:`show_state`. Setting it repaints nothing by itself: a
     pane updates the widgets that changed (repainting the whole pane would redraw all of them)."""
 
-    stop_generation = 0
-    """The generation at which the stop shown was first shown (a focus or frame switch, or a
-    bump, keeps the stop)."""
+    place = 0
+    """The generation at which the place shown (the stop, its CUDA focus and frame) was first
+    shown; a bump (the same place with other breakpoints, watches or notes) keeps it. What a pane
+    reads on demand is kept under its place, so a bump finds it again."""
 
     def show_state(self, state: StopState) -> None:
         """Show ``state`` unless an equal or newer generation is already shown."""
@@ -49,61 +50,36 @@ class StatePane(Widget):
 
     def watch_state(self, old: StopState | None, new: StopState | None) -> None:
         if new is not None:
-            if old is None or new.stop is not old.stop:
-                self.stop_generation = new.generation
+            if not same_stop(new, old):
+                self.place = new.generation
             self.render_state(new, old)
-
-    def at_this_stop(self, generation: int) -> bool:
-        """Whether an answer for the state of ``generation`` belongs to the stop shown: not to an
-        earlier stop, nor to a state this pane has not been given yet."""
-        return self.state is not None and self.stop_generation <= generation <= self.state.generation
 
     def render_state(self, state: StopState, previous: StopState | None) -> None:
         raise NotImplementedError
 
 
-def _bumped(key: Any, old: int, new: int) -> Any:
-    """``key`` (a generation, or a tuple that starts with one) at ``new`` if it is at ``old``, else None."""
-    if key == old:
-        return new
-    if isinstance(key, tuple) and key[:1] == (old,):
-        return (new, *key[1:])
-    return None
-
-
-def carry_over(cache: dict[Any, Any], old: int, new: int) -> None:
-    """At a bump from generation ``old`` to ``new``: what ``cache`` holds for ``old`` (keys: the
-    generation, or tuples that start with it) holds for ``new`` too."""
-    for key, value in list(cache.items()):
-        if (moved := _bumped(key, old, new)) is not None:
-            cache[moved] = value
-
-
 class Reading:
-    """The cache keys (as :func:`carry_over` takes them) that the one read a pane has in flight
-    will answer: the key it was asked for and the same key at each bump since. A bump shows the
-    same stop, so a read asked just before it answers it too: it is neither asked again nor
-    cancelled by asking again (an exclusive worker)."""
+    """The key (as a pane's cache of on-demand answers is keyed: a place, or a tuple that starts
+    with one) that the one read a pane has in flight will answer. A bump keeps the place, so a
+    read asked just before it answers it too: it is neither asked again nor cancelled by asking
+    again (an exclusive worker)."""
 
     def __init__(self) -> None:
-        self.keys: list[Any] = []
+        self.key: Any = None
 
     def __contains__(self, key: Any) -> bool:
-        return key in self.keys
+        return key is not None and key == self.key
 
     def start(self, key: Any) -> None:
-        """A read for ``key`` begins (one for other keys, if any, was cancelled)."""
-        self.keys = [key]
+        """A read for ``key`` begins (one for another key, if any, was cancelled)."""
+        self.key = key
 
-    def bump(self, old: int, new: int) -> None:
-        self.keys += [moved for key in self.keys if (moved := _bumped(key, old, new)) is not None]
-
-    def answer(self, cache: dict[Any, Any], value: Any) -> list[Any]:
-        """Put the read's ``value`` in ``cache`` under each of its keys; those keys (none in flight after)."""
-        keys, self.keys = self.keys, []
-        for key in keys:
+    def answer(self, cache: dict[Any, Any], value: Any) -> Any:
+        """Put the read's ``value`` in ``cache`` under its key; that key (none in flight after)."""
+        key, self.key = self.key, None
+        if key is not None:
             cache[key] = value
-        return keys
+        return key
 
 
 def same_stop(state: StopState, previous: StopState | None) -> bool:
@@ -129,6 +105,13 @@ class QueryPane(StatePane):
         """Whether an answer that arrives now can still be shown: the app may have begun to close
         (and take the pane's widgets away) while gdb answered; such an answer is dropped."""
         return self.is_attached and self.is_running and self.app.is_running
+
+    def holds(self, asked: int) -> bool:
+        """The one rule for an on-demand answer: may an answer asked for the state of generation
+        ``asked`` be shown now? The app must still run, and the pane still show that place (its
+        stop, focus and frame; a bump keeps it). An answer for an older place is dropped here,
+        and nowhere else."""
+        return self.answerable and self.state is not None and self.place <= asked <= self.state.generation
 
 
 class InfoLine(Static):

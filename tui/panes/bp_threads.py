@@ -3,9 +3,9 @@ to the next of them (``T``).
 
 cuda-gdb reports one hit when threads of several resident blocks reach a breakpoint together
 (measured on an H200: a condition true in three blocks, one stop, the other two never seen).
-At such a stop this line asks the Debugger for the threads at the breakpoint's line (the ranges of
-``-cuda-info-threads`` there: cuda-gdb 13.0 refuses ``info cuda threads breakpoint N``) and says
-how many sit there; ``T`` switches the focus to the first thread of the next range, round the
+At such a stop the Debugger reads the threads at the breakpoint's line with the stop (the ranges
+of ``-cuda-info-threads`` there: cuda-gdb 13.0 refuses ``info cuda threads breakpoint N``;
+``StopState.breakpoint_threads``) and this line says how many sit there; ``T`` switches the focus to the first thread of the next range, round the
 list. A range is coalesced by cuda-gdb (threads at the same pc, over several blocks): ``T`` goes
 to each block of it in turn, at its first thread there (:func:`targets`). For a breakpoint with a
 condition that is where the focus goes: the condition is not evaluated per thread here.
@@ -16,13 +16,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rich.text import Text
-from textual import work
 from textual.app import ComposeResult
 
-from cudatui.gdbbridge import DebuggerQueries, MIError, StopState, ThreadRange, clean, fmt_dim3
+from cudatui.gdbbridge import StopState, ThreadRange, fmt_dim3
 from cudatui.tui.messages import FocusRequested
 
-from .base import InfoLine, QueryPane
+from .base import InfoLine, StatePane
 
 
 def range_text(r: ThreadRange) -> str:
@@ -72,7 +71,7 @@ def targets(ranges: tuple[ThreadRange, ...]) -> tuple[Target, ...]:
     return tuple(found.values())[:MAX_TARGETS]
 
 
-class BreakpointThreads(QueryPane):
+class BreakpointThreads(StatePane):
     """One line under the CUDA focus: the threads at the breakpoint of this stop (hidden elsewhere).
 
     | Key | Action |
@@ -84,8 +83,8 @@ class BreakpointThreads(QueryPane):
     BreakpointThreads { height: 1; padding: 0 1; display: none; }
     """
 
-    def __init__(self, queries: DebuggerQueries | None = None, *, id: str | None = None) -> None:
-        super().__init__(queries, id=id)
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
         self.ranges: tuple[ThreadRange, ...] = ()
         """The thread ranges at the breakpoint of the stop shown."""
         self.targets: tuple[Target, ...] = ()
@@ -104,41 +103,20 @@ class BreakpointThreads(QueryPane):
             self._show()  # a focus switch at the same stop: the same threads
             return
         self.ranges, self.targets, self.index, self.number = (), (), 0, None
-        if stop.reason == "breakpoint-hit" and stop.breakpoint is not None and state.focus is not None:
+        if stop.reason == "breakpoint-hit" and stop.breakpoint is not None and state.breakpoint_threads:
             self.number = stop.breakpoint
-            if self.queries is not None:
-                self._fetch(state.generation, stop.breakpoint)
+            self.ranges, self.targets = state.breakpoint_threads, targets(state.breakpoint_threads)
+            focus = state.focus
+            here = (focus.kernel, focus.block) if focus is not None else None
+            self.index = next((i for i, t in enumerate(self.targets) if (t.kernel, t.block) == here), 0)
         self._show()
 
-    @work(group="bp-threads", exclusive=True)
-    async def _fetch(self, generation: int, number: int) -> None:
-        assert self.queries is not None
-        try:
-            ranges = await self.queries.threads_at_breakpoint(number)
-        except MIError as exc:
-            if self.answerable and self.state is not None and self.state.generation == generation:
-                self._show(clean(f"threads at breakpoint {number}: {exc.message}"))
-            return
-        if not self.answerable or self.state is None or self.state.stop.breakpoint != number:
-            return
-        self.ranges, self.targets = ranges, targets(ranges)
-        focus = self.state.focus
-        here = (focus.kernel, focus.block) if focus is not None else None
-        self.index = next((i for i, t in enumerate(self.targets) if (t.kernel, t.block) == here), 0)
-        self._show()
-
-    def _show(self, error: str = "") -> None:
+    def _show(self) -> None:
         line = self.query_one("#bp-threads-line", InfoLine)
         if self.number is None:
             self.display = False
             return
         self.display = True
-        if error:
-            line.show(Text(error, style="dim"))
-            return
-        if not self.ranges:
-            line.show(Text(f"breakpoint {self.number}: asking which threads sit at it…", style="dim"))
-            return
         threads = sum(r.count for r in self.ranges)
         bp = next((b for b in self.state.breakpoints if b.number == self.number), None) if self.state else None
         condition = f" if {bp.condition}" if bp is not None and bp.condition else ""

@@ -25,7 +25,7 @@ from cudatui.gdbbridge import (
 from cudatui.tui.widgets.inline_input import InlineInput
 from cudatui.tui.messages import FocusRequested
 
-from .base import InfoLine, QueryPane, carry_over, same_stop
+from .base import InfoLine, QueryPane
 from .bp_threads import BreakpointThreads
 
 MAX_CHILDREN = 500
@@ -163,7 +163,7 @@ class FocusNavigator(QueryPane):
 
     def compose(self) -> ComposeResult:
         yield InfoLine("CUDA focus", id="focus-title")
-        yield BreakpointThreads(self.queries, id="bp-threads")
+        yield BreakpointThreads(id="bp-threads")
         tree: Tree[FocusTarget] = Tree("CUDA", id="focus-tree")
         tree.show_root = False
         tree.auto_expand = False
@@ -193,12 +193,9 @@ class FocusNavigator(QueryPane):
         event.stop()
         target = event.node.data
         if target is not None and target.kind in ("kernel", "blocks") and not event.node.children and self.state:
-            self._load(event.node, self.state.generation)
+            self._load(event.node, self.place)
 
     def render_state(self, state: StopState, previous: StopState | None) -> None:
-        if previous is not None and same_stop(state, previous):  # the ranges read at the stop still hold
-            carry_over(self._blocks, previous.generation, state.generation)
-            carry_over(self._threads, previous.generation, state.generation)
         focus = state.focus
         self._title = Text(f"focus {focus.software} · {focus.hardware}" if focus else "no CUDA focus (host code)")
         if not focus_matches(state, previous):
@@ -244,7 +241,7 @@ class FocusNavigator(QueryPane):
             if not node.is_expanded:
                 node.expand()
             elif node.children:
-                self._load(node, state.generation)
+                self._load(node, self.place)
         current = next((n for n in self._walk(tree.root) if n.data and n.data.kind == "kernel"
                         and any(k.current and k.number == n.data.kernel for k in state.kernels)), None)
         if current is not None:
@@ -267,7 +264,8 @@ class FocusNavigator(QueryPane):
         return out
 
     @work(group="focus-tables")
-    async def _load(self, node: TreeNode[FocusTarget], generation: int) -> None:
+    async def _load(self, node: TreeNode[FocusTarget], place: int) -> None:
+        """The ranges under ``node`` for ``place`` (read once per place, kept for its bumps)."""
         target = node.data
         assert target is not None
         if self.queries is None:
@@ -277,21 +275,20 @@ class FocusNavigator(QueryPane):
             node.add_leaf(Text("loading…", style="dim"))
         try:
             if target.kind == "kernel":
-                if generation not in self._blocks:
-                    self._blocks[generation] = await self.queries.blocks()
-                rows: list[BlockRange] | list[ThreadRange] = [b for b in self._blocks[generation]
+                if place not in self._blocks:
+                    self._blocks[place] = await self.queries.blocks()
+                rows: list[BlockRange] | list[ThreadRange] = [b for b in self._blocks[place]
                                                               if b.kernel == target.kernel]
             else:
-                if generation not in self._threads:
-                    self._threads[generation] = await self.queries.threads()
-                rows = [t for t in self._threads[generation]
+                if place not in self._threads:
+                    self._threads[place] = await self.queries.threads()
+                rows = [t for t in self._threads[place]
                         if t.kernel == target.kernel and target.blocks and in_range(t.first_block, target.blocks)]
         except MIError as exc:
-            if self.answerable and self._attached(node):
+            if self.holds(place) and self._attached(node):
                 sync_children(node, [Child(Text(f"cannot list ranges: {exc.message}", style="red"), None)])
             return
-        current = self.state is not None and self.state.generation == generation
-        if not self.answerable or not self._attached(node) or not current:
+        if not self.holds(place) or not self._attached(node):
             return
         children = [range_child(row, target.kernel) for row in rows[:MAX_CHILDREN]]
         if len(rows) > MAX_CHILDREN:

@@ -220,7 +220,7 @@ class LocalsPane(QueryPane):
             children = None
             why = ("not in this recording (a replay answers only what was asked when it was recorded)"
                    if exc.not_recorded else f"cannot open: {exc.message}")
-        if not self.answerable or generation != self.generation or self._lines.get(row.key) is not node:
+        if not self.holds(generation) or self._lines.get(row.key) is not node:
             return
         rows = [Row("member", row.root, c.path, c.value, c.type, c.children > 0, in_scope=c.in_scope,
                     changed=c.in_scope and self._changed((row.root, c.path), c.value)) for c in children or ()]

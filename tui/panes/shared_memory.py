@@ -32,7 +32,7 @@ from cudatui.gdbbridge import DebuggerQueries, MIError, SharedDecl, StopState, f
 from cudatui.tui.widgets.inline_input import InlineInput
 
 
-from .base import InfoLine, PaneTable, QueryPane, Reading, carry_over, same_stop, sync_rows
+from .base import InfoLine, PaneTable, QueryPane, Reading, sync_rows
 
 SIZES = {"char": 1, "short": 2, "half": 2, "__half": 2, "double": 8, "long": 8, "size_t": 8}
 """Element sizes in bytes by type word (everything else: 4)."""
@@ -195,7 +195,7 @@ class SharedMemoryPane(QueryPane):
         self.message = ""
         self._values: dict[tuple[int, str, int], tuple[str, ...]] = {}
         self._reading = Reading()
-        """The (generation, array, page) keys the page being read is for."""
+        """The (place, array, page) key the page being read is for."""
         self._addresses: dict[str, int | None] = {}
         """The address of each array's first element at the stop shown."""
 
@@ -238,7 +238,7 @@ class SharedMemoryPane(QueryPane):
         array = self.current()
         if array is None or self.state is None:
             return ()
-        return self._values.get((self.state.generation, array.name, self.page), ())
+        return self._values.get((self.place, array.name, self.page), ())
 
     def watch_mode(self) -> None:
         self._show()
@@ -279,10 +279,7 @@ class SharedMemoryPane(QueryPane):
         self._load()
 
     def render_state(self, state: StopState, previous: StopState | None) -> None:
-        if previous is not None and same_stop(state, previous):  # a bump: nothing new to read
-            carry_over(self._values, previous.generation, state.generation)
-            self._reading.bump(previous.generation, state.generation)
-        elif previous is None or state.stop is not previous.stop:
+        if previous is None or state.stop is not previous.stop:
             self._addresses = {}
         self._load()
 
@@ -291,7 +288,7 @@ class SharedMemoryPane(QueryPane):
             return
         array, state = self.current(), self.state
         if array is not None and state is not None and self.queries is not None and not state.stop.exited:
-            key = (state.generation, array.name, self.page)
+            key = (self.place, array.name, self.page)
             if key not in self._values and key not in self._reading:
                 self._reading.start(key)
                 self._read(array, self.page)
@@ -299,7 +296,7 @@ class SharedMemoryPane(QueryPane):
 
     @work(group="shared-read", exclusive=True)
     async def _read(self, array: SharedArray, page: int) -> None:
-        """Read ``page`` of ``array`` for the keys in ``_reading``."""
+        """Read ``page`` of ``array`` for the key in ``_reading`` (shown when it is the place's)."""
         assert self.queries is not None
         start = page * self.page_size
         count = min(self.page_size, array.units - start)
@@ -328,9 +325,8 @@ class SharedMemoryPane(QueryPane):
         return None
 
     def _previous_values(self, array: SharedArray) -> tuple[str, ...]:
-        state = self.state
         earlier = [g for (g, name, page) in self._values if name == array.name and page == self.page
-                   and state is not None and g < state.generation]
+                   and g < self.place]
         return self._values[(max(earlier), array.name, self.page)] if earlier else ()
 
     def _show(self) -> None:

@@ -25,7 +25,7 @@ from cudatui.gdbbridge import (
 from cudatui.tui.widgets.inline_input import InlineInput
 from cudatui.tui.messages import FocusRequested
 
-from .base import InfoLine, PaneTable, QueryPane, Reading, carry_over, same_stop, sync_rows
+from .base import InfoLine, PaneTable, QueryPane, sync_rows
 
 LANES = 32
 
@@ -168,9 +168,6 @@ class WarpsPane(QueryPane):
         """Lane -> value of the warp watch at the shown stop."""
         self.watch_error = ""
         self._cache: dict[tuple[int, str], dict[int, str]] = {}
-        self._threads: dict[int, tuple[ThreadRange, ...]] = {}
-        self._reading = Reading()
-        """The generations the thread table being read is for."""
         self._warps: list[Warp] = []
         self._follow_focus = False
 
@@ -235,8 +232,14 @@ class WarpsPane(QueryPane):
             differ = " · differ: " + "; ".join(found.differing) if found.differing else ""
             head = f"culprit: lane {found.lane}: {found.reason}" if found.lane is not None else f"culprit: {found.reason}"
             text = Text(head + differ, style="bold" if found.lane is not None else "")
-            if found.expression:
+            focused = self.state.focus.lane if self.state is not None and self.state.focus else None
+            moves = found.lane is not None and found.lane != focused
+            if found.expression and moves:  # evaluated in the state the focus move publishes
+                self.set_reactive(WarpsPane.watch_expression, found.expression)
+            elif found.expression:
                 self.watch_expression = found.expression
+            if moves:  # the focus moves to the culprit lane as any focus switch does: one new state
+                self.post_message(FocusRequested(f"lane {found.lane}"))
         if self.answerable:
             self._show_culprit(text)
 
@@ -261,10 +264,6 @@ class WarpsPane(QueryPane):
             self.post_message(FocusRequested(f"warp {warp.number} lane {self.lane_cursor}"))
 
     def render_state(self, state: StopState, previous: StopState | None) -> None:
-        if previous is not None and same_stop(state, previous):  # what was read at the stop still holds
-            carry_over(self._threads, previous.generation, state.generation)
-            carry_over(self._cache, previous.generation, state.generation)
-            self._reading.bump(previous.generation, state.generation)
         warps = list(state.warps)
         if not warps and (rebuilt := focused_warp_from_lanes(state)) is not None:
             warps = [rebuilt]
@@ -277,10 +276,6 @@ class WarpsPane(QueryPane):
         self._refresh_watch()
         if previous is None or state.stop is not previous.stop:  # what C found holds for its stop only
             self._show_culprit("C: find the culprit lane" if state.stop.exception else "")
-        if self.queries is not None and warps and state.generation not in self._threads \
-                and state.generation not in self._reading:
-            self._reading.start(state.generation)
-            self._load_lines()
 
     def _fill_table(self) -> None:
         if not self.is_mounted or self.state is None:
@@ -329,7 +324,7 @@ class WarpsPane(QueryPane):
     def _fill_lines(self) -> None:
         if self.state is None:
             return
-        lines = line_map(self.state, self._threads.get(self.state.generation, ()))
+        lines = line_map(self.state, self.state.threads)
         groups = [Text.assemble((f"{label:<16}", "bold"), f" warps {','.join(map(str, numbers))}")
                   for label, numbers in pc_groups(self._warps, lines)]
         text = Text(" · ").join(groups)
@@ -338,17 +333,6 @@ class WarpsPane(QueryPane):
         summary.show(text or "no warp PCs at this stop")
         summary.tooltip = Text("\n").join(groups) if len(groups) > 1 else None
 
-    @work(group="warps-lines", exclusive=True)
-    async def _load_lines(self) -> None:
-        """Read the thread table for the generations in ``_reading``."""
-        try:
-            table = await self.queries.threads()
-        except MIError:
-            table = ()
-        answered = self._reading.answer(self._threads, table)
-        if self.answerable and self.state is not None and self.state.generation in answered:
-            self._fill_lines()
-
     def _refresh_watch(self) -> None:
         if not self.is_mounted:
             return
@@ -356,26 +340,24 @@ class WarpsPane(QueryPane):
         self.watch_error = ""
         if not expression:
             self.watch_values = {}
-        elif state is not None and (state.generation, expression) in self._cache:
-            self.watch_values = self._cache[(state.generation, expression)]
+        elif state is not None and (self.place, expression) in self._cache:
+            self.watch_values = self._cache[(self.place, expression)]
         elif state is not None and state.in_kernel and self.queries is not None:
             self.watch_values = {}
-            self._run_watch(state.generation, expression)
+            self._run_watch(self.place, expression)
         self._show_watch("evaluating…" if expression and not self.watch_values else "")
 
     @work(group="warp-watch", exclusive=True)
-    async def _run_watch(self, generation: int, expression: str) -> None:
+    async def _run_watch(self, place: int, expression: str) -> None:
         try:
             values = dict(await self.queries.evaluate_in_lanes(expression))
         except (MIError, WarpWatchError) as exc:
-            if self.answerable:  # else the app closed while gdb answered
+            if self.holds(place):
                 self.watch_error = str(exc)
                 self._show_watch("")
             return
-        self._cache[(generation, expression)] = values
-        if not self.answerable:
-            return
-        if self.state is not None and self.state.generation == generation and self.watch_expression == expression:
+        self._cache[(place, expression)] = values
+        if self.holds(place) and self.watch_expression == expression:
             self.watch_values = values
             self._show_watch("")
 

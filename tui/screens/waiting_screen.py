@@ -18,7 +18,7 @@ from textual.containers import Center, Middle
 from textual.screen import Screen
 from textual.widgets import Static
 
-from cudatui.gdbbridge import follow_problem, session_begun
+from cudatui.gdbbridge import clean, follow_problem, session_begun, tr
 
 LOOK_EVERY = 0.25
 """Seconds between looks at the file (ctrl+q is answered at once either way)."""
@@ -46,7 +46,7 @@ class WaitingScreen(Screen[None]):
 
     DEFAULT_CSS = """
     WaitingScreen { align: center middle; }
-    WaitingScreen #waiting { width: auto; max-width: 96; height: auto; border: round $accent; padding: 1 2; }
+    WaitingScreen #waiting { width: auto; max-width: 100%; height: auto; border: round $accent; padding: 1 2; }
     """
 
     def __init__(self, path: str) -> None:
@@ -73,19 +73,19 @@ class WaitingScreen(Screen[None]):
     def _text(self) -> Text:
         text = Text()
         text.append("cudatui follow", style="bold")
-        text.append(" · read-only\n\n")
-        text.append("Waiting for the instructor", style="bold cyan")
-        text.append(" to start their session.\n\n")
-        text.append("Session:  ", style="dim")
-        text.append(f"{self.path}\n")
-        text.append("Waiting since:  ", style="dim")
+        text.append(" · " + tr("read-only") + "\n\n")
+        text.append(tr("Waiting for the instructor to start their session."), style="bold cyan")
+        text.append("\n\n")
+        text.append(tr("Session:") + "  ", style="dim")
+        text.append(f"{clean(self.path)}\n")
+        text.append(tr("Waiting since:") + "  ", style="dim")
         text.append(f"{self.since:%H:%M:%S} ({waited(time.monotonic() - self._started)})\n\n")
         if self.problem:
             text.append(self.problem, style="bold red")
             text.append("\n\n")
         else:
-            text.append("The instructor starts it with `cudatui --record FILE ...`; this screen moves on by itself\n"
-                        "at their first stop.\n\n")
+            text.append(tr("The instructor starts it with `cudatui --record FILE ...`; this screen moves on by itself "
+                           "at their first stop.") + "\n\n")
         text.append("ctrl+q", style="bold")
-        text.append(" quits")
+        text.append(" " + tr("quits"))
         return text

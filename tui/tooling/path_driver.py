@@ -79,7 +79,7 @@ class Driver:
         return self.app.debugger.status.phase.value
 
     def generation(self) -> int:
-        return self.app.last_state.generation if self.app.last_state else 0
+        return self.app.debugger.state.generation if self.app.debugger.state else 0
 
     def settled(self) -> bool:
         return self.phase() in ("stopped", "exited", "dead", "ready")
@@ -163,7 +163,7 @@ class Driver:
             note = (note + "; " if note else "") + "the UI was still busy after the step"
         entry.gpu = await self.fresh_sample()
         entry.told = [n for n in self.notifications() if n not in said]
-        state = self.app.last_state
+        state = self.app.debugger.state
         entry.seconds = round(time.monotonic() - started, 2)
         entry.note = note or ""
         entry.ok = entry.ok and not entry.note.startswith(("TIMED OUT", "FAILED", "REFUSED"))

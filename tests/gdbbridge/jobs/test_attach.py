@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from cudatui.gdbbridge.debugger.config import LaunchConfig
-from cudatui.gdbbridge.debugger.core import Step
+from cudatui.gdbbridge.debugger.debugger import Step
 from cudatui.gdbbridge.debugger.debugger import Debugger
 from cudatui.gdbbridge.debugger.events import DebuggerEvent, PhaseChanged
 from cudatui.gdbbridge.debugger.status import Phase

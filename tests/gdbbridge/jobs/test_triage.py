@@ -80,3 +80,21 @@ def test_keep_makes_an_existing_directory_private_and_refuses_a_file(tmp_path: P
 def test_a_program_that_cannot_start_is_one_error(tmp_path: Path) -> None:
     with pytest.raises(triage.TriageError, match="cannot run"):
         triage.run_armed([str(tmp_path / "missing")], triage.private_directory(str(tmp_path / "d")))
+
+
+def test_with_a_rank_only_that_rank_of_the_job_is_armed(tmp_path: Path) -> None:
+    """``cudatui triage --rank 1 -- LAUNCHER``: the launcher (a real one, starting each rank through
+    ``$PYTHON_EXEC`` as torchrun does) and the other ranks run unarmed; rank 1 runs armed."""
+    directory = triage.private_directory(str(tmp_path / "dumps"))
+    said: list[bytes] = []
+    launcher = [sys.executable, str(FIXTURES / "c" / "jobs" / "launcher.py"), "--nproc", "3",
+                str(FIXTURES / "python" / "triage" / "armed_rank.py")]
+    result = triage.run_armed(launcher, directory, cwd=str(tmp_path), echo=said.append, rank=1)
+    lines = sorted(line for line in b"".join(said).decode().splitlines() if line.startswith("rank "))
+    dump = directory / "gpu.%p.nvcudmp"
+    assert lines == ["rank 0 armed None file None faulthandler None",
+                     f"rank 1 armed 1 file {dump} faulthandler 1",
+                     "rank 2 armed None file None faulthandler None"]
+    assert result.returncode == 0 and result.dump is None
+    assert "CUDA_ENABLE_COREDUMP_ON_EXCEPTION" not in os.environ
+    assert stat.S_IMODE(os.stat(directory / "rank-python").st_mode) == 0o700

@@ -1,0 +1,217 @@
+"""A ``*stopped`` becomes ONE published :class:`~cudatui.gdbbridge.models.StopState`.
+
+:class:`StopRefresh` is the part of a Debugger that gathers everything shown at a stop (the
+refresh batch of :class:`~cudatui.gdbbridge.debugger.state.StateBuilder`, the variables opened
+in the Locals tree, the watches' values and, for a new stop, the host stack behind it) into one
+frozen state with a new generation, publishes it as one ``StateChanged``, then says the phase.
+Later changes of the same stop (breakpoints, watches, notes read from output that arrived after
+it) are bumps: the same snapshot again with a new generation. Nothing else publishes a state.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from cudatui.gdbbridge.cuda.evaluation import evaluation
+from cudatui.gdbbridge.debugger.breakpoints import pending_text
+from cudatui.gdbbridge.debugger.context import DebuggerContext
+from cudatui.gdbbridge.debugger.events import ProgramText, QueriesFailed, StateChanged
+from cudatui.gdbbridge.debugger.host import debuggee_env, read_host_stack
+from cudatui.gdbbridge.debugger.status import Phase, focused_kernel, stop_detail
+from cudatui.gdbbridge.debugger.steps import STEPS, Step
+from cudatui.gdbbridge.host.view import sync_point
+from cudatui.gdbbridge.jobs.ranks import exit_status
+from cudatui.gdbbridge.models import StopEvent, StopState, Variable
+from cudatui.gdbbridge.models.cuda import CudaFocus
+from cudatui.gdbbridge.models.host import HostStack
+from cudatui.gdbbridge.outcome import StopNotes, device_assert, notes_at_exit
+from cudatui.gdbbridge.record import stop_state
+from cudatui.gdbbridge.session.errors import DebuggerGone, MIError
+from cudatui.gdbbridge.text import clean
+
+
+class StopRefresh:
+    """The stop's snapshot, gathered and published once (see the module docstring)."""
+
+    def __init__(self, ctx: DebuggerContext) -> None:
+        self.ctx = ctx
+        self.pending: StopEvent | None = None
+        """The last ``*stopped`` not refreshed yet (None once a ``*running`` followed it)."""
+        self.refreshing = False
+        self.attaching = False
+        """Set once gdb attached (``config.attach``), until the stop where it did is shown."""
+        self.unresolved: dict[int, tuple[str, str]] = {}
+        """The ``-b`` breakpoints pending when the program was started (by number: location, what
+        gdb said); those still pending when it exits are told then, in one warning."""
+
+    def stopped(self, stop: StopEvent) -> None:
+        """gdb said ``*stopped``: refresh it in a task of its own (under the lock)."""
+        self.pending = stop
+        self.ctx.spawn(self._on_stop(stop), "refresh")
+
+    def running(self) -> None:
+        """gdb said ``*running``: a stop not refreshed yet is stale."""
+        self.pending = None
+
+    async def _on_stop(self, stop: StopEvent) -> None:
+        """The refresh of a ``*stopped`` (unless a later ``*running`` or stop made it stale)."""
+        ctx = self.ctx
+        async with ctx.lock:
+            if self.pending is not stop:
+                return
+            assert ctx.breakpoints is not None
+            try:
+                if not stop.exited and await ctx.breakpoints.should_skip(stop):
+                    await ctx.go(STEPS[Step.CONTINUE])
+                    return
+            except DebuggerGone:
+                return
+            except MIError as exc:
+                ctx.notice(f"breakpoint condition: {exc.message}", "warning", exc)
+            previous = ctx.state
+            state = await self.refresh(stop, new_stop=True)
+            if state is None:
+                return
+            if stop.exception is not None:
+                ctx.notice(f"{stop.exception.signal_name}: {stop.exception.name}", "error")
+            elif previous is not None and previous.focus and state.focus and not stop.exited and (
+                (previous.focus.block, previous.focus.thread) != (state.focus.block, state.focus.thread)
+            ):
+                ctx.notice(f"cuda-gdb moved the focus to {state.focus.software}", "information")
+
+    async def refresh(
+        self, stop: StopEvent, *, selected_frame: int = 0, focus: CudaFocus | None = None, requery_focus: bool = False,
+        select: bool | None = None, new_stop: bool = False,
+    ) -> StopState | None:
+        """Gather everything shown at ``stop`` (the refresh batch, the watches, and for a
+        ``new_stop`` the host stack; a focus or frame change keeps the stop's host stack), then
+        publish it as ONE state and announce it (the lock is held); ``select`` as
+        :meth:`StateBuilder.refresh` takes it."""
+        ctx = self.ctx
+        assert ctx.builder is not None
+        previous = ctx.state
+        if self.pending is stop:
+            self.pending = None
+        self.refreshing = True
+        try:
+            state = await ctx.builder.refresh(stop, selected_frame=selected_frame, focus=focus,
+                                              requery_focus=requery_focus, select=select, threads=new_stop)
+            if not new_stop and previous is not None and previous.stop is stop:  # no thread moved since
+                state = replace(state, threads=previous.threads, breakpoint_threads=previous.breakpoint_threads)
+            if ctx.variables is not None:
+                await ctx.variables.follow(state)
+            watches = await self._watch_values(state)
+            if new_stop:
+                host, note = await self._host_behind(state)
+            elif previous is not None and previous.stop is stop:
+                host, note = previous.host, previous.host_note
+            else:
+                host, note = None, None
+        except DebuggerGone:
+            return None
+        finally:
+            self.refreshing = False
+        ctx.uses_cuda = ctx.uses_cuda or state.focus is not None
+        state = clean(replace(state, notes=self._notes(state), watches=watches, host=host, host_note=note))
+        if ctx.session is not None and not ctx.config.replayed:
+            stop_state.record(ctx.session.record, state)
+        self._publish(state)
+        self._announce_stop(state)
+        if state.errors:
+            ctx.emit(QueriesFailed(state.errors))
+        return state
+
+    def _publish(self, state: StopState) -> None:
+        """The one place a state becomes the Debugger's and is told."""
+        self.ctx.state = state
+        self.ctx.emit(StateChanged(state))
+
+    def _announce_stop(self, state: StopState) -> None:
+        ctx, stop = self.ctx, state.stop
+        if stop.exited:
+            detail = stop.signal or "?" if stop.exit_code is None else str(stop.exit_code)
+            ctx.set_status(Phase.EXITED, detail, focus="", kernel="")
+            self._tell_unresolved()
+            if ctx.job is not None:
+                ctx.job.finished(exit_status(stop.exit_code, stop.signal))
+            return
+        focus = state.focus.software if state.focus else ""
+        detail, self.attaching = "attached" if self.attaching else stop_detail(stop), False
+        ctx.set_status(Phase.STOPPED, detail, focus=focus, kernel=focused_kernel(state))
+
+    def _tell_unresolved(self) -> None:
+        """At the program's exit: the ``-b`` breakpoints pending at its start that no library or
+        kernel it loaded defined (a mistyped location, most likely), in one warning. Those that
+        were set meanwhile are not told: a kernel's breakpoint is pending until its module loads."""
+        breakpoints = self.ctx.breakpoints
+        still = {bp.number for bp in breakpoints.listed if bp.pending} if breakpoints else set()
+        told = {number: where for number, where in self.unresolved.items() if number in still}
+        self.unresolved = {}
+        if not told:
+            return
+        self.ctx.notice(f"{pending_text(told)}: the program ended and loaded no library or kernel that defines "
+                        f"{'them' if len(told) > 1 else 'it'}; check the location", "warning")
+
+    # -- bumps: the same stop again --------------------------------------------------------
+
+    def program_said(self, text: str) -> None:
+        """Show the program's ``text``; output that arrives after the stop it explains (the pty
+        is read apart from gdb's records) updates that stop's notes."""
+        ctx = self.ctx
+        ctx.emit(ProgramText(text))
+        ctx.output_tail.feed(text)
+        state = ctx.state
+        if state is None or ctx.builder is None or self.refreshing or ctx.phase not in (Phase.STOPPED, Phase.EXITED):
+            return
+        notes = self._notes(state)
+        if notes != state.notes:
+            self._publish(clean(ctx.builder.bump(state, notes=notes)))
+
+    def _notes(self, state: StopState) -> StopNotes:
+        """What the program's output says about ``state`` (see :mod:`cudatui.gdbbridge.outcome`)."""
+        stop, tail = state.stop, self.ctx.output_tail.text
+        if stop.exited:
+            return notes_at_exit(tail, stop.exit_code, self.ctx.uses_cuda)
+        focus = state.focus or stop.focus
+        if stop.exception is None or focus is None:
+            return StopNotes()
+        return StopNotes(device_assert=device_assert(tail, focus.block, focus.thread))
+
+    def publish_breakpoints(self) -> None:
+        """Show changed breakpoints now, unless a refresh in flight will show them."""
+        ctx = self.ctx
+        if ctx.state is not None and ctx.builder is not None and ctx.breakpoints is not None and not self.refreshing:
+            self._publish(clean(ctx.builder.bump(ctx.state, breakpoints=ctx.breakpoints.listed)))
+
+    async def publish_watches(self) -> None:
+        """The watches changed: the state shown again with their values (a new generation)."""
+        ctx = self.ctx
+        if ctx.state is None or ctx.builder is None or self.refreshing:
+            return
+        if ctx.phase is not Phase.STOPPED:
+            watches = tuple(Variable(w, "<not stopped>") for w in ctx.watches)
+        else:
+            watches = await self._watch_values(ctx.state)
+        self._publish(clean(ctx.builder.bump(ctx.state, watches=watches)))
+
+    # -- what a stop gathers beside the batch ----------------------------------------------
+
+    async def _host_behind(self, state: StopState) -> tuple[HostStack | None, str | None]:
+        """The host stack behind a new stop, when the program is Python (or the recording has it),
+        and the note saying when its line is a sync point rather than the launch."""
+        ctx = self.ctx
+        assert ctx.session is not None
+        if state.stop.exited:
+            return None, None
+        stack = await read_host_stack(ctx.session, ctx.config)
+        in_kernel = stack is not None and state.focus is not None
+        env = debuggee_env(ctx.config, ctx.launch_blocking)
+        note = sync_point(stack, env) if stack is not None and in_kernel else None
+        return stack, note
+
+    async def _watch_values(self, state: StopState) -> tuple[Variable, ...]:
+        """The watch expressions' values at ``state`` (``<not stopped>`` once the program ended)."""
+        ctx = self.ctx
+        if state.stop.exited or ctx.session is None:
+            return tuple(Variable(w, "<not stopped>") for w in ctx.watches)
+        return tuple([(await evaluation(ctx.session, w, typed=True)).variable for w in ctx.watches])
