@@ -25,10 +25,10 @@ from tests.support.lesson_claims import Claims, close_app
 from tests.support.tmux import TmuxServer
 from tests.support.tmux_path import ScreenPath
 
-pytestmark = [pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux"),
-              pytest.mark.one_at_a_time]
-"""The walks run one after the other: sixteen terminals replaying at once on a two-core machine
-starve the apps' input (clicks are lost)."""
+pytestmark = [pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux"), pytest.mark.long]
+"""Each walk has its own tmux server (its socket in the test's tmp_path) and its own app and
+replay: they run beside the other tests. A click the busy app loses is clicked again
+(tests/support/tmux_path.py)."""
 
 CASES = [RECORDINGS_DIR / f"{lesson.name}.jsonl.gz" for lesson in LESSONS] + [RECORDED / "gdb" / "panes_path.jsonl.gz"]
 
