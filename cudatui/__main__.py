@@ -1,5 +1,5 @@
 """``python -m cudatui``: the same as the ``cudatui`` command."""
 
-from cudatui.tui.cli import main
+from cudatui.tui.early_keys import main
 
 raise SystemExit(main())

@@ -21,7 +21,7 @@ from typing import Any
 
 _PUBLIC = {
     "cudatui.gdbbridge.session.gdb": ("GdbSession",),
-    "cudatui.gdbbridge.session.errors": ("DebuggerGone", "DebuggerNotFound", "MIError"),
+    "cudatui.gdbbridge.session.errors": ("NEXT_STEP", "DebuggerGone", "DebuggerNotFound", "MIError"),
     "cudatui.gdbbridge.session.events": (
         "DebuggerExited", "Event", "LineDropped", "NonMI", "Notify", "ProgramOutput", "RawLine", "RecordingStopped",
         "Running", "Stopped", "Stream", "UnmatchedResult",

@@ -90,4 +90,5 @@ def missing_reason(path: str, search_dirs: tuple[str, ...] = (), env: Mapping[st
     if "/" not in path:
         return (f"source not available: {path} is a name, not a file (an NVRTC program's name?): "
                 f"not found in {dirs}; pass --source-dir DIR where a file of that name lives")
-    return f"source not available: {path} (not found here, nor in {dirs})"
+    return (f"source not available: {path} (not found here, nor in {dirs}); point at its folder with "
+            f"--source-dir DIR (cudatui replay FILE --source-dir DIR)")

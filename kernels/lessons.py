@@ -184,7 +184,7 @@ LESSONS: tuple[Lesson, ...] = (
             "SASS, at the exception: !> marks the load that faulted (errorpc), => the pc",
         ),
         next_steps=(
-            "g, then block (3,0,0) thread (232,0,0): idx == n, the first thread past the end",
+            "g, then block (3,0,0) thread (232,0,0), then n: idx == n, the first thread past the end",
             "c (continue): cuda-gdb stops with CUDA_EXCEPTION_14 on a block far past the end",
             "S runs memcheck (Sanitize pane): the first invalid read names the kernel line and the thread",
             "cudatui demo oob --fixed: the `if (idx < n)` guard keeps every thread in bounds",
@@ -210,8 +210,8 @@ LESSONS: tuple[Lesson, ...] = (
             "Source, the loop body: no __syncthreads() between the steps",
         ),
         next_steps=(
-            "g, then block (3,0,0) thread (200,0,0): another block, at its own step",
-            "Warps: the warps of one block are at different lines",
+            "g, then block (3,0,0) thread (200,0,0), then n: another block's warp steps on alone",
+            "Warps: the warps of one block are at different lines (no barrier holds them together)",
             "S runs racecheck (Sanitize pane): it reports the read and the write on the same line",
             "cudatui demo race --fixed: the sum equals torch's sum every time",
         ),
@@ -328,7 +328,7 @@ LESSONS: tuple[Lesson, ...] = (
         fixed="blur_fixed",
         kernels=("blur_racy", "blur_fixed"),
         breakpoints=(
-            Breakpoint("window", "threadIdx.x == 0 && threadIdx.y == 0", "a corner thread needs halo values"),
+            Breakpoint("window", None, "the first warp to reach the window read: tile is in scope"),
             Breakpoint("bug", None, "inside box3x3: the window read from the tile"),
         ),
         look_at=(

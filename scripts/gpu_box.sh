@@ -19,6 +19,12 @@
 #   record [LESSON...]     record lessons through the UI along their paths (scripts/record_demos.py)
 #                          into $R/recordings.new (all without a name; JOBS=1 at a time); with the
 #                          GPU samples each recording holds
+#   record-lessons [LESSON...]  the lessons whose guide claims await a re-recording (default: oob race
+#                          divergence uninit leak tile), through the UI along their paths, with their
+#                          sanitizer reports (record, JOBS=2), then their screen claims checked on the
+#                          new recordings in tmux (tests/e2e/test_lesson_paths_tmux.py) in the box's
+#                          copy of the tree; the new files in $R/recordings.new for the lead to copy
+#                          to kernels/recordings
 #   sanitizer-reports      every lesson's compute-sanitizer reports (scripts/record_lessons_sanitizer.sh)
 #   nvml [SECONDS]         NVML samples under a matmul load (scripts/record_nvml.py), 60 s
 #   threads-at-bp          threads at a breakpoint recorded through the UI (scripts/gpu_threads_at_bp.py)
@@ -99,6 +105,18 @@ record() {
     lesson=$(basename "$recording" .jsonl.gz)
     echo "$lesson: $(zcat "$recording" | grep -c -e '-cudatui-gpu-sample') GPU samples"
   done
+}
+
+record_lessons() {
+  if [ $# -eq 0 ]; then set -- oob race divergence uninit leak tile; fi
+  JOBS=${JOBS:-2} record "$@"
+  # the guide's claims on the new recordings, both sizes, in this box's copy of the tree (the
+  # lead copies $R/recordings.new/* to kernels/recordings; skipped where tmux is missing)
+  cp "$R"/recordings.new/*.jsonl.gz "$R"/recordings.new/*.xml.gz kernels/recordings/ 2>/dev/null
+  timeout 400 python3 -m pytest -p no:cacheprovider -q -o addopts="" tests/e2e/test_lesson_paths_tmux.py \
+    -k "$(echo "$@" | sed 's/ / or /g')" -rs > "$R/lesson_claims.log" 2>&1
+  echo "lesson claims rc=$?" >> "$R/lesson_claims.log"
+  grep -E "claims checked|awaiting:|passed|failed|rc=" "$R/lesson_claims.log" | cut -c1-300
 }
 
 sanitizer_reports() {
@@ -219,6 +237,7 @@ case $command in
   tier3) tier3 "$@" ;;
   replay-attach) replay_attach ;;
   record) record "$@" ;;
+  record-lessons) record_lessons "$@" ;;
   sanitizer-reports) sanitizer_reports ;;
   nvml) nvml "$@" ;;
   threads-at-bp) threads_at_bp ;;

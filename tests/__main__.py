@@ -1,12 +1,13 @@
-"""``python -m tests``: every tier of the checks, fastest first, each failing fast; its time printed.
+"""``python -m tests``: every tier of the checks, fastest first; the run stops at the first red
+tier; each tier's time is printed, then the total.
 
 1. lint: ``ruff check .``
 2. types: mypy, strict, on gdbbridge (tests/support/typecheck.py)
-3. unit: gdbbridge, the panes and the layout rules (tests/test_*.py: no import cycle, the README
-   and CI agree) (pytest, four workers)
-4. app, terminal and reliability, two runs side by side: the tmux lesson walks one at a time
-   (they hold one terminal each and are starved when several replay at once on two cores), and
-   everything else (app, e2e, reliability, snapshots, bench, gpu) on three workers beside them.
+3. unit: gdbbridge (a folder per subpackage), the panes and the layout rules (tests/test_*.py: no
+   import cycle, the README and CI agree) (pytest, four workers)
+4. app, e2e, reliability, snapshots (with bench and gpu): one pytest run on four workers; the
+   tests marked ``long`` (the tmux lesson walks) are handed out first, one test at a time
+   (``--maxschedchunk 1``), so that the short ones fill every worker until the end.
 
 Arguments after ``--`` go to every pytest run (``python -m tests -- -x``). GPU tests are marked
 ``gpu`` and skip themselves without a GPU.
@@ -17,16 +18,12 @@ from __future__ import annotations
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 from tests.support.paths import ROOT
 
-WALKS = "one_at_a_time"
-"""The marker of the tests that run one after the other (tests/conftest.py)."""
-
 
 def run(name: str, argv: list[str]) -> int:
-    """Run one tier in the foreground; print its time and outcome."""
+    """Run one tier; print its time and outcome."""
     print(f"== {name}: {' '.join(argv)}", flush=True)
     start = time.monotonic()
     code = subprocess.call(argv, cwd=ROOT)
@@ -34,44 +31,25 @@ def run(name: str, argv: list[str]) -> int:
     return code
 
 
-def side_by_side(tiers: dict[str, list[str]], logs: Path) -> int:
-    """Run the tiers at once, the first in the foreground, the others into log files printed
-    after it; the first non-zero exit code, else 0."""
-    (first, argv), *rest = tiers.items()
-    started = time.monotonic()
-    background = {}
-    for name, other in rest:
-        log = logs / f"{name}.log"
-        background[name] = (subprocess.Popen(other, cwd=ROOT, stdout=log.open("w"), stderr=subprocess.STDOUT), log)
-    codes = [run(first, argv)]
-    for name, (proc, log) in background.items():
-        code = proc.wait()
-        print(f"== {name}: {' '.join(proc.args)}", flush=True)  # type: ignore[arg-type]
-        sys.stdout.write(log.read_text())
-        print(f"== {name}: {'ok' if code == 0 else f'FAILED ({code})'} "
-              f"in {time.monotonic() - started:.0f} s (side by side)", flush=True)
-        codes.append(code)
-    return next((code for code in codes if code), 0)
+def tiers(extra: list[str]) -> dict[str, list[str]]:
+    pytest = [sys.executable, "-m", "pytest", *extra]
+    return {
+        "lint": [sys.executable, "-m", "ruff", "check", "."],
+        "types": [sys.executable, "-m", "tests.support.typecheck"],
+        "unit": [*pytest, *map(str, sorted((ROOT / "tests").glob("test_*.py"))), "tests/gdbbridge", "tests/panes"],
+        "app, e2e, reliability, snapshots": [*pytest, "-n", "4", "--maxschedchunk", "1", "tests/app", "tests/e2e",
+                                             "tests/reliability", "tests/snapshots", "tests/bench", "tests/gpu"],
+    }
 
 
 def main(argv: list[str]) -> int:
     extra = argv[argv.index("--") + 1:] if "--" in argv else []
-    pytest = [sys.executable, "-m", "pytest", *extra]
     start = time.monotonic()
-    for name, tier in (("lint", [sys.executable, "-m", "ruff", "check", "."]),
-                       ("types", [sys.executable, "-m", "tests.support.typecheck"]),
-                       ("unit", [*pytest, *map(str, sorted((ROOT / "tests").glob("test_*.py"))), "tests/gdbbridge",
-                                 "tests/panes"])):
+    code = 0
+    for name, tier in tiers(extra).items():
         code = run(name, tier)
         if code:
-            return code
-    logs = ROOT / ".pytest_cache"
-    logs.mkdir(exist_ok=True)
-    code = side_by_side({
-        "app, e2e, reliability, snapshots": [*pytest, "-n", "3", "-m", f"not {WALKS}", "tests/app", "tests/e2e",
-                                             "tests/reliability", "tests/snapshots", "tests/bench", "tests/gpu"],
-        "lesson walks": [*pytest, "-n", "0", "-m", WALKS, "tests/e2e"],
-    }, logs)
+            break
     print(f"== all tiers: {'ok' if code == 0 else 'FAILED'} in {time.monotonic() - start:.0f} s", flush=True)
     return code
 

@@ -4,13 +4,11 @@ C programs compiled for the debugger tests). Helpers are in tests/support/."""
 
 from __future__ import annotations
 
-import fcntl
 import os
 import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
-from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
 
@@ -48,39 +46,22 @@ def gpu_available() -> bool:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Tests marked ``long`` first, the longest (``long(N)``: N times a lesson walk, 1 if not
+    given) before the others (a stable sort: the rest keep their order), so that the xdist workers
+    start them first and the short ones fill the end of the run; ``gpu`` tests are skipped
+    without a GPU."""
+
+    def weight(item: pytest.Item) -> float:
+        mark = item.get_closest_marker("long")
+        return 0 if mark is None else mark.args[0] if mark.args else 1
+
+    items.sort(key=weight, reverse=True)
     if gpu_available():
         return
     skip = pytest.mark.skip(reason="needs an NVIDIA GPU (nvidia-smi -L found none)")
     for item in items:
         if "gpu" in item.keywords:
             item.add_marker(skip)
-
-
-@contextmanager
-def one_at_a_time(config: pytest.Config) -> Iterator[None]:
-    """Held while a test marked ``one_at_a_time`` runs: a lock file in the directory that the
-    xdist workers of this run share (the parent of each worker's base temp, as xdist's docs share
-    a session fixture; pytest removes it with old runs). Without xdist there is nothing to share."""
-    if os.environ.get("PYTEST_XDIST_WORKER") is None:
-        yield
-        return
-    shared = config._tmp_path_factory.getbasetemp().parent  # type: ignore[attr-defined]
-    with open(shared / "one-at-a-time.lock", "a") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(lock, fcntl.LOCK_UN)
-
-
-@pytest.hookimpl(wrapper=True, tryfirst=True)
-def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
-    """A ``one_at_a_time`` test waits for the others outside its timeout (pytest-timeout's timer
-    starts inside this hook): its 10 minutes are its own."""
-    if item.get_closest_marker("one_at_a_time") is None:
-        return (yield)
-    with one_at_a_time(item.config):
-        return (yield)
 
 
 @pytest.fixture(autouse=True)

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 from collections.abc import Mapping
 
 from cudatui.gdbbridge.convert import to_int
+from cudatui.gdbbridge.demangle import demangle
 from cudatui.gdbbridge.models.cuda import Instruction
 from cudatui.gdbbridge.session.mi import Flag
 
@@ -31,7 +32,7 @@ def parse_disassembly(payload: Mapping[str, Any]) -> tuple[Instruction, ...]:
 def _instruction(d: Mapping[str, Any], line: int | None, file: str | None) -> Instruction:
     return Instruction(
         address=to_int(d.get("address"), 0) or 0,
-        function=str(d.get("func-name", "")),
+        function=demangle(str(d.get("func-name", ""))),
         offset=to_int(d.get("offset"), 0) or 0,
         text=str(d.get("inst", "")),
         line=line,
@@ -40,6 +41,11 @@ def _instruction(d: Mapping[str, Any], line: int | None, file: str | None) -> In
 
 
 async def disassemble(session: GdbSession, start: str = "$pc", end: str = "$pc+48") -> tuple[Instruction, ...]:
-    """SASS between two address expressions, with source lines (~0.7 s on cuda-gdb: cache it)."""
+    """SASS between two address expressions, with source lines (~0.7 s on cuda-gdb: cache it).
+    Where the source-centric listing is empty (cuda-gdb 13.0 at a CUDA exception), the raw one."""
     payload = await session.command("-data-disassemble", Flag("-s"), start, Flag("-e"), end, Flag("--"), Flag("1"))
-    return parse_disassembly(payload)
+    found = parse_disassembly(payload)
+    if found:
+        return found
+    return parse_disassembly(await session.command("-data-disassemble", Flag("-s"), start, Flag("-e"), end,
+                                                   Flag("--"), Flag("0")))

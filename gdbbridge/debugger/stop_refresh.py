@@ -206,7 +206,7 @@ class StopRefresh:
         stack = await read_host_stack(ctx.session, ctx.config)
         in_kernel = stack is not None and state.focus is not None
         env = debuggee_env(ctx.config, ctx.launch_blocking)
-        note = sync_point(stack, env) if stack is not None and in_kernel else None
+        note = sync_point(stack, env, can_rerun=ctx.config.attach is None) if stack is not None and in_kernel else None
         return stack, note
 
     async def _watch_values(self, state: StopState) -> tuple[Variable, ...]:

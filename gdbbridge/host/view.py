@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass
 from collections.abc import Mapping, Sequence
 
+from cudatui.gdbbridge.i18n import tr
 from cudatui.gdbbridge.models.host import HostFrame, HostStack
 
 SYNC_CALLS: tuple[tuple[str, re.Pattern[str]], ...] = (
@@ -65,21 +66,22 @@ def fold(frames: Sequence[HostFrame]) -> tuple[HostFrame | Folded, ...]:
     return tuple(out)
 
 
-def sync_point(stack: HostStack, env: Mapping[str, str]) -> str | None:
+def sync_point(stack: HostStack, env: Mapping[str, str], *, can_rerun: bool = True) -> str | None:
     """A note for the user frame shown (:attr:`HostStack.user_frame`) when launch blocking is
     off in ``env`` (the debuggee's environment): the kernel was launched EARLIER than where the
-    host is now, and how to see the launch line. None with ``CUDA_LAUNCH_BLOCKING=1`` (the
-    frame shown is the launch) or when no user frame was read."""
+    host is now, and how to see the launch line (unless it cannot be re-run: an attached
+    process). None with ``CUDA_LAUNCH_BLOCKING=1`` (the frame shown is the launch) or when no
+    user frame was read."""
     if env.get("CUDA_LAUNCH_BLOCKING") == "1":
         return None
     frame = stack.user_frame
     if frame is None:
         return None
-    where = f"line {frame.line} of {os.path.basename(frame.file)}"
-    rerun = "Re-run with CUDA_LAUNCH_BLOCKING=1 to stop at the launch line."
+    where = tr("line {line} of {file}").format(line=frame.line, file=os.path.basename(frame.file))
+    rerun = tr("Re-run with CUDA_LAUNCH_BLOCKING=1 to stop at the launch line.") if can_rerun else ""
     call = next((label for label, pattern in SYNC_CALLS if pattern.search(frame.code)), None)
     if call is not None:
-        return (f"The host is waiting for the GPU at {where} ({call}): the kernel that stopped was "
-                f"launched EARLIER, by a line before it or earlier in this one. {rerun}")
-    return (f"Kernel launches are asynchronous (CUDA_LAUNCH_BLOCKING is not 1): the host ran on to {where}; "
-            f"the kernel that stopped was launched EARLIER, there or before. {rerun}")
+        return tr("The host is waiting for the GPU at {where} ({call}): the kernel that stopped was launched EARLIER, "
+                  "by a line before it or earlier in this one. {rerun}").format(where=where, call=call, rerun=rerun).rstrip()
+    return tr("Kernel launches are asynchronous (CUDA_LAUNCH_BLOCKING is not 1): the host ran on to {where}; the "
+              "kernel that stopped was launched EARLIER, there or before. {rerun}").format(where=where, rerun=rerun).rstrip()

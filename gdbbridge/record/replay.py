@@ -35,7 +35,8 @@ from typing import IO
 from collections.abc import Callable, Iterator
 
 from cudatui.gdbbridge.record.transcript import MOVERS, Entry, Exchange, Transcript, TranscriptError, load, match_key
-from cudatui.gdbbridge.session.errors import NOT_RECORDED
+from cudatui.gdbbridge.record.stop_state import STEP_COMMAND
+from cudatui.gdbbridge.session.errors import NEXT_STEP, NOT_RECORDED
 from cudatui.gdbbridge.session.mi import parse_line, quote
 from cudatui.gdbbridge.session.pty import PROGRAM_TTY_FD
 from cudatui.gdbbridge.text import one_line
@@ -203,7 +204,9 @@ class Replayer:
                 return True
         cut = self.transcript.truncated and (not exchange.result if exchange is not None else self._past_cut(command))
         if exchange is None or cut:  # a command recorded whose answer the cut lost is not in the recording either
-            self._print(f'{token}^error,msg={quote(f"{NOT_RECORDED}: " + command[:300] + self._cut_note())}')
+            ahead = self._next_step() if kind_of(match_key(command)) == "mover" else ""
+            said = f"{NOT_RECORDED}: " + command[:300] + self._cut_note() + (f"{NEXT_STEP}{ahead})" if ahead else "")
+            self._print(f'{token}^error,msg={quote(said)}')
             if cut and not self._said_cut:
                 self._said_cut = True
                 self._print(f'={REPLAY_CUT},line="{self.transcript.cut_at}"')
@@ -219,6 +222,16 @@ class Replayer:
             self._said_cut = True
             self._print(f'={REPLAY_CUT},line="{self.transcript.cut_at}"')
         return True
+
+    def _next_step(self) -> str:
+        """The keys of the recorded path's step the recording goes on with from where the replay
+        is, or '': the step after the one whose end mark comes first after the last move served
+        (that mark ends the step that made the stop shown)."""
+        marks = (x for x in self.transcript.exchanges[self.cursor:] if x.key[:1] == (STEP_COMMAND,))
+        next(marks, None)
+        ahead = next(marks, None)
+        found = re.search(r'keys="((?:[^"\\]|\\.)*)"', " ".join(e.line for e in ahead.output)) if ahead else None
+        return found.group(1).replace('\\"', '"') if found else ""
 
     def _past_cut(self, command: str) -> bool:
         """Whether ``command`` sets the target moving where the recording has no later move (it was cut)."""

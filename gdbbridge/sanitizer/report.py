@@ -8,11 +8,18 @@ grouped :class:`~cudatui.gdbbridge.sanitizer.findings.SanitizerReport`.
 
 from __future__ import annotations
 
+from dataclasses import replace
 
 from cudatui.gdbbridge.sanitizer.findings import SanitizerReport
 from cudatui.gdbbridge.sanitizer.report_file import open_report, report_lines
 from cudatui.gdbbridge.sanitizer.text_report import ReportError, parse_text
 from cudatui.gdbbridge.sanitizer.xml_report import parse_xml
+
+
+def with_tool(report: SanitizerReport) -> SanitizerReport:
+    """``report`` naming its tool: a saved report does not say it, its findings do (one tool for all)."""
+    tools = {group.first.tool for group in report.groups}
+    return replace(report, tool=tools.pop()) if report.tool is None and len(tools) == 1 else report
 
 
 def read_report(path: str, tool: str | None = None) -> SanitizerReport:
@@ -22,8 +29,8 @@ def read_report(path: str, tool: str | None = None) -> SanitizerReport:
         with open_report(path) as stream:
             head = stream.peek(256)[:256].lstrip(b"\xef\xbb\xbf \t\r\n")
             if not head.startswith(b"<"):
-                return parse_text(report_lines(stream), tool)
-        return parse_xml(path, tool)
+                return with_tool(parse_text(report_lines(stream), tool))
+        return with_tool(parse_xml(path, tool))
     except OSError as exc:
         raise ReportError(f"{path}: {exc.strerror or exc}") from None
     except ReportError as exc:

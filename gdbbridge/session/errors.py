@@ -5,6 +5,8 @@ from __future__ import annotations
 NOT_RECORDED = "not in this recording"
 """How the replay stand-in (:mod:`cudatui.gdbbridge.record.replay`) begins its answer to a
 command its recording lacks."""
+NEXT_STEP = " (the recording goes on with: "
+"""How the replay stand-in names, in a refused move, the recorded path's next step from where it is."""
 
 
 class MIError(Exception):

@@ -17,7 +17,6 @@ from __future__ import annotations
 import asyncio
 import codecs
 import os
-import re
 import signal
 import socket
 import time
@@ -28,8 +27,8 @@ from collections.abc import Callable, Sequence
 from cudatui.gdbbridge.session import events as ev
 from cudatui.gdbbridge.session.errors import DebuggerGone, DebuggerNotFound, MIError
 from cudatui.gdbbridge.session.fanout import Fanout
+from cudatui.gdbbridge.session.core_stop import core_stop
 from cudatui.gdbbridge.session.mi import Flag, build
-from cudatui.gdbbridge.models.cuda import CudaException, CudaFocus
 from cudatui.gdbbridge.models import StopEvent
 from cudatui.gdbbridge.session.output import OutputHandling
 from cudatui.gdbbridge.session.pipes import ExitWatcher, LineReader, effective_line_limit, unread
@@ -61,12 +60,6 @@ EXIT_HEARD = 0.1
 """Seconds after ``-gdb-exit`` when closing looks whether the debugger read it: one that did gets
 the close's grace to exit; one that did not (never answered, or busy flooding its output
 without reading its input) is sent SIGTERM at once."""
-
-_TERMINATED = re.compile(r"Program terminated with signal (?P<name>\S+), (?P<meaning>[^.\n]+)")
-"""How gdb says which signal ended the program a core file holds."""
-_CUDA_EXCEPTION = re.compile(r"CUDA Exception: *(?P<name>[^\n]+)")
-"""How cuda-gdb names the exception a GPU coredump holds (the driver's dump of a fault: no signal)."""
-
 
 class GdbSession(OutputHandling):
     """One debugger process spoken to over MI.
@@ -334,24 +327,15 @@ class GdbSession(OutputHandling):
                 self._console_capture = None
 
     async def open_core(self, path: str) -> StopEvent:
-        """Open a GPU coredump (``target cudacore PATH``) and return the stop it holds.
-
-        cuda-gdb 13.0 prints no ``*stopped`` for it, only console text ("[Current focus set to
-        CUDA kernel 0, ..., lane 5]", "Program terminated with signal SIGTRAP, ..."; for the
-        driver's dump of a fault, "CUDA Exception: Warp Illegal Address"): the stop is made from
-        that (reason ``core``). MIError when cuda-gdb cannot open the file."""
+        """Open a GPU coredump (``target cudacore PATH``) and return the stop it holds (made from
+        cuda-gdb's console text: :mod:`.core_stop`). MIError when cuda-gdb cannot open the file."""
         if "\n" in path or "\r" in path:
             raise MIError("a coredump path cannot contain a line break", "target cudacore")
         before = self.last_stop
         text = await self.console(f"target cudacore {path}")
         if self.last_stop is not before and self.last_stop is not None:
             return self.last_stop
-        ended, raised = _TERMINATED.search(text), _CUDA_EXCEPTION.search(text)
-        exception = CudaException.from_name(raised["name"]) if raised else None
-        self.last_stop = StopEvent(reason="core", focus=CudaFocus.from_console(text),
-                                   signal=ended["name"] if ended else exception.signal_name if exception else None,
-                                   signal_meaning=ended["meaning"] if ended else exception.name if exception else None,
-                                   exception=exception)
+        self.last_stop = core_stop(text)
         self.state = "stopped"
         return self.last_stop
 

@@ -1,7 +1,7 @@
 """Lesson leak: a workspace allocated on every call and never freed.
 
 ``python -m cudatui.kernels.demos.leak [--fixed]``. Results are right; device memory
-in use grows by 4 MiB per call. ``compute-sanitizer --tool memcheck
+in use grows by 256 MiB per call (enough to see in the GPU pane's GiB line). ``compute-sanitizer --tool memcheck
 --leak-check full`` lists each leaked block with the line that allocated it.
 """
 
@@ -18,7 +18,7 @@ from cudatui.kernels import ops
 from cudatui.kernels.demos import Demo
 
 DEMO = Demo("leak")
-N = 1 << 20
+N = 1 << 26
 CALLS = 5
 MIB = 1 << 20
 

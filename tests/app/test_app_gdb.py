@@ -87,13 +87,13 @@ async def test_bad_breakpoint_is_a_warning_and_r_runs_the_program_anyway(steps: 
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: phase(app) == "ready")  # pending in a native program: not run
         await wait_for(pilot, lambda: any("nosuchfile.c:3 is pending (No source file named nosuchfile.c.)" in n.message
-                                          for n in app._notifications if n.severity == "warning"),
+                                          for n in app.notices.entries if n.severity == "warning"),
                        why="the warning (the status can be shown before the notification is)")
         await pilot.press("r")
         await wait_for(pilot, lambda: phase(app) == "exited")
         await pilot.press("n")
-        await wait_for(pilot, lambda: any("not running" in n.message for n in app._notifications), why="'not running'")
-        assert any("not running" in n.message for n in app._notifications)
+        await wait_for(pilot, lambda: any("not running" in n.message for n in app.notices.entries), why="'not running'")
+        assert any("not running" in n.message for n in app.notices.entries)
         await pilot.press("g")
         await wait_for(pilot, lambda: isinstance(app.focused, Input))
         await pilot.press("ctrl+q")
@@ -117,7 +117,7 @@ async def test_a_coredump_gdb_cannot_open_is_an_error_not_a_spinner(steps: Path,
     app = DebuggerApp(replace(gdb_config(steps), core=str(core)))
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: phase(app) == "dead")
-        errors = [n.message for n in app._notifications if n.severity == "error"]
+        errors = [n.message for n in app.notices.entries if n.severity == "error"]
         assert any(e.startswith("gdb: ") and "cudacore" in e for e in errors), errors
         assert app.debugger.status.detail.startswith("coredump not opened:")
         assert app.debugger.alive
@@ -149,7 +149,7 @@ async def test_debugger_death_restart_help_palette_and_quit_from_a_dialog(steps:
         assert first is not None
         os.kill(first, signal.SIGKILL)
         await wait_for(pilot, lambda: phase(app) == "dead")
-        assert any("Press r to restart" in n.message for n in app._notifications)
+        assert any("Press r to restart" in n.message for n in app.notices.entries)
         await pilot.press("r")
         await wait_for(pilot, lambda: phase(app) == "exited")
         assert app.debugger.debugger_pid not in (first, None) and app.debugger.status.detail == "0"

@@ -15,6 +15,8 @@ from cudatui.tui.widgets.file_finder import FileFinder
 from cudatui.tui.screens.goto_focus import GotoFocusScreen
 from cudatui.tui.screens.help import HelpScreen, key_label
 from cudatui.tui.apps.navigation import NavigatingApp
+from cudatui.tui.apps.noticing import NoticesApp
+from cudatui.tui.apps.pane_keys import PaneKeysApp
 from cudatui.tui.panes.source import SourcePane
 from cudatui.tui.widgets.source_view import SourceView
 from tests.support.paths import TRANSCRIPTS
@@ -51,6 +53,15 @@ def test_the_app_binds_the_whole_contract():
     assert keys(NavigatingApp.BINDINGS) == NAVIGATION and issubclass(DebuggerApp, NavigatingApp)
 
 
+def test_no_pane_takes_a_pane_key_or_the_notices_key():
+    """The pane keys (1-9, O, G, M) and ! are no pane's own key, so they work from every pane."""
+    panes = [spec.cls for spec in SIDE_PANES] + [SourcePane, SourceView]
+    taken = keys(PaneKeysApp.BINDINGS) | keys(NoticesApp.BINDINGS)
+    assert keys(PaneKeysApp.BINDINGS) == {*"123456789", "O", "G", "M"}
+    assert {(cls.__name__, key) for cls in panes for key in keys(getattr(cls, "BINDINGS", [])) if key in taken} == set()
+    assert not taken & (CONTRACT | APP_EXTRA | NAVIGATION)
+
+
 def test_no_pane_takes_a_debugger_key():
     panes = [spec.cls for spec in SIDE_PANES] + [SourcePane, SourceView]
     clashes = {(cls.__name__, key) for cls in panes for key in keys(getattr(cls, "BINDINGS", []))
@@ -60,7 +71,8 @@ def test_no_pane_takes_a_debugger_key():
 
 def every_binding(app: DebuggerApp) -> list[tuple[str, Binding]]:
     """(class name, binding) for every key the app, each cudatui widget on screen and the dialogs bind."""
-    found = [(cls.__name__, b) for cls in (DebuggerApp, NavigatingApp) for b in cls.__dict__["BINDINGS"]]
+    bases = [cls for cls in DebuggerApp.__mro__ if cls.__module__.startswith("cudatui.") and "BINDINGS" in cls.__dict__]
+    found = [(cls.__name__, b) for cls in bases for b in cls.__dict__["BINDINGS"]]
     classes = {type(w) for w in app.screen_stack[0].walk_children() if type(w).__module__.startswith("cudatui.")}
     for cls in sorted(classes | set(DIALOGS), key=lambda c: c.__name__):
         found += [(cls.__name__, b) for b in cls.__dict__.get("BINDINGS", []) if isinstance(b, Binding)]
@@ -85,10 +97,12 @@ async def test_help_lists_every_binding_of_the_app_its_panes_and_dialogs():
         text = console.export_text()
         missing = []
         for owner, binding in bindings:
-            if not binding.description or not any((key_label(binding), binding.description) == (k, d)
-                                                   for _, k, d in listed):
+            if binding.description and not any((key_label(binding), binding.description) == (k, d)
+                                               for _, k, d in listed):
                 missing.append((owner, binding.key, binding.description))
         assert missing == []
+        undescribed = {(owner, b.key) for owner, b in bindings if not b.description}
+        assert undescribed == {("HelpScreen", "q"), ("VariablesTree", "right"), ("VariablesTree", "left")}
         regs = dict(screen.sections)["Regs"]
         assert ("v", "Group") in [(b.key, b.description) for b in regs]
         assert "Search" in text and "Go to line" in text and "Up frame" in text

@@ -77,7 +77,7 @@ async def test_inspect_locals_watch_console_and_mi_log() -> None:
     async with app.run_test(size=(160, 48)) as pilot:
         await stopped_at(pilot, app, 9)
         # the reference recording has no -stack-list-frames / -break-list: said, not hidden
-        assert any("not in this recording" in n.message for n in app._notifications)
+        assert any("not in this recording" in n.message for n in app.notices.entries)
         assert rows(app, BreakpointsPane)["1"][2] == "1"
         # the recording took the watch and the console command at this first stop
         locals_pane = app.query_one(LocalsPane)
@@ -120,11 +120,11 @@ async def test_cuda_exception_stop_is_announced() -> None:
     app = DebuggerApp(replay_config(TRANSCRIPTS / "oob.jsonl", source_dirs=(str(TRANSCRIPTS),)))
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: status(app)[0] == "stopped")
-        await wait_for(pilot, lambda: any("CUDA_EXCEPTION_14" in n.message for n in app._notifications),
+        await wait_for(pilot, lambda: any("CUDA_EXCEPTION_14" in n.message for n in app.notices.entries),
                        why="the exception's notification")
         await pilot.pause()
         assert status(app) == ("stopped", "CUDA_EXCEPTION_14 Warp Illegal Address")
-        assert any("CUDA_EXCEPTION_14" in n.message and n.severity == "error" for n in app._notifications)
+        assert any("CUDA_EXCEPTION_14" in n.message and n.severity == "error" for n in app.notices.entries)
         assert app.query_one(ExceptionBanner).display
         assert app.query_one(SourcePane).view.current == 5
 
@@ -135,8 +135,8 @@ async def test_cuda_exception_offers_the_explanation_and_shift_e_shows_it() -> N
     app = DebuggerApp(replay_config(TRANSCRIPTS / "oob.jsonl", source_dirs=(str(TRANSCRIPTS),)))
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: status(app)[0] == "stopped")
-        await wait_for(pilot, lambda: any("press E" in n.message for n in app._notifications))
-        offer = next(n.message for n in app._notifications if "press E" in n.message)
+        await wait_for(pilot, lambda: any("press E" in n.message for n in app.notices.entries))
+        offer = next(n.message for n in app.notices.entries if "press E" in n.message)
         assert offer.startswith("Warp Illegal Address (CUDA_EXCEPTION_14)")
         await pilot.press("E")
         await wait_for(pilot, lambda: isinstance(app.screen, ExplainScreen))
@@ -151,9 +151,9 @@ async def test_focus_moved_by_cuda_gdb_is_announced(tmp_path) -> None:
         await wait_for(pilot, lambda: app.debugger.status.focus == "block (1,0,0) thread (7,0,0)")
         await goto_focus(pilot, app, "warp 2 lane 3")
         await wait_for(pilot, lambda: app.debugger.status.focus == "block (1,0,0) thread (3,0,0)")
-        assert not any("moved the focus" in n.message for n in app._notifications)
+        assert not any("moved the focus" in n.message for n in app.notices.entries)
         for key in "nns":
             await pilot.press(key)
             await wait_for(pilot, lambda: status(app)[0] == "stopped")
         await wait_for(pilot, lambda: app.debugger.status.focus == "block (0,0,0) thread (5,0,0)")
-        assert any(n.message == "cuda-gdb moved the focus to block (0,0,0) thread (5,0,0)" for n in app._notifications)
+        assert any(n.message == "cuda-gdb moved the focus to block (0,0,0) thread (5,0,0)" for n in app.notices.entries)

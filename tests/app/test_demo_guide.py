@@ -65,6 +65,7 @@ def test_the_guides_name_panes_and_keys_that_exist() -> None:
                 assert words[2] == lesson.name and all(w in ("--fixed", *lesson.extra_args) for w in words[3:])
 
 
+@pytest.mark.long(2)
 async def test_at_80x24_tab_reaches_the_strip_keys_and_wheel_scroll_it_and_a_click_opens_the_guide() -> None:
     app = DemoApp(plan_demo("race", "replay"))
     async with app.run_test(size=(80, 24)) as pilot:

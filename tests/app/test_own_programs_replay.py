@@ -52,7 +52,7 @@ async def test_pytorch_index_assert_sync_line_then_launch_line() -> None:
         assert "CUDA_LAUNCH_BLOCKING=1" in note(app)
         shown = str(app.query_one(StackPane).query_one("#host-note", Static).render())
         assert shown == "⚠ line 7 is where the host waits, not the launch · L: launch blocking"
-        await wait_for(pilot, lambda: any(n.message == note(app) for n in app._notifications),
+        await wait_for(pilot, lambda: any(n.message == note(app) for n in app.notices.entries),
                        why="the sync-point note as a notification")
         first = app.debugger.state.generation
         await pilot.press("L")
@@ -61,7 +61,8 @@ async def test_pytorch_index_assert_sync_line_then_launch_line() -> None:
         user = next(row for row in host_rows(app) if row[0] == "•")
         assert user[2:] == ["<module>", "torch_index.py:6  y = x[idx]"]
         assert note(app) == ""
-        await wait_for(pilot, lambda: "python: torch_index.py:6  y = x[idx]" in missing(app), why="the launch line")
+        await wait_for(pilot, lambda: "python: torch_index.py:6  y = x[idx]" in kernel_note(app), why="the launch line")
+        assert python_shown(app) == ("torch_index.py", 6)
         await app.action_quit()
 
 
@@ -81,6 +82,19 @@ async def test_triton_fault_stops_at_its_python_source_line() -> None:
         await app.action_quit()
 
 
+def kernel_note(app: DebuggerApp) -> str:
+    """The no-source lines of a kernel stop shown above the user's Python code (the note says the
+    first, its tooltip all)."""
+    widget = app.query_one(SourcePane).query_one("#source-note", Static)
+    return str(widget.tooltip) if widget.display and widget.tooltip else ""
+
+
+def python_shown(app: DebuggerApp) -> tuple[str, int | None]:
+    source = app.query_one(SourcePane)
+    local = source.shown.local if source.shown is not None else None
+    return (local.name if local is not None else "", source.view.current if source.view.display else None)
+
+
 def missing(app: DebuggerApp) -> str:
     widget = app.query_one(SourcePane).query_one("#source-missing", Static)
     return str(widget.render()) if widget.display else ""
@@ -90,11 +104,11 @@ async def test_pytorch_kernel_without_source_says_why_with_the_assert_sass_and_p
     """PyTorch's index kernel has no line information: the source pane says so in its first line
     (whose kernel, which library), then the assert message the program printed for the focused
     thread, the errorpc SASS marks, the script's line from the host stack and the build advice;
-    the banner says the same first line."""
+    the banner says where and the assert (its three lines; E has the no-source line too)."""
     app = replay("torch_index")
     async with app.run_test(size=(160, 48)) as pilot:
-        await wait_for(pilot, lambda: phase(app) == "stopped" and "python:" in missing(app), why="the no-source lines")
-        lines = missing(app).split("\n")
+        await wait_for(pilot, lambda: phase(app) == "stopped" and "python:" in kernel_note(app), why="the no-source lines")
+        lines = kernel_note(app).split("\n")
         assert lines[0] == ("no source for at::native::index_elementwise_kernel<128, 4, …>: PyTorch's kernel "
                             "(libtorch_cuda.so) has no line information")
         assert lines[1] == ('the program printed: Assertion `-sizes[i] <= index && index < sizes[i] && "index out of '
@@ -105,23 +119,22 @@ async def test_pytorch_kernel_without_source_says_why_with_the_assert_sass_and_p
         assert 'extra_cuda_cflags=["-G", "-g"]' in lines[4] and "nvcc -G -lineinfo" in lines[4]
         assert "CUPY_CUDA_COMPILE_WITH_DEBUG=1" in lines[4]
         banner = str(app.query_one(ExceptionBanner).render())
-        assert lines[0] in banner and "IndexKernel.cu:111" in banner
+        assert "at::native::index_elementwise_kernel<128, 4, …>" in banner and "IndexKernel.cu:111" in banner
         await app.action_quit()
 
 
 async def test_pytorch_index_assert_at_80x24_keeps_the_banners_verdict_and_says_why_no_locals() -> None:
-    """At 80x24 the compact banner leaves the no-source lines to the source pane (there they all
-    are) and keeps whether the program can go on and the pointer to E; Locals says why it is
-    empty."""
+    """At 80x24 the three-line banner leaves the no-source lines to the source pane (there they all
+    are) and keeps whether the program can go on, the assert and the pointer to E; Locals says why
+    it is empty."""
     app = replay("torch_index")
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_for(pilot, lambda: phase(app) == "stopped" and "python:" in missing(app), why="the no-source lines")
+        await wait_for(pilot, lambda: phase(app) == "stopped" and "python:" in kernel_note(app), why="the no-source lines")
         banner = str(app.query_one(ExceptionBanner).render()).split("\n")
-        assert banner[0] == " CUDA_EXCEPTION_12  Warp Assert"
-        assert banner[2:] == ["recoverable: `continue` resumes the program after this assert.",
-                              "E: what it means and what to do next"]
-        assert app.query_one(ExceptionBanner).size.height == len(banner) + 1  # the location wraps at 80 columns
-        assert missing(app).startswith("no source for at::native::index_elementwise_kernel<128, 4, …>: PyTorch's")
+        assert banner[0] == " CUDA_EXCEPTION_12  Warp Assert · recoverable: c resumes after the assert"
+        assert len(banner) == 3 and banner[2].startswith("Assertion `") and banner[2].endswith("E for more")
+        assert app.query_one(ExceptionBanner).size.height == 3  # each line cut to the width, never wrapped
+        assert kernel_note(app).startswith("no source for at::native::index_elementwise_kernel<128, 4, …>: PyTorch's")
         note_line = "no locals: at::native::index_elementwise_kernel<128, 4, …> has no debug information"
         assert tree_rows(app, "frame") == {"none": ["none", note_line, "", ""]} and tree_rows(app) == {}
         await app.action_quit()
@@ -171,4 +184,51 @@ async def test_a_quiet_out_of_bounds_write_exits_0_and_offers_memcheck() -> None
         await wait_for(pilot, lambda: phase(app) == "exited" and missing(app), why="the exit line")
         assert missing(app).startswith("the program exited with code 0; no kernel faulted under the debugger")
         assert "m runs memcheck" in missing(app)
+        await app.action_quit()
+
+
+@pytest.mark.parametrize("size", [(80, 24), (160, 48)])
+async def test_pytorch_sass_title_is_the_demangled_kernel_and_lists_the_pc(size) -> None:
+    """SASS of PyTorch's kernel (``func-name`` is its 270-character linker symbol): the title reads
+    the C++ name, short, and the listing holds the pc the title names (8 shows the pane)."""
+    from tests.support.screen import screen_text
+
+    app = replay("torch_index")
+    async with app.run_test(size=size) as pilot:
+        await wait_for(pilot, lambda: phase(app) == "stopped" and app.debugger.state.in_kernel, why="the kernel stop")
+        await pilot.press("8")
+        pane = app.query_one("#disassembly")
+        await wait_for(pilot, lambda: pane.status == "" and pane.query_one(DataTable).row_count, why="the SASS")
+        await pilot.pause()
+        text = screen_text(app)
+        assert "SASS at::native::index_elementwise_kernel<128, 4, …> · pc 0x7ffd037a44f0" in text
+        assert "_ZN2at" not in text and "(not in view)" not in text
+        assert any(" ".join(line.replace("│", " ").split()).startswith("=> 0x7ffd037a44f0") for line in text.splitlines())
+        await app.action_quit()
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 36), (160, 48)])
+async def test_a_kernel_without_source_shows_the_users_python_line_under_its_no_source_line(size) -> None:
+    """PyTorch's assert: the source pane shows the script at the line the host waits at, titled as
+    the user's code behind the kernel, the kernel's no-source line above it; L makes it the launch line."""
+    from tests.support.screen import screen_rows
+
+    app = replay("torch_index")
+    async with app.run_test(size=size) as pilot:
+        await wait_for(pilot, lambda: phase(app) == "stopped" and python_shown(app) == ("torch_index.py", 7),
+                       why="the sync line shown")
+        await pilot.pause()
+        source = app.query_one(SourcePane).region
+        rows = [row[source.x:source.right] for row in screen_rows(app)[source.y:source.bottom]]
+        title = next(i for i, row in enumerate(rows) if "torch_index.py:7 · your Python code behind the kernel" in row)
+        note = next(i for i, row in enumerate(rows) if "no source for at::native::index_elementwise_kernel" in row)
+        line = next(i for i, row in enumerate(rows) if 'print("sum", y.sum().item())' in row)
+        assert title < note < line, rows
+        assert "▶" in rows[line] and "8: SASS" in " ".join(r.strip() for r in rows[note:line])
+        first = app.debugger.state.generation
+        await pilot.press("L")
+        await wait_for(pilot, lambda: app.debugger.state.generation > first and python_shown(app) == ("torch_index.py", 6),
+                       why="the launch line shown")
+        await pilot.pause()
+        assert any("y = x[idx]" in row and "▶" in row for row in screen_rows(app))
         await app.action_quit()

@@ -31,6 +31,7 @@ def run_script(*args: str, timeout: float = 600) -> subprocess.CompletedProcess[
                           cwd=ROOT, check=False)
 
 
+@pytest.mark.long(2)
 @pytest.mark.skipif(not all(shutil.which(t) for t in ("gdb", "gcc")), reason="needs gdb and gcc")
 async def test_program_mode_records_the_path_with_gdb_and_the_replay_matches(tmp_path: Path) -> None:
     program = compile_c(PANES, tmp_path / "panes")

@@ -48,5 +48,5 @@ async def test_sanitize_in_a_replay_without_a_report_says_so(tmp_path: Path) -> 
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: phase(app) == "stopped")
         app.action_sanitize()
-        await wait_for(pilot, lambda: any("recorded report" in str(n.message) for n in app._notifications))
+        await wait_for(pilot, lambda: any("recorded report" in str(n.message) for n in app.notices.entries))
         assert app.query_one(SanitizerPane).status == "no sanitizer run yet"

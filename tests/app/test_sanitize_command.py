@@ -92,3 +92,27 @@ def test_json_into_a_closed_pipe_is_silent():
             stdin=stdin, stdout=write_end, stderr=subprocess.PIPE, text=True, cwd=ROOT)
     os.close(write_end)
     assert (done.returncode, done.stderr) == (141, "")
+
+
+@pytest.mark.parametrize("report, tool", [("memcheck.xml", "memcheck"), ("leakcheck.txt", "memcheck"),
+                                          ("initcheck.txt", "initcheck"), ("racecheck_synccheck.txt", "racecheck")])
+def test_read_json_names_the_tool_its_findings_come_from(capsys, report, tool):
+    """A saved report does not name its tool; its findings do."""
+    run_cli(["sanitize", "--read", str(FIXTURES / report), "--json"])
+    assert json.loads(capsys.readouterr().out)["tool"] == tool
+
+
+def test_a_leaks_details_name_no_device_place():
+    from cudatui.gdbbridge import read_report
+    from cudatui.tui.panes.sanitizer import details_text
+
+    report = read_report(str(FIXTURES / "leakcheck.txt"))
+    leak = next(g for g in report.groups if g.first.kind == "leak")
+    assert "device:" not in details_text(leak) and "allocated at r.cu:4" in details_text(leak)
+
+
+def test_one_finding_is_said_in_the_singular():
+    from cudatui.tui.panes.sanitizer import findings_in_groups
+
+    assert findings_in_groups(1, 1) == "1 finding in 1 group"
+    assert findings_in_groups(12, 4) == "12 findings in 4 groups" and findings_in_groups(0, 0) == "0 findings in 0 groups"

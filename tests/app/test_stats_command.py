@@ -21,9 +21,10 @@ def run_cli(*argv: str) -> int:
 
 @no_driver
 def test_cli_once_json_without_nvml_fails_in_one_line(capsys):
+    """stdout holds a JSON error object (a script parses it), stderr the one line."""
     assert run_cli("--once", "--json") == 1
     out, err = capsys.readouterr()
-    assert out == ""
+    assert json.loads(out) == {"error": f"NVML unavailable: {NO_DRIVER_REASON}"}
     assert err == f"cudatui stats: NVML unavailable: {NO_DRIVER_REASON}\n"
 
 

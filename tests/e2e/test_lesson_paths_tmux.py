@@ -1,30 +1,34 @@
 """Every lesson in a real terminal (tmux), at 80x24 and 160x48, following its recorded path key by
 key: after each step the source line, the Stack and Locals panes and the focus shown are those of
 the stop the live session showed after that step (read from the recording: its
-``-cudatui-stop-state`` and ``-cudatui-path-step`` records). ``cudatui demo LESSON --replay`` for
+``-cudatui-stop-state`` and ``-cudatui-path-step`` records). In a lesson, each claim its guide
+makes about that step (kernels/lesson_paths.py: the value, the marker, the line a pane shows) is
+checked on the captured screen, or listed as awaiting a re-recording (tests/support/lesson_claims.py);
+the counts are printed in the terminal summary. ``cudatui demo LESSON --replay`` for
 the lessons; ``cudatui replay`` for the recording the path driver made with GNU gdb."""
 
 from __future__ import annotations
 
 import shlex
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from cudatui.kernels.lesson_paths import lesson_path
 from cudatui.kernels.lessons import LESSONS
 from cudatui.tui.plans.demo_plan import RECORDINGS_DIR, read_recording
 from tests.support.paths import C_SOURCES, RECORDED, ROOT
 from tests.support.recorded_path import path_of, why_old
+from tests.support.lesson_claims import Claims, close_app
 from tests.support.tmux import TmuxServer
 from tests.support.tmux_path import ScreenPath
 
-pytestmark = [pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux"),
-              pytest.mark.one_at_a_time]
-"""The walks run one after the other: sixteen terminals replaying at once on a two-core machine
-starve the apps' input (clicks are lost)."""
+pytestmark = [pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux"), pytest.mark.long]
+"""Each walk has its own tmux server (its socket in the test's tmp_path) and its own app and
+replay: they run beside the other tests. A click the busy app loses is clicked again
+(tests/support/tmux_path.py)."""
 
 CASES = [RECORDINGS_DIR / f"{lesson.name}.jsonl.gz" for lesson in LESSONS] + [RECORDED / "gdb" / "panes_path.jsonl.gz"]
 
@@ -42,7 +46,8 @@ def command(path: Path) -> str:
 
 @pytest.mark.parametrize("size", [(80, 24), (160, 48)], ids=["80x24", "160x48"])
 @pytest.mark.parametrize("path", CASES, ids=[*(lesson.name for lesson in LESSONS), "panes_path"])
-def test_recorded_path_key_by_key_shows_each_recorded_stop(path: Path, size: tuple[int, int], tmp_path: Path) -> None:
+def test_recorded_path_key_by_key_shows_each_recorded_stop(path: Path, size: tuple[int, int], tmp_path: Path,
+                                                           claim_counts: dict[str, str]) -> None:
     recorded = path_of(path)
     if not any(step.state for step in recorded):
         reason = why_old(path)
@@ -53,10 +58,16 @@ def test_recorded_path_key_by_key_shows_each_recorded_stop(path: Path, size: tup
     tmux("new-session", "-d", "-s", "t", "-x", str(size[0]), "-y", str(size[1]), "-e", "TERM=xterm-256color",
          command(path))
     screen = ScreenPath(tmux, wide=size == (160, 48))
+    lesson = path.name.removesuffix(".jsonl.gz") if path.parent == RECORDINGS_DIR else None
+    claims = Claims(lesson, lesson_path(lesson), recorded, path) if lesson else None
     try:
         for step in recorded:
             screen.do(step)
             screen.check(step)
-        tmux("send-keys", "-t", "t", "C-q")
+            if claims is not None:
+                claims.check(screen, step)
+        if claims is not None:
+            claim_counts[f"{lesson} {size[0]}x{size[1]}"] = claims.summary()
+            print(claims.summary())
     finally:
-        subprocess.run([*tmux.base, "kill-server"], capture_output=True, timeout=20)
+        close_app(tmux)

@@ -8,9 +8,10 @@ import re
 import pytest
 
 from cudatui.gdbbridge.cuda.focus import normalize_focus
-from cudatui.kernels.lesson_paths import KINDS, PANE_TITLES, PATHS, PathStep, lesson_path, sanitizer_tools
+from cudatui.kernels.lesson_paths import KINDS, PANE_TITLES, PATHS, UNCHECKED, PathStep, lesson_path, sanitizer_tools
 from cudatui.kernels.lessons import LESSONS, sanitizer_options
 from cudatui.tui.apps.debugger_app import SIDE_PANES
+from cudatui.tui.panes.guide import replay_note
 
 
 def test_every_lesson_has_a_path_and_no_path_lacks_a_lesson() -> None:
@@ -71,3 +72,23 @@ def test_a_path_covers_what_the_guide_proposes(lesson) -> None:
 def test_unknown_kinds_are_refused() -> None:
     with pytest.raises(ValueError):
         PathStep("jump", "", "")
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda lesson: lesson.name)
+def test_every_guide_item_is_a_screen_claim_or_says_why_not(lesson) -> None:
+    claims = [claim for step in lesson_path(lesson.name) for claim in step.screen]
+    covered = {claim.guide for claim in claims}
+    for kind, items in (("look", lesson.look_at), ("next", lesson.next_steps)):
+        for number, item in enumerate(items):
+            key = f"{kind} {number}"
+            live_only = replay_note(item, lesson.name).startswith("live only")
+            assert (key in covered) + live_only + ((lesson.name, key) in UNCHECKED) == 1, (
+                f"{lesson.name} {key} {item!r}: a claim checks it, or it is live-only, or UNCHECKED says why (one)")
+    for claim in claims:
+        assert claim.where in (*PANE_TITLES, "status", "screen"), claim
+        re.compile(claim.pattern)
+        re.compile(claim.needs)
+        if claim.guide:
+            kind, number = claim.guide.split()
+            assert int(number) < len(lesson.look_at if kind == "look" else lesson.next_steps), claim
+        assert bool(claim.needs) == bool(claim.why), f"a claim that needs more of a recording says why: {claim}"

@@ -50,6 +50,7 @@ async def test_recorded_path_missing_maps_to_same_name_or_says_not_available(tmp
         assert source.shown is not None and source.shown.local is None
         message = str(source.query_one("#source-missing").render())
         assert message.startswith("source not available: /home/user/lesson/bugs.cu")
+        assert "--source-dir DIR (cudatui replay FILE --source-dir DIR)" in message  # how to point at it
         assert not source.view.display
 
 

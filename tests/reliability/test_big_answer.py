@@ -59,8 +59,9 @@ def config(big: Path) -> LaunchConfig:
                         cwd=str(big.parent), source_dirs=(str(BIG.parent),))
 
 
-@pytest.mark.parametrize("command, shown_as", [("print big", "$1 = {0, 1, 2, 3, 4, 5"),
-                                               ("output big", "{0, 1, 2, 3, 4, 5")], ids=["print", "output"])
+@pytest.mark.parametrize("command, shown_as", [pytest.param("print big", "$1 = {0, 1, 2, 3, 4, 5", marks=pytest.mark.long(4)),
+                                               pytest.param("output big", "{0, 1, 2, 3, 4, 5", marks=pytest.mark.long(2))],
+                         ids=["print", "output"])  # gdb prints a million ints: tens of seconds of its own CPU
 async def test_print_of_a_big_array_is_shown_cut_and_the_session_goes_on(big: Path, command: str, shown_as: str) -> None:
     """``output`` prints no line break: its console record has no escape at all, which pygdbmi's
     escape reader took hours over (quadratic), the app frozen."""

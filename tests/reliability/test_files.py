@@ -65,7 +65,7 @@ async def test_a_recording_cut_by_kill_9_replays_up_to_the_cut(steps: Path, tmp_
         assert replay.query_one(SourcePane).view.current == BREAK_LINE
         assert {v.name: v.value for v in replay.debugger.state.variables}["total"] == "0"
         await pilot.press("c")
-        await wait_for(pilot, lambda: any("not in this recording" in n.message for n in replay._notifications))
+        await wait_for(pilot, lambda: any("not in this recording" in n.message for n in replay.notices.entries))
         await pilot.press("q")
 
 

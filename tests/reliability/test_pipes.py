@@ -87,7 +87,7 @@ def test_head_dash_1_in_a_shell_pipeline(argv: list[str]) -> None:
 
 NOT_A_TERMINAL = {
     "sanitize-read": (["sanitize", "--read", str(REPORTS / "memcheck.xml")], 1,
-                      "report · 2 findings in 2 groups\n\nInvalid __global__ write of size 4 bytes is out of bounds"),
+                      "memcheck · 2 findings in 2 groups\n\nInvalid __global__ write of size 4 bytes is out of bounds"),
     "sanitize-read-no-findings": (["sanitize", "--read", str(REPORTS / "lessons" / "oob_memcheck_fixed.txt")], 0,
                                   "report · 0 findings in 0 groups · ERROR SUMMARY 0\n"),
     "stats-once": (["stats", "--once", "--replay", str(NVML_SAMPLES)], 0, "driver 580.159.04 · CUDA 13.0"),

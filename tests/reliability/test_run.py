@@ -23,7 +23,7 @@ from cudatui.gdbbridge import Notice, Phase, PhaseChanged, Status
 from cudatui.gdbbridge.debugger.config import LaunchConfig
 from cudatui.tui.apps.debugger_app import DebuggerApp
 from cudatui.tui.panes.status import SPINNER, StatusBar
-from tests.support.app import messages, no_internal_errors, phase
+from tests.support.app import messages, no_internal_errors, phase, posted
 from tests.support.programs import needs_gdb
 from tests.support.wait import wait_for
 
@@ -106,12 +106,13 @@ async def test_a_console_command_shows_its_output_and_its_error_once(forever: Pa
 async def test_a_pending_breakpoint_in_a_native_program_holds_the_run_until_r(steps: Path) -> None:
     app = DebuggerApp(LaunchConfig(debugger=("gdb",), target=(str(steps),), cwd=str(steps.parent),
                                    breakpoints=("no_such_function", "square")))
+    notified = posted(app)
     async with app.run_test(size=(100, 24)) as pilot:
         await wait_for(pilot, lambda: phase(app) == "ready")
         assert app.debugger.status.detail == "loaded, not started: breakpoint 1 pending (r runs anyway)"
         shown = app.query_one(StatusBar).render().plain  # type: ignore[union-attr]
         assert "loaded, not started: breakpoint 1 pending (r runs anyway)" in shown
-        (warning,) = messages(app, "warning")
+        (warning,) = [message for message, severity in notified if severity == "warning"]
         assert warning.startswith('breakpoint 1 at no_such_function is pending (Function "no_such_function" not '
                                   'defined.): the program has no such location, so it was not started.')
         assert "press r to run anyway" in warning
@@ -149,10 +150,11 @@ async def test_a_pending_breakpoint_no_library_defined_is_told_when_the_python_p
     script.write_text("print('done')\n")
     app = DebuggerApp(LaunchConfig(debugger=("gdb",), target=(str(script),), cwd=str(tmp_path),
                                    breakpoints=("no_such_function",)))
+    notified = posted(app)
     async with app.run_test(size=(100, 24)) as pilot:
         await wait_for(pilot, lambda: phase(app) == "exited", timeout=60)
-        await wait_for(pilot, lambda: bool(messages(app, "warning")))
-        (warning,) = messages(app, "warning")
+        await wait_for(pilot, lambda: any(severity == "warning" for _, severity in notified))
+        (warning,) = [message for message, severity in notified if severity == "warning"]
         assert warning == ('breakpoint 1 at no_such_function is pending (Function "no_such_function" not defined.): '
                            "the program ended and loaded no library or kernel that defines it; check the location")
         await pilot.press("q")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from rich.text import Text
 from textual.pilot import Pilot
@@ -35,9 +36,24 @@ def status(app: DebuggerApp) -> tuple[str, str]:
     return app.debugger.status.phase, app.debugger.status.detail
 
 
+def posted(app: DebuggerApp) -> list[tuple[str, str]]:
+    """Call before the app runs: the (message, severity) of every notification it posts from then
+    on, kept after the toast has gone (a toast lives 5 s: a loaded run may look later than that).
+    ``app.notify`` still shows each one."""
+    kept: list[tuple[str, str]] = []
+    notify = app.notify
+
+    def keep(message: str, **options: Any) -> None:
+        kept.append((message, options.get("severity", "information")))
+        notify(message, **options)
+
+    app.notify = keep  # type: ignore[method-assign]
+    return kept
+
+
 def messages(app: DebuggerApp, severity: str | None = None) -> list[str]:
     """The notifications shown so far (of ``severity`` only, if given)."""
-    return [n.message for n in app._notifications if severity is None or n.severity == severity]
+    return [n.message for n in app.notices.entries if severity is None or n.severity == severity]
 
 
 def no_internal_errors(app: DebuggerApp) -> bool:

@@ -67,7 +67,7 @@ def data_texts() -> set[str]:
     texts |= {label for _key, label in SHOWN_FACTS}
     texts |= {"Debugger", *(spec.title for spec in SIDE_PANES)}
     for lesson in LESSONS:
-        texts |= {lesson.title, *lesson.look_at, *lesson.next_steps, lesson.fix}
+        texts |= {lesson.title, lesson.symptom, *lesson.look_at, *lesson.next_steps, lesson.fix}
         texts |= {bp.why for bp in lesson.breakpoints}
     return {text for text in texts if text}
 

@@ -17,12 +17,13 @@ def start_time(pid: int) -> str | None:
 
 
 def proc_stat(pid: int) -> tuple[str, int] | None:
-    """(state letter, parent pid) of ``pid``, or None when it no longer exists."""
+    """(state letter, parent pid) of ``pid``, or None when it no longer exists. Read as bytes: a
+    process's name is any bytes (the hostile-name tests run programs named ``prog\\xff``)."""
     try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        fields = Path(f"/proc/{pid}/stat").read_bytes().rsplit(b")", 1)[1].split()
     except (OSError, IndexError):
         return None
-    return fields[0], int(fields[1])
+    return fields[0].decode(), int(fields[1])
 
 
 def descendants(root: int) -> dict[int, str]:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from cudatui.gdbbridge import load
 from cudatui.gdbbridge.record.stop_state import RecordedStep, recorded_path, summarize
-from cudatui.kernels.lesson_paths import PathStep
+from cudatui.kernels.lesson_paths import PathStep, lesson_path
 from cudatui.tui.apps.debugger_app import DebuggerApp
 from cudatui.tui.plans.demo_plan import RECORDINGS_DIR, read_meta, read_recording, replay_config
 from cudatui.tui.tooling.path_driver import SIZE, Driver, Reports
@@ -64,6 +64,13 @@ def why_no_path(path: Path) -> str | None:
 def path_of(path: Path) -> tuple[RecordedStep, ...]:
     """The recorded path of the recording at ``path`` (session 1)."""
     return recorded_path(load(str(path)))
+
+
+def awaits_rerecording(lesson: str) -> bool:
+    """Whether lesson's packaged recording was made along an older path than its lesson's (the
+    lesson changed since: its claims, breakpoints and path await a re-recording on a GPU box)."""
+    recorded = path_of(RECORDINGS_DIR / f"{lesson}.jsonl.gz")
+    return [(s.kind, s.arg) for s in recorded] != [(s.kind, s.arg) for s in lesson_path(lesson)]
 
 
 def steps_of(recorded: tuple[RecordedStep, ...]) -> tuple[PathStep, ...]:

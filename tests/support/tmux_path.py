@@ -108,7 +108,13 @@ class ScreenPath:
     # -- doing the steps -------------------------------------------------------------------
 
     def wait(self, done, why: str, timeout: float = WAIT) -> None:
-        wait_until(done, timeout, lambda: f"{why}:\n{self.tmux.screen()}", every=0.2)
+        """Until ``done()``, looking again each time the app draws (:meth:`TmuxServer.pause`)."""
+        wait_until(done, timeout, lambda: f"{why}:\n{self.tmux.screen()}", every=1.0, pause=self.tmux.pause)
+
+    def within(self, done, timeout: float):
+        """``done()``'s true value within ``timeout`` seconds, else None (a step tried again),
+        looking as :meth:`wait` does."""
+        return within(done, timeout, every=1.0, pause=self.tmux.pause)
 
     def keys(self, *keys: str) -> None:
         self.tmux("send-keys", "-t", "t", *keys)
@@ -138,23 +144,32 @@ class ScreenPath:
         and Warps are always shown, the others are tabs under the source)."""
         title = PANE_TITLES[pane_id]
 
-        def found() -> bool:  # the box, or the tab (a notification may cover a box for seconds)
+        def found() -> bool:  # the box, or the tab (a notification over the tab row is clicked away)
             tabs = self.tab_row()
-            return (self.wide and f"╭─ {title} " in self.tmux.screen()) or (
-                tabs is not None and re.search(rf"\b{title}\b", tabs[1]) is not None)
+            if (self.wide and f"╭─ {title} " in self.tmux.screen()) or (
+                    tabs is not None and re.search(rf"\b{title}\b", tabs[1]) is not None):
+                return True
+            if tabs is not None:
+                self.dismiss_notification(range(tabs[0], tabs[0] + 1))
+            return False
 
         self.wait(found, f"the {title} pane or its tab")
         if self.wide and f"╭─ {title} " in self.tmux.screen():
             return
 
-        def clicked() -> bool:  # a click the app took while busy (a replay restarting) may be lost: click again
+        def spot() -> tuple[int, int]:
             tabs = self.tab_row()
             assert tabs is not None, "no tab row:\n" + self.tmux.screen()
             row, labels = tabs
             label = re.search(rf"\b{title}\b", labels)
             assert label is not None, f"no {title} tab in {labels!r}"
-            self.tmux.click(label.start() + 1, row)
-            return within(lambda: self.tab_shown(title), 5.0, every=0.2) is not None
+            return label.start() + 1, row
+
+        def clicked() -> bool:  # a click the app took while busy (a replay restarting) may be lost: click again;
+            where = spot()      # at once if the tabs moved away from it (a stop's banner came above them)
+            self.tmux.click(*where)
+            return self.within(lambda: "shown" if self.tab_shown(title) else self.tab_row() is not None and spot() != where and "moved",
+                               5.0) == "shown"
 
         self.wait(clicked, f"the {title} tab")
 
@@ -176,19 +191,29 @@ class ScreenPath:
         """Click the source text (not its gutter), so that keys go to the debugger."""
         self.tmux.click(40 if not self.wide else 30, 3)
 
-    def covered(self, pane_title: str) -> bool:
-        """Whether a notification lies over the pane: its left edge ``▌`` in one column of three
-        rows or more (a click there would dismiss the notification instead of reaching the pane;
-        a scrollbar's thumb is one row). A notification found is clicked away, as a user does."""
-        rows = self.pane_rows(pane_title)
-        texts = [text for _, _, text in rows]
-        for top in range(len(texts) - 2):
-            for column, char in enumerate(texts[top]):
-                if char == "▌" and all(column < len(t) and t[column] == "▌" for t in texts[top + 1:top + 3]):
-                    row, start, _ = rows[top + 1]
-                    self.tmux.click(start + column + 2, row)
+    def dismiss_notification(self, rows: range) -> bool:
+        """Whether a notification lies over ``rows`` of the screen: its left edge ``▌`` in one
+        column of three rows or more, one of them in ``rows`` (a scrollbar's thumb is one row).
+        One found is clicked away, as a user does, once: until it has gone from the screen, a
+        second click could reach it while Textual removes it (Textual 8.2.8 then fails in
+        ``Screen._forward_event``: the toast has no parent)."""
+        lines = self.lines()
+        def edge(row: int, column: int) -> bool:
+            return 0 <= row < len(lines) and lines[row][column:column + 1] == "▌"
+
+        for row in rows:
+            for column in range(len(lines[row]) if 0 <= row < len(lines) else 0):
+                if any(all(edge(top + i, column) for i in range(3)) for top in (row - 2, row - 1, row)):
+                    self.tmux.click(column + 2, row)
+                    self.wait(lambda: self.lines()[row][column:column + 1] != "▌", "the notification clicked to go")
                     return True
         return False
+
+    def covered(self, pane_title: str) -> bool:
+        """Whether a notification lay over the pane (a click there would dismiss the notification
+        instead of reaching the pane); it is clicked away."""
+        rows = [row for row, _, _ in self.pane_rows(pane_title)]
+        return bool(rows) and self.dismiss_notification(range(rows[0], rows[-1] + 1))
 
     def click_into(self, pane_title: str, where: Callable[[], tuple[int, int] | None]) -> None:
         """Click inside the pane at ``where()`` (column, row; read again before each click: the
@@ -201,7 +226,7 @@ class ScreenPath:
             if spot is None:
                 return False
             self.tmux.click(*spot)
-            return label is None or within(lambda: label in self.lines()[-1], 3.0, every=0.2) is not None
+            return label is None or self.within(lambda: label in self.lines()[-1], 3.0) is not None
 
         self.wait(clicked, f"the {pane_title} pane, not under a notification, then its keys in the footer")
 
@@ -284,7 +309,7 @@ class ScreenPath:
             self.keys("w")
             self.wait(lambda: "expression evaluated in every lane" in self.tmux.screen(), "the warp watch's input")
             self.text(arg)
-            self.keys("Enter")
+            self.submit(lambda: f"warp watch {arg}" in self.tmux.screen(), f"the warp watch {arg} taken")
         elif kind in ("condition", "delete", "disable"):
             number, _, condition = arg.partition(" ")
             self.show("breakpoints")
@@ -310,14 +335,34 @@ class ScreenPath:
             self.cursor_to("Sanitize", r"^\s*\d+\s+\S")
             self.keys("d")
 
+    def submit(self, taken: Callable[[], bool], why: str) -> None:
+        """Enter in an input, again if the app did not take it (an enter the busy app dropped:
+        the input stays open with the text), as a user does, until ``taken()``."""
+        def entered() -> bool:
+            self.keys("Enter")
+            return within(taken, 5.0, every=0.2) is not None
+
+        self.wait(entered, why)
+
     def check(self, step: RecordedStep) -> None:
-        """Wait until the screen shows the step's recorded stop (source, focus, Stack, Locals)."""
+        """Wait until the screen shows the step's recorded stop (source, focus, Stack, Locals; of
+        Stack and Locals the one shown first)."""
         state = step.state
         assert state is not None, f"step {step.number} has no recorded stop state"
-        self.wait(lambda: not self.shows(state), f"step {step.number} ({step.keys}) to show {state}")
+        def shown() -> bool:  # the focus is in the status bar at 80x24: a notification over it is clicked away
+            missing = self.shows(state)
+            if missing and missing[-1].startswith("focus "):
+                status = len(self.lines()) - 2
+                self.dismiss_notification(range(status, status + 1))
+            return not missing
+
+        self.wait(shown, f"step {step.number} ({step.keys}) to show {state}")
         if state.exit:
             return
-        self.show("stack")
-        self.wait(lambda: self.stack_shows(state), f"the Stack pane to show {state.func} {state.file}:{state.line}")
-        self.show("locals")
-        self.wait(lambda: self.locals_show(state), f"the Locals pane to list {state.locals}")
+        panes = [("stack", lambda: self.stack_shows(state), f"the Stack pane to show {state.func} {state.file}:{state.line}"),
+                 ("locals", lambda: self.locals_show(state), f"the Locals pane to list {state.locals}")]
+        if self.tab_shown("Locals"):  # 80x24, Locals shown: it first, then one tab switch to Stack, not two
+            panes.reverse()
+        for pane, shows, why in panes:
+            self.show(pane)
+            self.wait(shows, why)

@@ -65,21 +65,24 @@ async def until(what: Callable[[], T], timeout: float = WAIT, why: str | Callabl
 
 
 def wait_until(what: Callable[[], T], timeout: float = WAIT, why: str | Callable[[], str] = "the condition",
-               every: float = 0.05) -> T:
+               every: float = 0.05, pause: Callable[[float], object] = time.sleep) -> T:
     """:func:`wait_for` for synchronous tests (a process in a pseudo-terminal, files on disk, a
     tmux screen): ``what()`` is looked at every ``every`` seconds; its true value is returned.
-    ``why`` may be a function (called only on failure: the screen as it was, say)."""
+    ``why`` may be a function (called only on failure: the screen as it was, say). ``pause(every)``
+    lets the time pass: a sleep, or a wait that something wakes sooner (a tmux pane's output:
+    :meth:`tests.support.tmux.TmuxServer.pause`)."""
     polls = _Polls(what, timeout, why, fail=True)
     for _ in polls:
-        time.sleep(every)
+        pause(every)
     return polls.value  # type: ignore[return-value]
 
 
-def within(what: Callable[[], T], timeout: float, every: float = 0.05) -> T | None:
+def within(what: Callable[[], T], timeout: float, every: float = 0.05,
+           pause: Callable[[float], object] = time.sleep) -> T | None:
     """:func:`wait_until` that does not fail: ``what()``'s true value, or None once ``timeout``
     has passed. Only for a step that is tried again (a click the busy app may have dropped is
     clicked again), never to decide a test's outcome."""
     polls = _Polls(what, timeout, "", fail=False)
     for _ in polls:
-        time.sleep(every)
+        pause(every)
     return polls.value

@@ -16,13 +16,12 @@ from collections.abc import Iterable
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
-from textual.widget import Widget
 from textual.worker import Worker, WorkerState
 
 from cudatui.gdbbridge import (
     BreakpointSpec, ConsoleOutput, Debugger, DebuggerEvent, LaunchConfig, Notice, PhaseChanged, ProgramText,
     QueriesFailed, RawLine, SanitizerRequest, StartupFailed, StateChanged, Step, StopState, clean,
-    debug_breakpoint_for, explain_all,
+    debug_breakpoint_for, explain_all, tr,
 )
 from cudatui.tui.widgets.footer import KeyBar
 from cudatui.tui.apps.debugger_link import Call, DebuggerLink
@@ -33,7 +32,7 @@ from cudatui.tui.messages import (
     BreakpointToggled, Command, Condition, DebugFinding, Delete, Enable, Finished, FocusRequested, FrameSelected,
     OpenSource, PostMortem, WatchAdded, WatchRemoved,
 )
-from cudatui.tui.apps.navigation import NavigatingApp
+from cudatui.tui.apps.pane_keys import PaneKeysApp
 from cudatui.tui.apps.layout import SIDE_PANES, Workspace
 from cudatui.tui.panes.base import StatePane
 from cudatui.tui.panes.console import ConsolePane
@@ -49,7 +48,7 @@ EXPLAIN_CHARS = 64 * 1024
 is printed last; a printed tensor before it may be megabytes)."""
 
 
-class DebuggerApp(NavigatingApp):
+class DebuggerApp(PaneKeysApp):
     """cudatui: a full-screen debugger for CUDA kernels (and plain C with GNU gdb)."""
 
     CSS_PATH = "cudatui.tcss"
@@ -115,10 +114,6 @@ class DebuggerApp(NavigatingApp):
     def wide(self) -> bool:
         return self.query_one(Workspace).wide
 
-    def show_pane(self, pane_id: str) -> Widget:
-        """Put a pane on the screen (selecting its tab where it has one) and return it."""
-        return self.query_one(Workspace).show_pane(pane_id)
-
     # -- what the Debugger says ------------------------------------------------------------
 
     def spawn(self, call: Call, name: str) -> None:
@@ -138,6 +133,8 @@ class DebuggerApp(NavigatingApp):
                 self.query_one(ConsolePane).write(text, kind)
             case ProgramText(text):
                 self.query_one(OutputPane).write(text)
+            case Notice(message, severity) if self._banner_says(message):
+                self.log_notice(message, severity)
             case Notice(message, severity):
                 self.notify_user(message, severity)
             case QueriesFailed(failures):
@@ -163,13 +160,19 @@ class DebuggerApp(NavigatingApp):
                 gpu.pci_bus_id = device.pci_bus
             gpu.debuggee_pid = self.debugger.debuggee_pid
         stop = state.stop
-        if state.host_note and stop is not self._noted_stop:  # once per stop
+        if state.host_note and stop is not self._noted_stop:  # once per stop; the Stack pane shows it
             self._noted_stop = stop
-            self.notify_user(state.host_note, "warning")
+            self.log_notice(state.host_note, "warning")
         failed = stop.exception is not None or (stop.exited and stop.exit_code not in (0, None)) or stop.signal
         if failed and stop is not self._explained_stop:  # once per stop, not at each frame or focus change in it
             self._explained_stop = stop
             self.call_after_refresh(self._offer_explanation)
+
+    def _banner_says(self, message: str) -> bool:
+        """Whether ``message`` announces the CUDA exception the banner shows."""
+        state = self.debugger.state
+        exception = state.stop.exception if state else None
+        return exception is not None and message == f"{exception.signal_name}: {exception.name}"
 
     def notify_user(self, message: str, severity: str = "information") -> None:
         self.notify(clean(message), severity=severity, markup=False, timeout=8 if severity == "error" else 5)  # type: ignore[arg-type]
@@ -240,16 +243,21 @@ class DebuggerApp(NavigatingApp):
     async def _offer_explanation(self) -> None:
         """After a CUDA exception or a failed exit: say what explain found, without a dialog."""
         found = await self._diagnoses()
-        if found:
-            self.notify_user(f"{found[0].title}: press E for what it means and what to do next", "warning")
+        if not found:
+            return
+        offer = f"{found[0].title}: press E for what it means and what to do next"
+        if self.debugger.state is not None and self.debugger.state.stop.exception is not None:
+            self.log_notice(offer, "warning")  # the banner says E
+        else:
+            self.notify_user(offer, "warning")
 
     async def action_explain(self) -> None:
         """Explain the CUDA error in the program output or the current stop."""
         found = await self._diagnoses()
         if not found:
-            self.notify_user("no known CUDA error in the program output or the stop", "warning")
+            self.notify_user(tr("no known CUDA error in the program output or the stop"), "warning")
             return
-        self.push_screen(ExplainScreen(found[0]), self._explained)
+        self.push_screen(ExplainScreen(found[0], self.query_one(ExceptionBanner).full()), self._explained)
 
     async def action_quit(self) -> None:
         """Close the debugger (reaping everything it started) and exit; a second q meanwhile does nothing."""
@@ -323,13 +331,13 @@ class DebuggerApp(NavigatingApp):
         config = self.config
         target, recording = config.target, config.recording
         if not target:  # a replay shows the report recorded with it
-            if not (recording and self.show_pane("sanitizer").show_recorded(recording, tool)):  # type: ignore[attr-defined]
+            if not (recording and self.open_pane("sanitizer").show_recorded(recording, tool)):  # type: ignore[attr-defined]
                 self.notify_user("no program to sanitize here (a coredump opened without PROGRAM, or a replay without "
                                  "a recorded report)", "warning")
             return False
         request = SanitizerRequest(program=target[0], args=target[1:], tool=tool, cwd=config.cwd,
                                    generate_coredump=coredump)
-        pane = self.show_pane("sanitizer")
+        pane = self.open_pane("sanitizer")
         pane.start(request)  # type: ignore[attr-defined]
         return True
 

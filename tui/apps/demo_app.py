@@ -25,7 +25,7 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widget import Widget
 
-from cudatui.gdbbridge import Phase, SanitizerRequest, Status, clean
+from cudatui.gdbbridge import N_, Phase, SanitizerRequest, Status, clean
 from cudatui.kernels.build import BuildError, build_lesson
 from cudatui.kernels.lessons import sanitizer_options
 from cudatui.tui.plans.demo_plan import BACK, DemoPlan
@@ -33,6 +33,7 @@ from cudatui.tui.screens.guide_screen import GuideScreen
 from cudatui.tui.panes.console import ConsolePane
 from cudatui.tui.panes.guide import Guide, GuidePane
 from cudatui.tui.panes.status import StatusBar
+from cudatui.tui.apps.layout import Workspace
 from cudatui.tui.apps.replay_app import ReplayApp
 
 class DemoApp(ReplayApp):
@@ -90,10 +91,11 @@ class DemoApp(ReplayApp):
         console.write(f"built {library}\n", "console")
         await self.debugger.start()
 
-    def on_resize(self) -> None:
-        super().on_resize()
+    @on(Workspace.Laid)
+    def _fit_guide(self, event: Workspace.Laid) -> None:
+        """The guide strip's height follows the screen's size at once (at every resize)."""
         for guide in self.query(GuidePane):
-            guide.set_class(self.wide, "-wide")
+            guide.set_class(event.wide, "-wide")
 
     # -- the guide -----------------------------------------------------------------------------
 
@@ -121,8 +123,8 @@ class DemoApp(ReplayApp):
     # -- keys, help, palette -------------------------------------------------------------------
 
     def action_help(self, first: tuple[tuple[str, Any], ...] = ()) -> None:
-        super().action_help((("Lesson", DemoApp.BINDINGS), ("Guide strip", GuidePane.BINDINGS),
-                             ("Full-screen guide", GuideScreen.BINDINGS), *first))
+        super().action_help(((N_("Lesson"), DemoApp.BINDINGS), (N_("Guide strip"), GuidePane.BINDINGS),
+                             (N_("Full-screen guide"), GuideScreen.BINDINGS), *first))
 
     def action_back(self) -> None:
         """Back to the lesson picker: close the debugger (reaping what it started), then exit."""
@@ -147,7 +149,7 @@ class DemoApp(ReplayApp):
             return
         request = SanitizerRequest(program=config.target[0], args=config.target[1:], tool="memcheck",
                                    leak_check=True, cwd=config.cwd)
-        self.show_pane("sanitizer").start(request)  # type: ignore[attr-defined]
+        self.open_pane("sanitizer").start(request)  # type: ignore[attr-defined]
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)

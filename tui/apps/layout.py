@@ -16,6 +16,7 @@ from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Container, Vertical
+from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Tab, Tabs
 
@@ -72,6 +73,8 @@ SIDE_PANES: tuple[PaneSpec, ...] = (
 
 COLUMN = ("locals", "focus", "warps")
 """The panes of the right column on wide screens (tabs on small ones), top to bottom."""
+CUDA_ROWS = 24
+"""Wide screens: the rows under Locals that its splitter (1), Focus (7) and Warps (16) need (cudatui.tcss)."""
 
 
 def build(spec: PaneSpec, debugger: Debugger) -> Widget:
@@ -144,6 +147,14 @@ class Workspace(Container):
         self.watch(self.screen, "maximized", lambda: self.apply(), init=False)
         self.apply()
 
+    class Laid(Message):
+        """The workspace was laid out again for a screen that is wide or not (the app fits what
+        lies outside it, the guide strip, at once)."""
+
+        def __init__(self, wide: bool) -> None:
+            super().__init__()
+            self.wide = wide
+
     def on_resize(self, event: events.Resize) -> None:
         self.apply()
 
@@ -190,6 +201,7 @@ class Workspace(Container):
         if not self.is_mounted:
             return
         wide, (width, height) = self.wide, self.size
+        self.post_message(self.Laid(wide))
         with self.app.batch_update():
             self.set_class(wide, "-wide")
             tabs = self.query_one(Tabs)
@@ -212,7 +224,7 @@ class Workspace(Container):
                 left.styles.width = clamp(round(width * self.splits.columns), 20, width - 21)
                 left.styles.height = "1fr"
                 source.styles.height = clamp(round(height * self.splits.source), 4, height - 6)
-                locals_.styles.height = clamp(round(height * self.splits.locals), 4, height - 6)
+                locals_.styles.height = clamp(round(height * self.splits.locals), 4, height - CUDA_ROWS)
             else:
                 left.styles.width = "1fr"
                 left.styles.height = "auto" if in_column else "1fr"

@@ -32,7 +32,7 @@ class Splits:
     """Wide screens: the source column's share of the width (the rest is Locals' column)."""
     source: float = 0.6
     """Wide screens: the source's share of its column (the rest is the tabbed panes)."""
-    locals: float = 0.55
+    locals: float = 0.45
     """Wide screens: Locals' share of its column (the rest is Focus and Warps)."""
     narrow: float = 0.45
     """Small screens: the source's share of the height (the rest is the tabbed panes)."""

@@ -18,7 +18,7 @@ from textual.screen import Screen
 from textual.widget import Widget
 
 from cudatui.gdbbridge import (
-    ConsoleOutput, DebuggerEvent, LaunchConfig, Notice, Phase, PhaseChanged, QueriesFailed, Status,
+    NEXT_STEP, ConsoleOutput, DebuggerEvent, LaunchConfig, Notice, Phase, PhaseChanged, QueriesFailed, Status, tr,
 )
 from cudatui.tui.apps.debugger_app import DebuggerApp
 from cudatui.tui.plans.demo_plan import RecordingInfo
@@ -42,7 +42,7 @@ class ModeStatusBar(StatusBar):
         self.mode = mode
         self.why = why
 
-    def render(self) -> Text:
+    def line(self) -> Text:
         text = mode_label(self.mode)
         text.append(" ")
         text.append_text(status_text(self.status, self.clock()))
@@ -73,8 +73,8 @@ class ReplayApp(DebuggerApp):
                 yield widget
 
     def on_mount(self) -> None:
-        if self.recording is not None:  # the status bar's end is cut on a small screen: say it once
-            self.notify_user(f"REPLAY — {self.why}")
+        if self.recording is not None:  # the status bar says it (cut on a small screen): logged for !
+            self.log_notice(f"{tr('REPLAY')} — {self.why}")
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
@@ -90,10 +90,16 @@ class ReplayApp(DebuggerApp):
     @staticmethod
     def _as_recorded(event: DebuggerEvent, path: str) -> DebuggerEvent:
         """``event`` with what the recording lacks said for a person."""
-        step = f"this step is not in the recording; the recorded path is: {path}"
+        step = tr("this step is not in the recording; the recorded path is: {path}").format(path=path)
+        message = event.message if isinstance(event, Notice) else event.text if isinstance(event, ConsoleOutput) else ""
+        if NEXT_STEP in message:  # the stand-in named the step the recording goes on with from here
+            ahead = message.split(NEXT_STEP, 1)[1].rstrip()
+            step = tr("this step is not in the recording; from here it goes on with: {next} (the recorded path: "
+                      "{path})").format(next=ahead[:-1] if ahead.endswith(")") else ahead, path=path)
         if isinstance(event, QueriesFailed) and event.not_recorded:
             missing = ", ".join(f.what for f in event.not_recorded)
-            return Notice(f"this recording has no answer for: {missing} (the panes say so)", "warning")
+            return Notice(tr("this recording has no answer for: {missing} (the panes say so)").format(missing=missing),
+                          "warning")
         if isinstance(event, Notice) and event.not_recorded:
             return Notice(step, "warning")
         if isinstance(event, ConsoleOutput) and event.not_recorded:
@@ -103,8 +109,8 @@ class ReplayApp(DebuggerApp):
     def _stalled(self, status: Status) -> None:
         """A replayed step still running after STALL_S: the recording holds no stop for it."""
         if self.debugger.status is status and self.recording is not None:
-            self.notify_user("the recording has no stop after this step: r replays it from the start; the "
-                             f"recorded path is: {self.recording.path_text}", "warning")
+            self.notify_user(tr("the recording has no stop after this step: r replays it from the start; the "
+                                "recorded path is: {path}").format(path=self.recording.path_text), "warning")
 
     def action_restart(self) -> None:
         """Live: run again. Replay: serve the recording again from its start."""
@@ -117,5 +123,5 @@ class ReplayApp(DebuggerApp):
         await self.debugger.close()
         for pane in self.query(StatePane):
             pane.set_reactive(StatePane.state, None)
-        self.notify_user("replaying the recording from the start")
+        self.notify_user(tr("replaying the recording from the start"))
         await self.debugger.restart()

@@ -8,7 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from cudatui.gdbbridge import (
-    NvmlSource, NvmlUnavailable, ReplaySource, Sampler, Snapshot, mark_debuggee, parse_pci_bus_id, snapshot_to_dict,
+    NvmlSource, NvmlUnavailable, ReplaySource, Sampler, Snapshot, clean, mark_debuggee, parse_pci_bus_id,
+    snapshot_to_dict,
 )
 from cudatui.tui.cli_errors import fail
 from cudatui.tui.commands.output import print_text
@@ -67,7 +68,10 @@ def run(args: argparse.Namespace) -> int:
     try:
         source = ReplaySource(args.replay) if args.replay else NvmlSource()
     except NvmlUnavailable as exc:
-        return _error(str(exc) if args.replay else f"NVML unavailable: {exc}")
+        message = str(exc) if args.replay else f"NVML unavailable: {exc}"
+        if args.json:  # a script reading stdout gets an answer it can parse
+            print(json.dumps({"error": clean(message)}))
+        return _error(message)
     if args.once:
         snapshot = mark_debuggee(source.read(), args.pid)
         if args.json:

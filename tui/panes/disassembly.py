@@ -12,7 +12,7 @@ from textual import events, work
 from textual.app import ComposeResult
 from textual.widgets import DataTable
 
-from cudatui.gdbbridge import DebuggerQueries, Instruction, MIError, StopState, read_source
+from cudatui.gdbbridge import DebuggerQueries, Instruction, MIError, StopState, read_source, short_name
 
 from .base import InfoLine, PaneTable, QueryPane, sync_rows
 
@@ -24,6 +24,9 @@ PC_MARK = "=>"
 
 ERRORPC_MARK = "!>"
 """Marks errorpc, the instruction that raised the CUDA exception."""
+
+LONGEST_NAME = 60
+"""A function name longer than this is shown short in the title (``short_name``)."""
 
 
 def source_line(path: str | None, line: int | None, cache: dict[str, list[str]]) -> str:
@@ -126,10 +129,17 @@ class DisassemblyPane(QueryPane):
     @work(group="disassembly", exclusive=True)
     async def _fetch(self, pc: int) -> None:
         assert self.queries is not None
-        start = "$pc" if self.before == 0 else f"$pc-{self.before}"
+        frame = self.state.frame if self.state else None
+        errorpc = self.errorpc
+        if frame is not None and frame.level > 0:  # $pc may be frame 0's (cuda-gdb's tables select it): the address
+            start, end = f"{pc - self.before:#x}", f"{pc + self.after:#x}"
+        else:
+            start, end = ("$pc" if self.before == 0 else f"$pc-{self.before}"), f"$pc+{self.after}"
+            if self.state is not None and self.state.stop.exception and errorpc and errorpc < pc:
+                start = f"{errorpc - 2 * INSTRUCTION_BYTES:#x}"  # the faulting instruction (!>) is before pc: show it
         self.fetches += 1
         try:
-            insns = await self.queries.disassemble(start, f"$pc+{self.after}")
+            insns = await self.queries.disassemble(start, end)
         except MIError as exc:
             if self.answerable:
                 self._show((), f"cannot disassemble at {pc:#x}: {exc.message}")
@@ -141,6 +151,10 @@ class DisassemblyPane(QueryPane):
         if self.pc == pc:
             self._show(insns, "" if insns else f"no instructions at {pc:#x}")
 
+    def forget(self) -> None:
+        """Drop the fetched ranges: the next stop shown fetches its SASS again."""
+        self.ranges.clear()
+
     def _show(self, insns: tuple[Instruction, ...], status: str, keep_rows: bool = False) -> None:
         """Show ``insns`` (or ``status`` on the title line); ``keep_rows`` leaves the rows shown
         while a fetch runs (no flicker, no table churn)."""
@@ -151,9 +165,11 @@ class DisassemblyPane(QueryPane):
             title.show(Text(status, style="italic"))
         else:
             func = insns[0].function if insns else "?"
+            func = func if len(func) <= LONGEST_NAME else short_name(func)
             outside = errorpc is not None and not any(i.address == errorpc for i in insns)
             extra = f" · errorpc {errorpc:#x} (not in view)" if outside else ""
-            title.show(Text(f"SASS {func} · pc {pc:#x}{extra}  ({PC_MARK} pc, {ERRORPC_MARK} errorpc)"))
+            missing = "" if any(i.address == pc for i in insns) else " (not in view)"
+            title.show(Text(f"SASS {func} · pc {pc:#x}{missing}{extra}  ({PC_MARK} pc, {ERRORPC_MARK} errorpc)"))
         if keep_rows:
             return
         rows: dict[str, tuple[Text, Text, Text]] = {}

@@ -42,19 +42,12 @@ def lanes_summary(state: StopState) -> str:
     return f"lanes {shown} ({len(faulted)} lanes)"
 
 
-COMPACT_BELOW = 36
-"""Screen rows under which the banner leaves its meaning and advice to E (explain)."""
-
-
-def banner_text(exception: CudaException, state: StopState, compact: bool = False) -> Text:
-    """The banner: headline, location, why there is no source (and the device assert printed),
-    whether the program can continue, meaning and advice (``compact``: a pointer to E instead of
-    the meaning and advice, and no source note: the source pane shows it)."""
-    text = Text()
-    text.append(f" {exception.signal_name} ", style="bold reverse red")
-    text.append(f" {exception.name}", style="bold")
+def where_text(state: StopState) -> str:
+    """``add_kernel at bugs.cu:5 · block (2379,0,0) thread (0,0,0) · warp 0 lane 0 · faulted: lanes
+    0-31 (32 lanes)``: the place first, so that a narrow screen still shows it."""
     focus = state.focus or state.stop.focus
-    where = []
+    frame = faulting_frame(state.frames, state.frame)
+    where = [frame.where] if frame is not None else []
     if focus is not None:
         where.append(f"block {fmt_dim3(focus.block)} thread {fmt_dim3(focus.thread)}")
         if focus.warp is not None:
@@ -62,40 +55,73 @@ def banner_text(exception: CudaException, state: StopState, compact: bool = Fals
     lanes = lanes_summary(state)
     if lanes:
         where.append(f"faulted: {lanes}")
+    return " · ".join(where)
+
+
+def headline(exception: CudaException) -> Text:
+    """`` CUDA_EXCEPTION_14  Warp Illegal Address · fatal: the program cannot continue``."""
+    text = Text()
+    text.append(f" {exception.signal_name} ", style="bold reverse red")
+    text.append(f" {exception.name} · ", style="bold")
+    if exception.recoverable:
+        text.append(tr("recoverable: "), style="bold green")
+        text.append(tr("c resumes after the assert"))
+    else:
+        text.append(tr("fatal: "), style="bold red")
+        text.append(tr("the program cannot continue; inspect it now"))
+    return text
+
+
+def meaning_line(exception: CudaException, state: StopState) -> str:
+    """What it means in one line: the device assert the program printed, else the exception's meaning."""
+    found = state.notes.device_assert
+    return str(found) if found else tr(EXCEPTION_MEANINGS.get(exception.code, ("A GPU exception.", None))[0])
+
+
+def banner_lines(exception: CudaException, state: StopState, width: int) -> Text:
+    """The banner in three lines of ``width`` cells at most: the exception, where, its meaning
+    (cut to leave room for "E for more"); what is left out is in the explain view (E)."""
+    more = Text("  " + tr("E for more"), style="bold italic")
+    meaning = Text(meaning_line(exception, state), style="italic")
+    if width > 0 and meaning.cell_len + more.cell_len > width:
+        meaning.truncate(max(width - more.cell_len, 1), overflow="ellipsis")
+    return Text("\n").join([headline(exception), Text(where_text(state)), meaning + more])
+
+
+def full_text(exception: CudaException, state: StopState) -> Text:
+    """Everything about the stop, for the explain view: the exception, where, why there is no
+    source (and the device assert printed), whether the program can continue, and what to try (the
+    view says the meaning next)."""
+    text = Text()
+    text.append(f"{exception.signal_name} {exception.name}", style="bold")
+    text.append("\n" + where_text(state))
     frame = faulting_frame(state.frames, state.frame)
-    if frame is not None:
-        where.append(frame.where)
-    if where:
-        text.append("\n" + " · ".join(where))
-    if (frame is None or not frame.file) and not compact:  # compact: the source pane says both
+    if frame is None or not frame.file:
         found = state.notes.device_assert
-        text.append("\n" + no_source_reason(state.frame) + (f" · {found}" if found else ""), style="bold")
+        text.append("\n" + no_source_reason(state.frame) + (f" · {found}" if found else ""))
     if exception.recoverable:
         text.append("\n" + tr("recoverable: "), style="bold green")
         text.append(tr("`continue` resumes the program after this assert."))
     else:
         text.append("\n" + tr("fatal: "), style="bold red")
         text.append(tr("the CUDA context is lost and the program cannot continue; inspect it now."))
-    if compact:
-        text.append("\n" + tr("E: what it means and what to do next"), style="italic")
-        return text
-    meaning = EXCEPTION_MEANINGS.get(exception.code, ("A GPU exception.", None))[0]
-    text.append(f"\n{tr(meaning)} {tr(WHAT_TO_TRY.get(exception.code, GENERIC_ADVICE))}", style="italic")
+    text.append("\n" + tr(WHAT_TO_TRY.get(exception.code, GENERIC_ADVICE)), style="italic")  # the meaning follows
     return text
 
 
 class ExceptionBanner(StatePane):
     """A banner shown only while the target is stopped on a CUDA exception.
 
-    It has no key bindings; it hides itself when a stop carries no exception. On a screen under
-    :data:`COMPACT_BELOW` rows it leaves the meaning and the advice to E, and it never takes more
-    than a quarter of the screen's height.
+    It has no key bindings; it hides itself when a stop carries no exception. It takes three lines
+    at every size (the exception, where, what it means); E shows the rest (:func:`full_text`).
     """
 
     DEFAULT_CSS = """
     ExceptionBanner {
         height: auto;
-        max-height: 25vh;
+        max-height: 3;
+        text-wrap: nowrap;
+        text-overflow: ellipsis;
         padding: 0 1;
         background: $error 15%;
         border-left: thick $error;
@@ -105,27 +131,26 @@ class ExceptionBanner(StatePane):
 
     def __init__(self, *, name: str | None = None, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(name=name, id=id, classes=classes)
-        self._text = Text()
         self.exception: CudaException | None = None
         """The exception shown, or None while hidden."""
 
     def render_state(self, state: StopState, previous: StopState | None) -> None:
         self.exception = state.stop.exception
-        compact = self.screen.size.height < COMPACT_BELOW
-        text = banner_text(self.exception, state, compact) if self.exception else Text()
         frame = faulting_frame(state.frames, state.frame) if self.exception else None
         self.tooltip = frame.func if frame is not None and is_shortened(frame.func) else None
-        if text == self._text:
-            return
-        self._text = text
         if self.display != (self.exception is not None):
             self.display = self.exception is not None
-        self.refresh(layout=True)
+        self.refresh()
 
     def refit(self) -> None:
-        """Render again for the screen's height (the app calls it when the terminal is resized)."""
-        if self.state is not None:
-            self.render_state(self.state, None)
+        """Render again for the screen's width (the app calls it when the terminal is resized)."""
+        self.refresh()
+
+    def full(self) -> Text | None:
+        """The whole text of the exception shown (for the explain view), or None."""
+        return full_text(self.exception, self.state) if self.exception and self.state else None
 
     def render(self) -> Text:
-        return self._text
+        if self.exception is None or self.state is None:
+            return Text()
+        return banner_lines(self.exception, self.state, self.content_size.width)

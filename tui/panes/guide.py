@@ -93,7 +93,7 @@ def header_text(guide: Guide, hint: str = "") -> Text:
     if hint:
         text.append(f"  {hint}", style="dim")
     text.append("\n" + tr("Symptom: "), style="bold")
-    text.append(guide.symptom)
+    text.append(tr(guide.symptom))  # a tool's own message stays as the tool prints it
     text.append(" · " + tr("caught by "), style="dim")
     text.append(guide.tool, style="bold")
     return text
@@ -138,13 +138,13 @@ class GuidePane(VerticalScroll, can_focus=True):
     | enter | Open the full-screen guide (also a click, or h anywhere) |
     """
 
-    BINDINGS = [Binding("enter", "open", "Full guide")]
+    BINDINGS = [Binding("enter", "open_guide", "Full guide")]
 
     DEFAULT_CSS = """
     GuidePane { height: auto; max-height: 4; border-top: solid $accent; padding: 0 1; background: $boost;
                 scrollbar-size-vertical: 1; }
     GuidePane:focus { border-top: solid $success; }
-    GuidePane.-wide { max-height: 14; }
+    GuidePane.-wide { max-height: 8; }
     GuidePane > Static { height: auto; }
     GuidePane > #guide-hint { color: $text-muted; }
     GuidePane > #guide-header, GuidePane > #guide-hint { text-wrap: nowrap; text-overflow: ellipsis; }
@@ -171,5 +171,5 @@ class GuidePane(VerticalScroll, can_focus=True):
         event.stop()
         self.post_message(self.Open())
 
-    def action_open(self) -> None:
+    def action_open_guide(self) -> None:
         self.post_message(self.Open())

@@ -58,8 +58,10 @@ def details_text(group: FindingGroup, roots: tuple[str, ...] = ()) -> str:
     f = group.first
     lines = [f"{f.message}  (x{group.count}, {f.tool})"]
     where = f.source_location
-    if f.kernel or where:
-        at = f" at {where[0]}:{where[1]}" if where else ""
+    at = f" at {where[0]}:{where[1]}" if where and where[0] else ""
+    if f.kind == LEAK:  # the host's allocation: no kernel, no device place
+        lines.append(f"allocated{at}" if at else "allocated by the host (see its backtrace)")
+    elif f.kernel or at:
         pc = f" (+{f.pc:#x})" if f.pc is not None else ""
         lines.append(f"device: {f.kernel or '?'}{at}{pc}")
     if group.blocks or group.threads:
@@ -92,10 +94,15 @@ def details_text(group: FindingGroup, roots: tuple[str, ...] = ()) -> str:
     return "\n".join(lines)
 
 
+def findings_in_groups(findings: int, groups: int) -> str:
+    """``1 finding in 1 group``, ``12 findings in 4 groups``."""
+    return f"{findings} finding{'' if findings == 1 else 's'} in {groups} group{'' if groups == 1 else 's'}"
+
+
 def summary_text(report: SanitizerReport) -> str:
     """One line: findings, groups and the tool's own summary."""
     s = report.summary
-    parts = [report.tool or "report", f"{report.finding_count} findings in {len(report.groups)} groups"]
+    parts = [report.tool or "report", findings_in_groups(report.finding_count, len(report.groups))]
     if s.error_count is not None:
         parts.append(f"ERROR SUMMARY {s.error_count}")
     if s.leaked_bytes:

@@ -273,6 +273,9 @@ class SharedMemoryPane(QueryPane):
             self.message = str(exc)
             self._show()
             return
+        known = next((a for a in self.arrays() if a.name == array.name and a.element != "?"), None)
+        if known is not None:  # its element type (a float's hex column is its IEEE bits, as the automatic view shows)
+            array = SharedArray(array.name, known.element, array.dims)
         self.added = [a for a in self.added if a.name != array.name] + [array]
         self.message = ""
         self.selected = self.arrays().index(next(a for a in self.arrays() if a.name == array.name))

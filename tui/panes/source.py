@@ -17,7 +17,7 @@ from textual.widgets import Input
 
 from cudatui.gdbbridge import (
     Breakpoint, DebuggerQueries, MIError, StopState, clean, find_source, missing_reason, no_source_lines,
-    read_source, short_name,
+    read_source, short_name, tr,
 )
 from cudatui.tui.widgets.file_finder import FileFinder
 from cudatui.tui.widgets.inline_input import InlineInput
@@ -142,7 +142,12 @@ class SourcePane(StatePane):
             return
         if frame is None or not (frame.fullname or frame.file):
             host = state.host.user_frame if state.host is not None else None
-            self._show_missing("\n".join(no_source_lines(state, host)))
+            lines = no_source_lines(state, host)
+            if host is not None and find_source(host.file, self.search_dirs, recorded=self.recorded) is not None:
+                self._note(lines[0] + " · " + tr("8: SASS"), whole="\n".join(lines))  # above the user's own code
+                self.open(host.file, host.line, current=True)
+                return
+            self._show_missing("\n".join(lines))
             return
         self.open(frame.fullname or frame.file or "", frame.line, current=True)
 
@@ -161,9 +166,11 @@ class SourcePane(StatePane):
             self._note(f"exited with code {code}: {error.summary} at {os.path.basename(frame.file)}:{frame.line}"
                        f"\n{step}")
 
-    def _note(self, text: str) -> None:
+    def _note(self, text: str, whole: str | None = None) -> None:
+        """The note above the file (``whole``: the longer text its tooltip shows)."""
         note = self.query_one("#source-note", InfoLine)
         note.show(text)
+        note.tooltip = whole
         if note.display != bool(text):
             note.display = bool(text)
 
@@ -202,6 +209,8 @@ class SourcePane(StatePane):
         view = self.view
         frame = self.state.frame if self.state else None
         func = f" · {short_name(frame.func)}" if frame and self._same_as_stop(self.shown.debugger_path) else ""
+        if self._behind_the_kernel(self.shown.debugger_path):
+            func = " · " + tr("your Python code behind the kernel")
         search = f" · {note or view.search.describe()}" if note or view.search else ""
         tail = f"{f':{self._line}' if self._line else ''}{func}{search}"
         path = display_path(self.shown.local)
@@ -212,6 +221,14 @@ class SourcePane(StatePane):
 
     def on_resize(self) -> None:
         self._show_title()
+
+    def _behind_the_kernel(self, path: str) -> bool:
+        """Whether ``path`` is a Python file of the host stack behind a kernel stop without source."""
+        state = self.state
+        frame = state.frame if state else None
+        if state is None or state.host is None or frame is None or frame.fullname or frame.file:
+            return False
+        return any(f.file == path for thread in state.host.threads for f in thread.frames)
 
     def _same_as_stop(self, path: str) -> bool:
         frame = self.state.frame if self.state else None

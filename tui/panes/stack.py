@@ -12,7 +12,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import DataTable
 
-from cudatui.gdbbridge import Folded, Frame, HostFrame, HostStack, StopState, fold, short_name
+from cudatui.gdbbridge import Folded, Frame, HostFrame, HostStack, StopState, fold, short_name, tr
 from cudatui.tui.messages import FrameSelected, OpenSource
 
 from .base import Cell, InfoLine, PaneTable, StatePane, sync_rows
@@ -111,8 +111,12 @@ class StackPane(StatePane):
         message = self.query_one("#host-note", InfoLine)
         message.display = bool(note)
         frame = stack.user_frame if stack is not None else None
-        line = f"line {frame.line}" if frame is not None else "this line"
-        message.show(Text(f"⚠ {line} is where the host waits, not the launch · L: launch blocking"))
+        line = tr("line {line}").format(line=frame.line) if frame is not None else tr("this line")
+        if note and "CUDA_LAUNCH_BLOCKING=1" in note:
+            said = tr("{line} is where the host waits, not the launch · L: launch blocking")
+        else:  # attached: no re-run
+            said = tr("{line} is where the host waits, not the launch")
+        message.show(Text("⚠ " + said.format(line=line)))
         message.tooltip = note or None
         sync_rows(table, self.COLUMNS, host_rows(stack) if stack is not None else {})
 

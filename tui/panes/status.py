@@ -6,6 +6,7 @@ colours are chosen here.
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable
 
@@ -14,7 +15,8 @@ from textual.reactive import reactive
 from textual.timer import Timer
 from textual.widget import Widget
 
-from cudatui.gdbbridge import Phase, Status, tr
+from cudatui.gdbbridge import N_, Phase, Status, tr
+from cudatui.tui.widgets.notices import Entry, fit_line
 
 
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
@@ -29,20 +31,35 @@ PHASE_STYLES = {
 }
 
 
+PHASES = (N_("starting"), N_("running"), N_("stopped"), N_("exited"), N_("dead"), N_("ready"))
+"""The phases' words, for the catalogue (Phase values)."""
+DETAILS = (N_("breakpoint"), N_("step"), N_("finish"), N_("post-mortem (GPU coredump)"), N_("signal"))
+"""Why a stop happened, as gdbbridge's stop_detail says it (a CUDA exception's name stays gdb's)."""
+
+
+def detail_text(detail: str) -> str:
+    """``breakpoint 1``, ``step`` ... in the language in use; anything else as it is."""
+    number = re.fullmatch(r"breakpoint (\d+)", detail)
+    if number:
+        return tr("breakpoint {number}").format(number=number.group(1))
+    return tr(detail) if detail in DETAILS else detail
+
+
 def status_text(status: Status, now: float) -> Text:
     """One line: ``[stopped] breakpoint 1 · block (0,0,0) thread (0,0,0) · kernel reduce_racy``
     (a program loaded but not started reads ``[stopped] loaded, not started (r runs it)``); the
     status's context (an attached process, a job's rank) comes before the focus, so that a narrow
     terminal still shows it."""
     busy = status.phase in BUSY and status.since is not None
-    label = {Phase.EXITED: f"exited {status.detail}", Phase.DEAD: "debugger died",
-             Phase.READY: "stopped"}.get(status.phase, status.phase.value)
+    label = {Phase.EXITED: tr("exited {code}").format(code=status.detail), Phase.DEAD: tr("debugger died"),
+             Phase.READY: tr("stopped")}.get(status.phase, tr(status.phase.value))
     text = Text()
     if busy:
         text.append(SPINNER[int(now * 10) % len(SPINNER)] + " ", style="bold yellow")
     text.append(f" {label} ", style=PHASE_STYLES.get(status.phase, "reverse"))
-    parts = [status.detail] if status.detail and status.phase is not Phase.EXITED else []
-    parts += [p for p in (status.context, status.focus, f"kernel {status.kernel}" if status.kernel else "") if p]
+    parts = [detail_text(status.detail)] if status.detail and status.phase is not Phase.EXITED else []
+    kernel = tr("kernel {name}").format(name=status.kernel) if status.kernel else ""
+    parts += [p for p in (status.context, status.focus, kernel) if p]
     if parts:
         text.append(" " + " · ".join(parts))
     if busy:
@@ -53,7 +70,8 @@ def status_text(status: Status, now: float) -> Text:
 
 
 class StatusBar(Widget):
-    """One line at the bottom: what the debugger is doing and where it stopped.
+    """One line at the bottom: what the debugger is doing and where it stopped, and at its
+    right end the newest notice (until the program runs again).
 
     While starting or running it animates and shows how long the phase has lasted and what is
     loading (the first kernel stop of a PyTorch script takes ~13 s).
@@ -66,12 +84,17 @@ class StatusBar(Widget):
     status: reactive[Status] = reactive(Status(Phase.STARTING, "starting"))
     """What is shown."""
 
+    notice: reactive[Entry | None] = reactive(None)
+    """The newest notice, shown at the right end until the program runs again (``!`` shows them all)."""
+
     def __init__(self, clock: Callable[[], float] = time.monotonic, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.clock = clock
         self._ticker: Timer | None = None
 
     def watch_status(self, status: Status) -> None:
+        if status.phase is Phase.RUNNING:
+            self.notice = None
         busy = status.phase in BUSY
         if busy and self._ticker is None:
             self._ticker = self.set_interval(0.2, self.refresh)
@@ -79,5 +102,9 @@ class StatusBar(Widget):
             self._ticker.stop()
             self._ticker = None
 
-    def render(self) -> Text:
+    def line(self) -> Text:
+        """The status, without the notice."""
         return status_text(self.status, self.clock())
+
+    def render(self) -> Text:
+        return fit_line(self.line(), self.notice, self.content_size.width)

@@ -139,9 +139,9 @@ class VariablesTree(InPlaceScrollView, Tree[Row]):
     (or goes to its parent); enter, space and a click open and close it too. Lines added or gone
     lay nothing out (its size does not follow them)."""
 
-    BINDINGS = [
-        Binding("right", "open", "Open", show=False),
-        Binding("left", "close", "Close", show=False),
+    BINDINGS = [  # no description: the Locals pane's help rows (right, left) say what they do
+        Binding("right", "open", "", show=False),
+        Binding("left", "close", "", show=False),
     ]
 
     def __init__(self, *, id: str | None = None) -> None:

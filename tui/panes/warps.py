@@ -11,66 +11,24 @@ one expression in all lanes of the focused warp after each stop (cached per stop
 
 from __future__ import annotations
 
-from rich.text import Span, Text
+from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.containers import Vertical
 from textual.reactive import reactive
 from textual.widgets import DataTable, Input
 
 from cudatui.gdbbridge import (
-    WARP_TABLES_UNASKED, DebuggerQueries, Lane, MIError, StopState, ThreadRange, Warp, WarpWatchError, fmt_dim3,
+    WARP_TABLES_UNASKED, DebuggerQueries, MIError, StopState, ThreadRange, Warp, WarpWatchError, fmt_dim3,
     warp_tables_unsafe,
 )
 from cudatui.tui.widgets.inline_input import InlineInput
 from cudatui.tui.messages import FocusRequested
 
+from cudatui.tui.widgets.lane_strip import LANES, LEGEND, lane_kinds, strip
+
 from .base import InfoLine, PaneTable, QueryPane, sync_rows
-
-LANES = 32
-
-CELLS = {
-    "active": ("█", "green"),
-    "divergent": ("▒", "yellow"),
-    "inactive": ("·", "bright_black"),
-    "exception": ("✖", "bold red"),
-}
-"""Glyph and style per lane state."""
-
-LEGEND = Text.assemble(
-    *(part for kind, (glyph, style) in CELLS.items() for part in ((glyph, style), f" {kind}  "))
-)
-
-
-def lane_kinds(warp: Warp, lanes: tuple[Lane, ...]) -> list[str]:
-    """The 32 lane states of ``warp``; ``lanes`` (the focused warp's table) adds exceptions."""
-    kinds = [
-        "divergent" if warp.lane_divergent(i) else "active" if warp.lane_active(i) else "inactive"
-        for i in range(LANES)
-    ]
-    for lane in lanes:
-        if 0 <= lane.number < LANES:
-            if lane.exception:
-                kinds[lane.number] = "exception"
-            elif lane.state in CELLS:
-                kinds[lane.number] = lane.state
-    return kinds
-
-
-def strip(kinds: list[str], cursor: int | None = None, focused: int | None = None) -> Text:
-    """The lane strip; the lane cursor is reversed, the focused lane underlined."""
-    glyphs: list[str] = []
-    spans: list[Span] = []
-    for i, kind in enumerate(kinds):
-        glyph, style = CELLS[kind]
-        if i == focused:
-            style += " underline"
-        if i == cursor:
-            style += " reverse"
-        glyphs.append(glyph)
-        spans.append(Span(i, i + 1, style))
-    return Text("".join(glyphs), spans=spans)
-
 
 def focused_warp_from_lanes(state: StopState) -> Warp | None:
     """The focused warp rebuilt from its lanes when the warps table is missing."""
@@ -110,6 +68,15 @@ def line_map(state: StopState, threads: tuple[ThreadRange, ...]) -> dict[int, st
     return out
 
 
+class Foot(Vertical):
+    """The lines under the warp rows (PC summary, culprit, warp watch): when its height changes
+    (the watch shown or hidden), the rows are fitted again."""
+
+    def on_resize(self) -> None:
+        if isinstance(self.parent, WarpsPane):
+            self.parent.fit()
+
+
 class WarpsPane(QueryPane):
     """Warps of the focused SM, one lane strip each, and the warp watch.
 
@@ -135,7 +102,7 @@ class WarpsPane(QueryPane):
     WarpsPane {
         height: 1fr;
     }
-    WarpsPane > .warps-line {
+    WarpsPane .warps-line {
         height: 1;
         padding: 0 1;
     }
@@ -144,14 +111,18 @@ class WarpsPane(QueryPane):
     }
     WarpsPane > #warps-table {
         height: 1fr;
-        min-height: 4;
+        min-height: 2;
     }
-    WarpsPane > #warps-lines {
+    WarpsPane > #warps-foot {
+        height: auto;
+    }
+    WarpsPane #warps-lines {
         height: 1;
         padding: 0 1;
     }
-    WarpsPane > #watch-table {
-        height: 4;
+    WarpsPane #watch-table {
+        height: auto;
+        max-height: 4;
     }
     """
 
@@ -173,7 +144,7 @@ class WarpsPane(QueryPane):
 
     def compose(self) -> ComposeResult:
         yield InfoLine("Warps", id="warps-title", classes="warps-line")
-        yield InfoLine(LEGEND, classes="warps-line")
+        yield InfoLine(LEGEND, id="warps-legend", classes="warps-line")
         table: PaneTable[Text] = PaneTable(id="warps-table", cursor_type="row", cursor_foreground_priority="renderable")
         table.add_column("wp", key="warp", width=3)
         table.add_column("lanes 0-31", key="lanes", width=LANES)
@@ -181,13 +152,14 @@ class WarpsPane(QueryPane):
         table.add_column("first thr", key="thread")
         table.add_column("pc", key="pc")
         yield table
-        yield InfoLine("", id="warps-lines")
-        yield InfoLine("", id="culprit-line", classes="warps-line")
-        yield InfoLine("", id="watch-title", classes="warps-line")
-        watch: PaneTable[str] = PaneTable(id="watch-table", cursor_type="none", show_cursor=False)
-        for lane in range(LANES):
-            watch.add_column(f"L{lane}", key=str(lane))
-        yield watch
+        with Foot(id="warps-foot"):  # a short pane shrinks the warp rows (fit), never these
+            yield InfoLine("", id="warps-lines")
+            yield InfoLine("", id="culprit-line", classes="warps-line")
+            yield InfoLine("", id="watch-title", classes="warps-line")
+            watch: PaneTable[str] = PaneTable(id="watch-table", cursor_type="none", show_cursor=False)
+            for lane in range(LANES):
+                watch.add_column(f"L{lane}", key=str(lane))
+            yield watch
         yield InlineInput(placeholder="expression evaluated in every lane, e.g. threadIdx.x * 2", transient=True,
                           id="watch-input")
 
@@ -201,6 +173,20 @@ class WarpsPane(QueryPane):
         if not self._warps or not 0 <= table.cursor_row < len(self._warps):
             return None
         return self._warps[table.cursor_row]
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self.fit)
+
+    def fit(self) -> None:
+        """The warp rows get what the other lines leave (at least a header and one row), and the
+        focused warp's row stays in view."""
+        table = self.query_one("#warps-table", DataTable)
+        others = sum(w.outer_size.height for w in self.children if w.display and w is not table
+                     and not isinstance(w, InlineInput))
+        height = max(2, self.content_size.height - others)
+        if table.styles.height is None or table.styles.height.value != height:
+            table.styles.height = height
+            self.call_after_refresh(self._scroll_to_row, table.cursor_row)
 
     def watch_lane_cursor(self) -> None:
         self._fill_table()
@@ -315,11 +301,15 @@ class WarpsPane(QueryPane):
                 table.move_cursor(row=cursor_row, scroll=False)
             self.call_after_refresh(self._scroll_to_row, cursor_row)
 
-    def _scroll_to_row(self, row: int) -> None:
+    def _scroll_to_row(self, row: int, again: bool = True) -> None:
         """Scroll the warps table so that ``row`` is its first visible row (or as near as it goes):
-        the same stop always shows the same rows, whatever the cursor did before."""
+        the same stop always shows the same rows, whatever the cursor did before. Once more after
+        the next refresh: rows synced in this one may not count in the table's height yet (a
+        short pane, one row shown, showed the first warp instead of the focused one)."""
         table = self.query_one("#warps-table", DataTable)
         table.scroll_to(x=0, y=row, animate=False, immediate=True)
+        if again:
+            self.call_after_refresh(self._scroll_to_row, row, False)
 
     def _fill_lines(self) -> None:
         if self.state is None:
@@ -372,6 +362,7 @@ class WarpsPane(QueryPane):
             title.show(Text(f"warp watch {self.watch_expression} {status}".rstrip()))
         if watch.display != bool(self.watch_expression):
             watch.display = bool(self.watch_expression)
+        self.set_class(bool(self.watch_expression), "-watching")
         values = tuple(self.watch_values.get(lane, "–") for lane in range(LANES))
         sync_rows(watch, tuple(map(str, range(LANES))), {"watch": values} if self.watch_values else {},
                   tuple(f"L{lane}" for lane in range(LANES)))

@@ -19,7 +19,7 @@ from collections.abc import Callable
 
 from cudatui.gdbbridge import (
     BreakpointSpec, DoctorConfig, LaunchConfig, Transcript, TranscriptError, check_cuda_gdb, clean, find_tool, load,
-    probe_nvml, recorded_breakpoints, recorded_moves, recorded_path,
+    probe_nvml, recorded_breakpoints, recorded_moves, recorded_path, tr,
 )
 from cudatui.kernels.lessons import KERNELS_DIR, Lesson, LessonError, get_lesson
 
@@ -68,7 +68,8 @@ class RecordingInfo:
     @property
     def label(self) -> str:
         """``recorded on NVIDIA H200, cuda-gdb 13.0, 2026-11-29``."""
-        return f"recorded on {self.recorded_on}, {self.debugger}, {self.recorded_at or 'date not recorded'}"
+        return tr("recorded on {gpu}, {debugger}, {at}").format(gpu=self.recorded_on, debugger=self.debugger,
+                                                              at=self.recorded_at or tr("date not recorded"))
 
     @property
     def path_text(self) -> str:
@@ -225,7 +226,7 @@ def plan_demo(name: str, mode: str | None = None, *, recording: Path | None = No
     if recording is not None:
         mode, reason = "replay", f"--recording {recording}"
     elif mode == "replay":
-        reason = "--replay given"
+        reason = tr("--replay given")
     else:
         found = probe()
         if found.problem is None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.screen import ModalScreen
 
@@ -11,19 +12,20 @@ from cudatui.tui.messages import ActionChosen, Closed
 
 
 class ExplainScreen(ModalScreen[ActionSuggestion | None]):
-    """A modal showing an :class:`ExplainPanel`; dismissed with the chosen action or None."""
+    """A modal showing an :class:`ExplainPanel` (with the stop's whole exception text, when given); dismissed with the chosen action or None."""
 
     DEFAULT_CSS = """
     ExplainScreen { align: center middle; }
     ExplainScreen ExplainPanel { width: 90%; height: 90%; max-width: 120; }
     """
 
-    def __init__(self, diagnosis: Diagnosis) -> None:
+    def __init__(self, diagnosis: Diagnosis, stop: Text | None = None) -> None:
         super().__init__()
         self._diagnosis = diagnosis
+        self._stop = stop
 
     def compose(self) -> ComposeResult:
-        yield ExplainPanel(self._diagnosis)
+        yield ExplainPanel(self._diagnosis, stop=self._stop)
 
     def on_mount(self) -> None:
         self.query_one(ExplainPanel).focus()

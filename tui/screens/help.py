@@ -13,6 +13,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.app import SystemCommand
 from textual.binding import Binding, BindingType
+from textual.keys import format_key
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widget import Widget
@@ -41,7 +42,7 @@ LONG_NAMES = {
     "toggle_guide": N_("Hide or show the guide strip"),
     "sanitize_lesson": N_("Run the lesson's sanitizer tool (Sanitize pane)"),
     "back": N_("Back to the lesson picker (ctrl+q quits)"),
-    "open": N_("Open the full-screen guide"),
+    "open_guide": N_("Open the full-screen guide"),
 }
 """What the help and the command palette call an action whose key's description is short (``Cont``)."""
 
@@ -61,9 +62,17 @@ def _run_on(app: App[object], widget: Widget, action: str) -> None:
     app.call_after_refresh(app.run_action, action, widget)
 
 
+def typed(key: str) -> str:
+    """A key as a person types it: ``]`` for ``right_square_bracket``, ``ctrl+t``, ``→`` for ``right``."""
+    modifiers, _, name = key.strip().rpartition("+")
+    shown = format_key(name) if len(name) > 1 else name
+    return f"{modifiers}+{shown}" if modifiers else shown
+
+
 def key_label(binding: Binding) -> str:
-    """``n / f10`` from ``Binding("n,f10", ...)`` (its ``key_display`` when it has one)."""
-    return binding.key_display or " / ".join(k.strip() for k in binding.key.split(","))
+    """``n / f10`` from ``Binding("n,f10", ...)``, ``]`` from ``right_square_bracket`` (its
+    ``key_display`` when it has one)."""
+    return binding.key_display or " / ".join(typed(k) for k in binding.key.split(","))
 
 
 def bindings_table(title: str, bindings: Sequence[BindingType]) -> Table:
@@ -83,10 +92,11 @@ class HelpScreen(ModalScreen[None]):
     | Key | Action |
     | :- | :- |
     | escape / ? | Close |
-    | q | Quit cudatui (a dialog never blocks quitting) |
+
+    q quits cudatui from here too (a dialog never blocks quitting); it is not listed again.
     """
 
-    BINDINGS = [Binding("escape,question_mark", "close", "Close help"), Binding("q", "app.quit", "Quit")]
+    BINDINGS = [Binding("escape,question_mark", "close", "Close help"), Binding("q", "app.quit", "", show=False)]
 
     DEFAULT_CSS = """
     HelpScreen { align: center middle; }
@@ -167,7 +177,8 @@ def key_sections(app: App[object], shown: Sequence[Sequence[BindingType]] = ()) 
             sections.append(("Debugger" if cls.__name__ == "DebuggerApp" else title_of_class(cls),
                              offered(app, cls.__dict__["BINDINGS"], overridden)))
         overridden |= {k.strip() for b in own_bindings(cls) for k in b.key.split(",")}
-    sections += [(title, offered(app, bindings)) for title, _, bindings in keyed_widgets(app)]
+    sections += [(title, offered(app, bindings)) for title, _, bindings in keyed_widgets(app)
+                 if any(b.description for b in bindings)]
     sections += [(f"Dialog: {title_of_class(cls)}", own_bindings(cls)) for cls in dialogs]
     return sections
 
@@ -190,5 +201,7 @@ def key_commands(app: App[object]) -> Iterable[SystemCommand]:
         if isinstance(widget, Input):
             continue
         for binding in offered(app, bindings):
+            if not binding.description:
+                continue
             yield SystemCommand(f"{title}: {binding.description}", f"key: {key_label(binding)}",
                                 partial(_run_on, app, widget, binding.action))

@@ -9,20 +9,37 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
-from cudatui.gdbbridge import N_, tr
+from cudatui.gdbbridge import N_, cells, tr
 from cudatui.kernels.lessons import LESSONS, Lesson
 from cudatui.tui.widgets.footer import KeyBar
 from cudatui.tui.plans.demo_plan import packaged_recording
 from cudatui.tui.screens.help import HelpScreen
 
 
-def lesson_row(lesson: Lesson) -> tuple[str, Text, str, Text]:
-    """Name, title (with the symptom under it), tool, and whether a recording is installed."""
-    title = Text(tr(lesson.title), style="bold")
-    title.append(f"\n{lesson.symptom}", style="italic dim")
+def fit_words(text: str, width: int) -> str:
+    """``text`` in ``width`` cells, cut after a whole word with ``…`` where it is longer."""
+    if cells(text) <= width:
+        return text
+    cut = text[: max(1, width - 1)]
+    while cells(cut) > width - 1:
+        cut = cut[:-1]
+    words = cut.rsplit(" ", 1)[0] if " " in cut else cut
+    return words.rstrip(" ,:;·-") + "…"
+
+
+def lesson_row(lesson: Lesson, width: int = 200) -> tuple[str, Text, str, Text]:
+    """Name, title (with the symptom under it) in ``width`` cells, tool, and whether a recording
+    is installed."""
+    title = Text(fit_words(tr(lesson.title), width), style="bold")
+    title.append(f"\n{fit_words(tr(lesson.symptom), width)}", style="italic dim")
     recorded = (Text(tr("recorded"), style="green") if packaged_recording(lesson)
                 else Text(tr("live only"), style="yellow"))
     return lesson.name, title, lesson.tool, recorded
+
+
+TABLE_SPARE = 44
+"""Cells of a row that are not the title's: the lesson, tool and replay columns, the cell padding
+and the table's margins."""
 
 
 class LessonTable(DataTable[str | Text]):
@@ -75,8 +92,9 @@ class LessonPicker(Screen[str]):
         table.add_column(tr("title / symptom"), key="title")
         table.add_column(tr("tool"), key="tool")
         table.add_column(tr("replay"), key="replay")
+        width = max(20, self.app.size.width - TABLE_SPARE)  # the other columns, margins and padding
         for lesson in LESSONS:
-            table.add_row(*lesson_row(lesson), key=lesson.name, height=2)
+            table.add_row(*lesson_row(lesson, width), key=lesson.name, height=2)
         yield table
         yield Static(tr("Enter opens the lesson: live with cuda-gdb and a GPU, else its recording (REPLAY); q there "
                         "comes back here. Also: cudatui demo LESSON [--live | --replay] [--fixed], cudatui demo --list."),

@@ -24,6 +24,7 @@ from cudatui.gdbbridge.nvml import recorded as gpu_record
 from cudatui.gdbbridge.record.stop_state import record_step, summarize
 from cudatui.kernels.lesson_paths import PathStep
 from cudatui.tui.screens.goto_focus import GotoFocusScreen
+from cudatui.tui.panes.sanitizer import findings_in_groups
 from cudatui.tui.messages import Condition, DebugFinding, Delete, Enable, FrameSelected
 from cudatui.tui.textual_compat import app_notifications
 
@@ -178,8 +179,10 @@ class Driver:
         return entry
 
     def notifications(self) -> list[str]:
-        """The messages of the notifications the app shows now (what the UI told the user)."""
-        return [str(n.message) for n in app_notifications(self.app)]
+        """What the UI told the user: its notices log (toasts and the notices line), else the
+        notifications the app shows now."""
+        notices = getattr(self.app, "notices", None)
+        return [str(n.message) for n in (notices.entries if notices is not None else app_notifications(self.app))]
 
     async def moved(self, before: int, timeout: float) -> str:
         """Until a new state is published and the program is stopped or gone, or the UI is idle
@@ -217,6 +220,8 @@ class Driver:
             await pilot.pause()
             return await self.moved(before, timeout)
         if step.kind == "pane":
+            if step.arg == "disassembly":  # fetch at this stop, as for a user who opens SASS only here
+                app.query_one("#disassembly").forget()
             app.show_pane(step.arg)
             await pilot.pause(0.3)
             return ""
@@ -276,7 +281,7 @@ class Driver:
         report = read_report(str(xml), "memcheck" if tool == "leak" else tool)
         pane.show_report(report)
         await self.pilot.pause()
-        return f"{report.finding_count} findings in {len(report.groups)} groups"
+        return findings_in_groups(report.finding_count, len(report.groups))
 
     async def debug(self, before: int, timeout: float) -> str:
         """``d`` on the first finding that has a source line: the program runs to its thread."""

@@ -98,14 +98,18 @@ class ExplainPanel(Widget, can_focus=True):
     diagnosis: reactive[Diagnosis | None] = reactive(None)
     """The diagnosis shown; None shows an empty panel."""
 
-    def __init__(self, diagnosis: Diagnosis | None = None, *, name: str | None = None, id: str | None = None,
-                 classes: str | None = None) -> None:
+    def __init__(self, diagnosis: Diagnosis | None = None, *, stop: Text | None = None, name: str | None = None,
+                 id: str | None = None, classes: str | None = None) -> None:
         super().__init__(name=name, id=id, classes=classes)
         self.set_reactive(ExplainPanel.diagnosis, diagnosis)
+        self.stop = stop
+        """What the debugger shows of the stop (the exception banner's whole text), or None."""
 
     def compose(self) -> ComposeResult:
         yield Static(id="title")
         with VerticalScroll(id="body"):
+            if self.stop is not None:
+                yield Static(Text.assemble((tr("At this stop"), "bold"), "\n", self.stop), id="stop")
             yield Static(id="meaning")
             yield Static(id="why")
             yield Static(id="facts")

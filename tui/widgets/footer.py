@@ -22,6 +22,8 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Footer
 
+from cudatui.gdbbridge import tr
+
 
 class Key(NamedTuple):
     """One key the bar shows (the first key bound to each action, as Footer shows them)."""
@@ -34,12 +36,14 @@ class Key(NamedTuple):
 
 
 def shown_keys(screen: Screen) -> tuple[Key, ...]:
-    """The keys ``screen``'s bindings show, in order (groups are shown key by key)."""
+    """The keys ``screen``'s bindings show, in order (groups are shown key by key), each
+    description in the language in use (they are in the catalogue)."""
     keys: dict[str, Key] = {}
     for _, binding, enabled, tooltip in screen.active_bindings.values():
         if binding.show:
             keys.setdefault(binding.action, Key(binding.key, screen.app.get_key_display(binding),
-                                                binding.description, not enabled, tooltip or binding.tooltip))
+                                                tr(binding.description) if binding.description else "",
+                                                not enabled, tooltip or binding.tooltip))
     return tuple(keys.values())
 
 
@@ -132,7 +136,11 @@ class KeyBar(Footer):
         if self.one_line:
             yield KeyLine(compact=self.compact)
         else:
-            yield from super().compose()
+            for widget in super().compose():  # each description in the language in use
+                description = getattr(widget, "description", None)
+                if isinstance(description, str) and description:
+                    widget.description = tr(description)  # type: ignore[attr-defined]
+                yield widget
 
     @property
     def one_line(self) -> bool:

@@ -136,6 +136,13 @@ def test_without_launch_blocking_the_sync_line_says_the_kernel_was_launched_earl
     assert sync_point(stack, {"CUDA_LAUNCH_BLOCKING": "0"}) == note
 
 
+def test_an_attached_process_is_not_told_to_re_run() -> None:
+    """Attached, r is refused: the note says where the host waits and no re-run advice."""
+    note = sync_point(at_line(7), {}, can_rerun=False)
+    assert note is not None and note.startswith("The host is waiting for the GPU at line 7 of torch_index.py")
+    assert "CUDA_LAUNCH_BLOCKING" not in note and "Re-run" not in note and note.endswith(".")
+
+
 def test_with_launch_blocking_the_line_shown_is_the_launch() -> None:
     stack = at_line(6)
     assert stack.user_frame is not None and stack.user_frame.code == "y = x[idx]"
