@@ -28,9 +28,11 @@ from tests.support.paths import ROOT, TOURS
 from tests.support.replay import TILE_BREAKS, replay_config, sequential
 from tests.support.wait import wait_for
 
-PASSES_PER_STEP = 2.5
+PASSES_PER_STEP = 1.0
 """Layout passes allowed per step of the walk (the bench's goal over every lesson walk is 1.2;
-the walk's steps include a console command and a dialog, which lay out what they show)."""
+the walk's steps include a console command and a dialog, which lay out what they show; 5 passes
+in its 6 steps since the key bar is one line of text and a dialog no longer lays out the screen
+under it)."""
 
 
 class Passes:
@@ -61,7 +63,7 @@ async def test_a_lesson_walk_costs_at_most_a_bounded_number_of_layout_passes_per
     """The race lesson's recorded path (continue, next, a focus switch, a console command, the
     shared array, ``d`` on a finding), driven as the recorder drove it: the steps that show a new
     state cost at most PASSES_PER_STEP passes each (before the panes hidden in tabs stopped
-    laying the screen out: 5 each)."""
+    laying the screen out: 5 each; before the one-line key bar: 2)."""
     recording = RECORDINGS_DIR / "race.jsonl.gz"
     steps = [PathStep(step.kind, step.arg, "") for step in recorded_path(load(str(recording)))]
     app = DebuggerApp(replay_config_of(read_recording(recording)))
