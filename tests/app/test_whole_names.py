@@ -16,7 +16,7 @@ from cudatui.tui.apps.debugger_app import DebuggerApp
 from cudatui.tui.panes.breakpoints import BreakpointsPane
 from cudatui.tui.panes.exception import ExceptionBanner
 from cudatui.tui.panes.stack import StackPane
-from tests.support.app import gdb_config, messages, phase, rows, stopped_at
+from tests.support.app import gdb_config, phase, rows, stopped_at
 from tests.support.paths import RECORDED, ROOT
 from tests.support.programs import NAV_WALK, compile_nav, marked_line, needs_gdb
 from tests.support.wait import wait_for
@@ -47,7 +47,8 @@ async def test_the_banner_and_stack_shorten_the_kernel_name_and_give_the_whole_o
         stack = app.query_one(StackPane)
         stack.query_one("#stack-table", DataTable).focus()
         await pilot.press("i")
-        await wait_for(pilot, lambda: any(m.startswith(f"#0 {whole}(") for m in messages(app)))
+        await wait_for(pilot, lambda: any(n.message.startswith(f"Frame: #0 {whole}(") for n in app.notices.entries),
+                       why=lambda: f"the whole name in the notices: {[n.message[:80] for n in app.notices.entries]}")
         await app.action_quit()
 
 

@@ -38,11 +38,16 @@ class PaneKeysApp(NoticesApp):
         """Put a pane on the screen (selecting its tab where it has one) and return it."""
         return self.query_one(Workspace).show_pane(pane_id)
 
-    def action_show(self, pane_id: str) -> None:
-        """Show the pane ``pane_id`` and focus it (on the main screen only: a dialog keeps its keys)."""
-        if self.screen is not self.screen_stack[0]:
-            return
+    def open_pane(self, pane_id: str) -> Widget:
+        """Show a pane for what the user asked (a key that opens it) and give it the focus, so that
+        the pane's keys (the guide's next step, ``d`` in Sanitize) reach it."""
         pane = self.show_pane(pane_id)
         target = next((w for w in [pane, *pane.query("*")] if w.focusable or (w.can_focus and w.display)), None)
         if target is not None:
             self.call_after_refresh(target.focus)
+        return pane
+
+    def action_show(self, pane_id: str) -> None:
+        """Show the pane ``pane_id`` and focus it (on the main screen only: a dialog keeps its keys)."""
+        if self.screen is self.screen_stack[0]:
+            self.open_pane(pane_id)
