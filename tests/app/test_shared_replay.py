@@ -38,11 +38,12 @@ def grid(pane: SharedMemoryPane) -> dict[str, list[str]]:
 
 
 async def test_the_tile_lessons_grid_is_the_recorded_answer_decoded() -> None:
-    """The tile lesson as re-recorded on the H200 (2026-12-01), at its step 5 (Stack: frame 1,
-    blur_racy, where tile is in scope): the Shared pane reads tile[18][18] (gdb's repeats, where it
-    printed them, are decoded: tests/panes/test_shared_grid.py checks them on real gdb); the grid
-    holds the recorded values, each row's bank from its address."""
-    answer = recorded("tile", '-data-evaluate-expression "tile[0]@18"')
+    """The tile lesson as re-recorded on the H200 (2026-12-04, batch 30), at its step 5 (after `c`,
+    inside box3x3; Stack: frame 1, blur_racy, where tile is in scope): the Shared pane reads
+    tile[18][18] (gdb's repeats, where it printed them, are decoded: tests/panes/test_shared_grid.py
+    checks them on real gdb); the grid holds the values recorded there, each row's bank from its
+    address."""
+    answer = recorded("tile", '-data-evaluate-expression "tile[0]@18"', after="-stack-select-frame 1")
     expected = decode(answer).items
     assert len(expected) == 18 and all(len(row) == 18 for row in expected)
     app = DemoApp(plan_demo("tile", "replay"))
@@ -55,7 +56,7 @@ async def test_the_tile_lessons_grid_is_the_recorded_answer_decoded() -> None:
         await wait_for(pilot, lambda: "reading" not in str(pane.query_one("#shared-title").render()))
         rows = grid(pane)
         assert [rows[str(r)][2:] for r in range(18)] == [list(row) for row in expected]
-        base = int(recorded("tile", '-data-evaluate-expression "&tile[0][0]"'), 16)
+        base = int(recorded("tile", '-data-evaluate-expression "&tile[0][0]"', after="-stack-select-frame 1").split()[0], 16)
         assert [rows[str(r)][1] for r in range(18)] == [str(((base + r * 72) // 4) % 32) for r in range(18)]
         await pilot.press("q")
 

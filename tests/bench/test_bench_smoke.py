@@ -72,7 +72,7 @@ def test_stop_to_screen() -> None:
         assert lines[f"UI part median {size}"].group(5) == "<= 50.0 ms"
         assert lines[f"UI part p95 {size}"].group(5) == "<= 80.0 ms"
         detail = lines[f"UI part median {size}"].group(8)
-        assert re.search(rf"\d+ steps \(by kind, with their median: .*key n x1 [\d.,]+ ms.*\) of 1 lesson recording x 1 replayed, {size}", detail), detail
+        assert re.search(rf"\d+ steps \(by kind, with their median: .*key n x\d+ [\d.,]+ ms.*\) of 1 lesson recording x 1 replayed, {size}", detail), detail
         assert "layout passes per step" in detail and "x the goal" in detail
         passes = lines[f"layout passes per step {size}"]
         assert passes.group(5) == "<= 1.20 passes" and "the passes were for: " in passes.group(8)

@@ -21,10 +21,16 @@ import pytest
 
 from tests.support.paths import ROOT
 from tests.support.tmux import TmuxServer
+from tests.support.wait import wait_until
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux")
 
 WAIT = 60.0
+
+
+def flowed(screen: str) -> str:
+    """The screen's words in one line (the waiting box wraps a long path where the width says)."""
+    return " ".join(screen.replace("│", " ").split())
 
 
 def become_fifo(path: Path) -> str:
@@ -53,7 +59,7 @@ def test_a_waiting_follower_answers_keys_whatever_the_file_becomes(tmp_path: Pat
     try:
         tmux.wait_for_all("Waiting for the instructor", "ctrl+q quits", timeout=WAIT)
         said = change(record)
-        tmux.wait_for_all(said, timeout=WAIT)
+        wait_until(lambda: said in flowed(tmux.screen()), WAIT, lambda: f"{said!r} on the screen:\n{tmux.screen()}")
         tmux("send-keys", "-t", "t", "C-q")
         screen = tmux.wait_for_line("EXIT=", timeout=WAIT)
         assert "EXIT=0" in screen and "Traceback" not in screen, screen
