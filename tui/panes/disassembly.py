@@ -129,14 +129,10 @@ class DisassemblyPane(QueryPane):
     @work(group="disassembly", exclusive=True)
     async def _fetch(self, pc: int) -> None:
         assert self.queries is not None
-        frame = self.state.frame if self.state else None
         errorpc = self.errorpc
-        if frame is not None and frame.level > 0:  # $pc may be frame 0's (cuda-gdb's tables select it): the address
-            start, end = f"{pc - self.before:#x}", f"{pc + self.after:#x}"
-        else:
-            start, end = ("$pc" if self.before == 0 else f"$pc-{self.before}"), f"$pc+{self.after}"
-            if self.state is not None and self.state.stop.exception and errorpc and errorpc < pc:
-                start = f"{errorpc - 2 * INSTRUCTION_BYTES:#x}"  # the faulting instruction (!>) is before pc: show it
+        start, end = ("$pc" if self.before == 0 else f"$pc-{self.before}"), f"$pc+{self.after}"
+        if self.state is not None and self.state.stop.exception and errorpc and errorpc < pc:
+            start = f"{errorpc - 2 * INSTRUCTION_BYTES:#x}"  # the faulting instruction (!>) is before pc: show it
         self.fetches += 1
         try:
             insns = await self.queries.disassemble(start, end)
