@@ -57,14 +57,18 @@ class NoticeLog:
 
 
 def fit_line(status: Text, notice: Entry | None, width: int) -> Text:
-    """The status bar's line in ``width`` cells: ``status`` left, the ``notice`` right-aligned
-    (and cut with …); the notice gets at least a third of the line, the status the rest."""
+    """The status bar's line in ``width`` cells: ``status`` left and whole (what the debugger is
+    doing and where it is focused come first), the ``notice`` right-aligned in the room left (cut
+    with …). Where less than 12 cells are left, a mark ``⚠ !`` says a notice came (``!`` shows it),
+    the status giving up its last cells for it."""
     if notice is None or width <= 0:
         return status
     said = notice.text()
-    room = max(min(said.cell_len, width - status.cell_len - 2), min(said.cell_len, width // 3))
-    if room < min(said.cell_len, 8):
-        return status
+    room = min(said.cell_len, width - status.cell_len - 2)
+    if room < min(said.cell_len, 12):
+        mark, style = ICONS.get(notice.severity, ICONS["information"])
+        said = Text(f"{mark} !", style=style)
+        room = said.cell_len
     said.truncate(room, overflow="ellipsis")
     left = status.copy()
     left.truncate(max(width - room - 2, 0), overflow="ellipsis")
