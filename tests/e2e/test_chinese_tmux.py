@@ -55,6 +55,17 @@ def notices(screen: str) -> str:
     return "".join(line.split("▌", 1)[1] for line in screen.splitlines() if "▌" in line).replace(" ", "")
 
 
+def in_the_log(tmux: TmuxServer, text: str, what: str, wide: bool, catalogue: dict[str, str]) -> list[str]:
+    """Open the notices log (``!``: a notice is no toast any more), wait for ``text`` in it, and
+    return the English on that screen; back to the main screen."""
+    tmux("send-keys", "-t", "t", "!")
+    wait_until(lambda: text in tmux.screen().replace(" ", ""), 30, lambda: f"{what} in the notices log:\n{tmux.screen()}")
+    found = english(ours(tmux.screen().splitlines(), wide), catalogue)
+    tmux("send-keys", "-t", "t", "Escape")
+    wait_until(lambda: "已停止" in tmux.screen(), 30, lambda: f"the main screen again:\n{tmux.screen()}")
+    return found
+
+
 def english(texts: list[str], catalogue: dict[str, str]) -> list[str]:
     """The English sentences among ``texts``."""
     found = []
@@ -81,11 +92,7 @@ def test_a_replayed_lesson_in_chinese_writes_no_english_sentence(lesson: str, si
         wait_until(lambda: "已停止" in tmux.screen(), 60, lambda: f"the first stop, in Chinese:\n{tmux.screen()}")
         seen["first stop"] = english(ours(tmux.screen().splitlines(), wide), catalogue)
         tmux("send-keys", "-t", "t", "s")  # not the recorded path's first step
-        wait_until(lambda: "不在录制中" in notices(tmux.screen()), 30, lambda: f"the off-path notice:\n{tmux.screen()}")
-        seen["off the path"] = english(ours(tmux.screen().splitlines(), wide), catalogue)
-        tmux("send-keys", "-t", "t", "E")
-        wait_until(lambda: "没有已知的CUDA错误" in notices(tmux.screen()), 30, lambda: f"E's notice:\n{tmux.screen()}")
-        seen["E"] = english(ours(tmux.screen().splitlines(), wide), catalogue)
+        seen["off the path"] = in_the_log(tmux, "不在录制中", "the off-path notice", wide, catalogue)
         tmux("send-keys", "-t", "t", "?")
         wait_until(lambda: "cudatui 按键" in tmux.screen(), 30, lambda: f"the help screen:\n{tmux.screen()}")
         seen["help"] = english([NOT_OURS.sub("", line) for line in tmux.screen().splitlines()
