@@ -13,6 +13,8 @@ import asyncio
 import shutil
 import signal
 import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
@@ -30,6 +32,19 @@ PROGRAM = ROOT / "scripts" / "own_programs" / "torch_index.py"
 WAIT = 240.0
 
 
+@asynccontextmanager
+async def post_mortem(program: Path, result: triage.TriageResult) -> AsyncIterator[Debugger]:
+    """The Debugger on the run's dump (the program's output beside it), once its stop is shown."""
+    debugger = Debugger(LaunchConfig(debugger=("cuda-gdb",), target=(str(program),), cwd=str(program.parent),
+                                     core=str(result.dump), program_output=str(result.output)))
+    await debugger.start()
+    try:
+        await until(lambda: debugger.state is not None and debugger.phase is Phase.STOPPED, WAIT, "the post-mortem stop")
+        yield debugger
+    finally:
+        await debugger.close()
+
+
 async def test_a_pytorch_index_assert_is_dumped_and_opened_at_its_thread_with_the_python_line(tmp_path: Path) -> None:
     if shutil.which("cuda-gdb") is None:
         pytest.skip("needs cuda-gdb")
@@ -42,11 +57,7 @@ async def test_a_pytorch_index_assert_is_dumped_and_opened_at_its_thread_with_th
     output = b"".join(said).decode(errors="replace")
     assert "Assertion" in output and "Fatal Python error: Aborted" in output
 
-    debugger = Debugger(LaunchConfig(debugger=("cuda-gdb",), target=(str(PROGRAM),), cwd=str(PROGRAM.parent),
-                                     core=str(result.dump), program_output=str(result.output)))
-    await debugger.start()
-    try:
-        await until(lambda: debugger.state is not None and debugger.phase is Phase.STOPPED, WAIT, "the post-mortem stop")
+    async with post_mortem(PROGRAM, result) as debugger:
         state = debugger.state
         assert state is not None and state.focus is not None
         assert state.host is not None
@@ -54,8 +65,6 @@ async def test_a_pytorch_index_assert_is_dumped_and_opened_at_its_thread_with_th
         assert frame is not None and (Path(frame.file).name, frame.line) == ("torch_index.py", 7)
         assert frame.code == 'print("sum", y.sum().item())'
         assert "Assertion" in debugger.output_tail.text
-    finally:
-        await debugger.close()
 
 
 async def test_rank_1_of_a_torchrun_job_is_dumped_alone(tmp_path: Path) -> None:
@@ -72,14 +81,8 @@ async def test_rank_1_of_a_torchrun_job_is_dumped_alone(tmp_path: Path) -> None:
     output = b"".join(said).decode(errors="replace")
     assert result.dump is not None, output[-3000:]
     assert [p.name for p in directory.glob("gpu.*.nvcudmp")] == [result.dump.name], "only rank 1 was armed"
-    debugger = Debugger(LaunchConfig(debugger=("cuda-gdb",), target=(str(program),), cwd=str(program.parent),
-                                     core=str(result.dump), program_output=str(result.output)))
-    await debugger.start()
-    try:
-        await until(lambda: debugger.state is not None and debugger.phase is Phase.STOPPED, WAIT, "the post-mortem stop")
+    async with post_mortem(program, result) as debugger:
         state = debugger.state
         assert state is not None and state.stop.exception is not None
         assert state.host is not None and state.host.user_frame is not None
         assert Path(state.host.user_frame.file).name == "ddp_oob.py"
-    finally:
-        await debugger.close()
