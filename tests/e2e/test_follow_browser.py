@@ -10,13 +10,13 @@ import os
 import re
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from tests.support.net import free_port
 from tests.support.paths import ROOT
 from tests.support.programs import BREAK_LINE, STEPS, compile_c
 from tests.support.tmux import TmuxServer
@@ -54,11 +54,6 @@ TAP = r"""
 """The page draws the terminal on a canvas (xterm.js): what the server sent it, escapes removed,
 is the text the test reads (``window.__screen``)."""
 
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def children(pid: int) -> list[str]:

@@ -9,12 +9,12 @@ import asyncio
 import importlib.util
 import re
 import signal
-import socket
 import subprocess
 import sys
 
 import pytest
 
+from tests.support.net import free_port, listening
 from tests.support.paths import RECORDED, ROOT
 from tests.support.wait import until
 
@@ -24,15 +24,6 @@ pytestmark = pytest.mark.skipif(importlib.util.find_spec("textual_serve") is Non
 RECORDING = RECORDED / "own" / "ui_cupy_oob.jsonl"
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def listening(port: int) -> bool:
-    with socket.socket() as sock:
-        return sock.connect_ex(("127.0.0.1", port)) == 0
 
 
 def text(said: bytes | bytearray) -> str:
