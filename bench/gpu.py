@@ -30,6 +30,7 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 from cudatui.gdbbridge.session import events as ev
@@ -150,10 +151,11 @@ def raw_steps(target: Target, steps: int, switches: list[float] | None = None) -
             proc.wait()
 
 
-async def app_steps(target: Target, steps: int) -> tuple[list[float], list[float]]:
+async def app_steps(target: Target, steps: int) -> tuple[list[float], list[float], list[float]]:
     """Key to screen in the real app: ``n`` pressed ``steps`` times, then ``steps`` focus switches
     (the Debugger's switch_focus, as the Focus pane's Enter calls it), each until the new state is
-    the app's and the app is idle (painted)."""
+    the app's and the app is idle (painted); also, for each ``n``, the seconds until the new state
+    was the Debugger's (before the app painted it)."""
     from cudatui.gdbbridge.debugger.config import LaunchConfig
     from cudatui.gdbbridge.debugger.status import Phase
     from cudatui.tui.apps.debugger_app import DebuggerApp
@@ -161,16 +163,20 @@ async def app_steps(target: Target, steps: int) -> tuple[list[float], list[float
     app = DebuggerApp(LaunchConfig(debugger=(target.debugger,), target=target.program, cwd=target.cwd,
                                    breakpoints=(target.location,)))
     nexts: list[float] = []
+    states: list[float] = []
     switches: list[float] = []
     async with app.run_test(size=(160, 48)) as pilot:
 
-        async def until(done: Callable[[], bool], limit: float = STEP_TIMEOUT) -> None:
+        async def until(done: Callable[[], bool], limit: float = STEP_TIMEOUT) -> float:
+            """Wait for ``done``, then for the app to be idle; the time ``done`` came true."""
             deadline = time.perf_counter() + limit
             while not done():
                 if time.perf_counter() > deadline:
                     raise RuntimeError(f"the app never reached the state asked for ({app.debugger.status.detail})")
                 await asyncio.sleep(0.001)
+            reached = time.perf_counter()
             await pilot.pause()
+            return reached
 
         def shown_after(generation: int) -> Callable[[], bool]:
             return lambda: (app.debugger.state is not None and app.debugger.state.generation > generation
@@ -181,17 +187,18 @@ async def app_steps(target: Target, steps: int) -> tuple[list[float], list[float
             assert app.debugger.state is not None
             before, t0 = app.debugger.state.generation, time.perf_counter()
             await pilot.press("n")
-            await until(shown_after(before))
+            reached = await until(shown_after(before))
             if app.debugger.state.stop.exited:
                 break
             nexts.append(time.perf_counter() - t0)
+            states.append(reached - t0)
         for thread in range(1, steps + 1):
             assert app.debugger.state is not None
             if app.debugger.state.focus is None:
                 break
             before, t0 = app.debugger.state.generation, time.perf_counter()
             request = f"thread ({thread},0,0)"  # in the focused block
-            app.spawn(lambda request=request: app.debugger.switch_focus(request), "focus")
+            app.spawn(partial(app.debugger.switch_focus, request), "focus")
             try:
                 await until(shown_after(before), SWITCH_TIMEOUT)
             except RuntimeError:  # the n rows stand; say what the switch did
@@ -200,12 +207,13 @@ async def app_steps(target: Target, steps: int) -> tuple[list[float], list[float
                 break
             switches.append(time.perf_counter() - t0)
         await app.action_quit()
-    return nexts, switches
+    return nexts, states, switches
 
 
 def measure(target: Target, rounds: int = 3, steps: int = 3) -> list[Result]:
     bare, hits, shown, steps_session, steps_raw = [], [], [], [], []
     app_nexts: list[float] = []
+    app_states: list[float] = []
     app_switches: list[float] = []
     raw_switches: list[float] = []
     for _ in range(rounds):
@@ -216,11 +224,12 @@ def measure(target: Target, rounds: int = 3, steps: int = 3) -> list[Result]:
         steps_session += step_times
         steps_raw += raw_steps(target, steps, raw_switches)
         try:
-            nexts, switches = asyncio.run(app_steps(target, steps))
+            nexts, states, switches = asyncio.run(app_steps(target, steps))
         except RuntimeError as exc:  # said in the rows' absence, the other rows still printed
             print(f"bench.gpu: key to screen: {exc}", file=sys.stderr)
             continue
         app_nexts += nexts
+        app_states += states
         app_switches += switches
     b, h, s = median(bare), median(hits), median(shown)
     where = f"{Path(target.debugger).name}, break {target.location}, {rounds} rounds"
@@ -245,6 +254,11 @@ def measure(target: Target, rounds: int = 3, steps: int = 3) -> list[Result]:
                                   f"{len(app_times)} and {len(raw_times)}", ("<=", 1.2),
                                   "the app gathers every visible pane's data in the stop's refresh batch, then "
                                   "paints once: bench.stop_to_screen splits the UI part"))
+    if app_nexts and app_states and steps_raw:
+        ms, mr = median(app_states) * 1000, median(steps_raw) * 1000
+        results.append(Result(BENCH, "key to state (n): the Debugger's new state / raw MI round trip", ms / mr, "x",
+                              f"state {fmt(ms)} ms, then painted at {fmt(median(app_nexts) * 1000)} ms; raw "
+                              f"{fmt(mr)} ms: the rest of the key-to-screen row is the app's paint"))
     return results
 
 

@@ -110,7 +110,8 @@ def test_gpu_set_runs_with_gnu_gdb(tmp_path: Path) -> None:
     assert names == ["first breakpoint: gdbbridge *stopped / bare -batch",
                      "first breakpoint: first StopState shown / bare -batch",
                      "step (-exec-next): GdbSession / raw MI pipe",
-                     "key to screen (n): the app / raw MI round trip"]  # GNU gdb has no CUDA focus to switch
+                     "key to screen (n): the app / raw MI round trip",
+                     "key to state (n): the Debugger's new state / raw MI round trip"]  # GNU gdb has no CUDA focus to switch
 
 
 def test_gpu_set_reports_missing_debugger_in_one_line() -> None:
