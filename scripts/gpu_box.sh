@@ -25,6 +25,8 @@
 #                          new recordings in tmux (tests/e2e/test_lesson_paths_tmux.py) in the box's
 #                          copy of the tree; the new files in $R/recordings.new for the lead to copy
 #                          to kernels/recordings
+#   demo-run LESSON [BP]   the lesson's demo run plainly, then under cuda-gdb -batch with a breakpoint
+#                          (default: the lesson's first), each one's exit and last output lines
 #   sanitizer-reports      every lesson's compute-sanitizer reports (scripts/record_lessons_sanitizer.sh)
 #   nvml [SECONDS]         NVML samples under a matmul load (scripts/record_nvml.py), 60 s
 #   threads-at-bp          threads at a breakpoint recorded through the UI (scripts/gpu_threads_at_bp.py)
@@ -117,6 +119,20 @@ record_lessons() {
     -k "$(echo "$@" | sed 's/ / or /g')" -rs > "$R/lesson_claims.log" 2>&1
   echo "lesson claims rc=$?" >> "$R/lesson_claims.log"
   grep -E "claims checked|awaiting:|passed|failed|rc=" "$R/lesson_claims.log" | cut -c1-300
+}
+
+demo_run() {
+  local lesson=${1:?demo-run LESSON [BREAKPOINT]} bp=${2:-} log
+  build "$lesson"
+  [ -n "$bp" ] || bp=$(python3 -c "from cudatui.kernels.lessons import get_lesson; print(get_lesson('$lesson').breakpoint_specs()[0][0])")
+  log=$R/demo_run_$lesson.log
+  { echo "== plain: python3 kernels/demos/$lesson.py"
+    timeout 120 python3 "kernels/demos/$lesson.py" 2>&1 | tail -15; echo "rc=${PIPESTATUS[0]}"
+    echo "== cuda-gdb -batch, break $bp"
+    timeout 240 cuda-gdb -batch -nx -ex "set breakpoint pending on" -ex "break $bp" -ex run -ex "info cuda kernels" \
+      -ex continue -ex continue --args python3 "kernels/demos/$lesson.py" 2>&1 | tail -40; echo "rc=${PIPESTATUS[0]}"
+  } > "$log" 2>&1
+  cut -c1-300 "$log"
 }
 
 sanitizer_reports() {
@@ -238,6 +254,7 @@ case $command in
   replay-attach) replay_attach ;;
   record) record "$@" ;;
   record-lessons) record_lessons "$@" ;;
+  demo-run) demo_run "$@" ;;
   sanitizer-reports) sanitizer_reports ;;
   nvml) nvml "$@" ;;
   threads-at-bp) threads_at_bp ;;
