@@ -32,8 +32,9 @@ _LAUNCHERS: dict[str, tuple[str, tuple[type, ...]]] = {
 }
 """Lesson name -> (launcher symbol, ctypes argument types); all return int."""
 
-MAX_ELEMENTS = 1 << 24
-"""Largest tensor the wrappers accept (the launchers index with int)."""
+MAX_ELEMENTS = 1 << 26
+"""Largest tensor the wrappers accept: the launchers index with int and allocate ``n * 4`` bytes
+(well below 2**31); the leak lesson's 256 MiB workspace is this many floats."""
 
 
 class KernelLaunchError(RuntimeError):

@@ -10,13 +10,14 @@ it) are bumps: the same snapshot again with a new generation. Nothing else publi
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import replace
 
 from cudatui.gdbbridge.cuda.evaluation import evaluation
 from cudatui.gdbbridge.debugger.breakpoints import pending_text
 from cudatui.gdbbridge.debugger.context import DebuggerContext
 from cudatui.gdbbridge.debugger.events import ProgramText, QueriesFailed, StateChanged
-from cudatui.gdbbridge.debugger.host import debuggee_env, read_host_stack
+from cudatui.gdbbridge.debugger.host import debuggee_env, read_host_stack, start_live_read
 from cudatui.gdbbridge.debugger.status import Phase, focused_kernel, stop_detail
 from cudatui.gdbbridge.debugger.steps import STEPS, Step
 from cudatui.gdbbridge.host.view import sync_point
@@ -93,6 +94,8 @@ class StopRefresh:
         if self.pending is stop:
             self.pending = None
         self.refreshing = True
+        assert ctx.session is not None
+        live = start_live_read(ctx.session, ctx.config) if new_stop and not stop.exited else None
         try:
             state = await ctx.builder.refresh(stop, selected_frame=selected_frame, focus=focus,
                                               requery_focus=requery_focus, select=select, threads=new_stop)
@@ -102,7 +105,7 @@ class StopRefresh:
                 await ctx.variables.follow(state)
             watches = await self._watch_values(state)
             if new_stop:
-                host, note = await self._host_behind(state)
+                host, note = await self._host_behind(state, live)
             elif previous is not None and previous.stop is stop:
                 host, note = previous.host, previous.host_note
             else:
@@ -111,6 +114,8 @@ class StopRefresh:
             return None
         finally:
             self.refreshing = False
+            if live is not None and not live.done():  # the refresh failed before it was awaited
+                live.cancel()
         ctx.uses_cuda = ctx.uses_cuda or state.focus is not None
         state = clean(replace(state, notes=self._notes(state), watches=watches, host=host, host_note=note))
         if ctx.session is not None and not ctx.config.replayed:
@@ -196,14 +201,16 @@ class StopRefresh:
 
     # -- what a stop gathers beside the batch ----------------------------------------------
 
-    async def _host_behind(self, state: StopState) -> tuple[HostStack | None, str | None]:
-        """The host stack behind a new stop, when the program is Python (or the recording has it),
-        and the note saying when its line is a sync point rather than the launch."""
+    async def _host_behind(self, state: StopState, live: asyncio.Task[HostStack] | None,
+                           ) -> tuple[HostStack | None, str | None]:
+        """The host stack behind a new stop (``live``: its read, started with the batch), when the
+        program is Python (or the recording has it), and the note saying when its line is a sync
+        point rather than the launch."""
         ctx = self.ctx
         assert ctx.session is not None
         if state.stop.exited:
             return None, None
-        stack = await read_host_stack(ctx.session, ctx.config)
+        stack = await read_host_stack(ctx.session, ctx.config, live)
         in_kernel = stack is not None and state.focus is not None
         env = debuggee_env(ctx.config, ctx.launch_blocking)
         note = sync_point(stack, env, can_rerun=ctx.config.attach is None) if stack is not None and in_kernel else None

@@ -298,6 +298,14 @@ def test_demo_check_and_surfaced_lines(capsys):
     ]
 
 
+@pytest.mark.parametrize("lesson", [lesson.name for lesson in LESSONS if lesson.name != "tile"])
+def test_each_demos_size_is_one_the_wrappers_accept(lesson):
+    """A demo whose tensors the wrappers refuse exits 1 before its kernel (leak's 256 MiB
+    workspace did, on the H200, batch 32)."""
+    demo = importlib.import_module(f"cudatui.kernels.demos.{lesson}")
+    assert 0 < demo.N <= ops.MAX_ELEMENTS
+
+
 def _torch_or_skip():
     return pytest.importorskip("torch", reason="torch not installed; wrapper checks need it")
 
