@@ -14,7 +14,8 @@
 #   facts                  the box: GPU, driver, memory, cuda-gdb/sanitizer/nvcc, Python, torch, cores
 #   build [LESSON...]      build the teaching kernels (all without a name)
 #   tier3 [N [ALL_S [ONE_S]]]  every tier-3 test (tests/gpu, -m gpu), N workers (4: six concurrent
-#                          cuda-gdb sessions crashed its back end), ALL_S s in all, ONE_S s a test
+#                          cuda-gdb sessions crashed its back end), ALL_S s in all, ONE_S s a test;
+#                          K=EXPR runs those pytest -k selects
 #   replay-attach          tests/gdbbridge/record/test_replay.py and test_attach.py on the box's Python
 #   record [LESSON...]     record lessons through the UI along their paths (scripts/record_demos.py)
 #                          into $R/recordings.new (all without a name; JOBS=1 at a time); with the
@@ -81,7 +82,7 @@ build() {
 tier3() {
   local workers=${1:-4} all_s=${2:-450} one_s=${3:-420} started=$SECONDS
   build
-  timeout "$all_s" python3 -m pytest -p no:cacheprovider -n "$workers" -q -rs -m gpu tests/gpu -o addopts="" \
+  timeout "$all_s" python3 -m pytest -p no:cacheprovider -n "$workers" -q -rs -m gpu tests/gpu -o addopts="" ${K:+-k "$K"} \
     --timeout "$one_s" --durations 15 > "$R/gpu_tests.log" 2>&1
   echo "gpu tests rc=$? seconds=$((SECONDS - started))" >> "$R/gpu_tests.log"
   grep -E "^(FAILED|ERROR)|passed|failed|rc=|SKIPPED" "$R/gpu_tests.log" | tail -25
