@@ -2,7 +2,8 @@
 the driver writes a lightweight GPU coredump into the run's private directory and aborts the
 process, faulthandler prints its Python stack; the Debugger opens the dump at the faulting
 thread, with the program's sync line (7, the ``.item()``) as the stop's host stack and the
-device assert message among the program's output.
+device assert message among the program's output. A warp-wide fault (a cpp_extension's lane 24 reads
+out of bounds) opens at its culprit lane.
 
 Run: ``python -m pytest -m gpu tests/gpu/test_triage_gpu.py -v``
 """
@@ -65,6 +66,29 @@ async def test_a_pytorch_index_assert_is_dumped_and_opened_at_its_thread_with_th
         assert frame is not None and (Path(frame.file).name, frame.line) == ("torch_index.py", 7)
         assert frame.code == 'print("sum", y.sum().item())'
         assert "Assertion" in debugger.output_tail.text
+        assert state.culprit is not None and state.culprit.lane == state.focus.lane, state.culprit  # the one lane
+
+
+async def test_the_post_mortem_of_a_warp_wide_fault_focuses_the_culprit_lane(tmp_path: Path) -> None:
+    """A cpp_extension gather (-G) whose lane 24 reads idx[24] = 2^34: the driver's dump has all 32
+    lanes of the warp faulted and cuda-gdb focuses lane 0; opening it, the Debugger walks the faulting
+    line over the lanes (the search behind the Warps pane's C) and shows the stop at lane 24."""
+    if shutil.which("cuda-gdb") is None:
+        pytest.skip("needs cuda-gdb")
+    program = ROOT / "scripts" / "own_programs" / "ext_oob.py"
+    directory = triage.private_directory(str(tmp_path / "dumps"))
+    said: list[bytes] = []
+    result = await asyncio.to_thread(triage.run_armed, [sys.executable, str(program)], directory,
+                                     cwd=str(program.parent), echo=said.append)
+    assert result.dump is not None, b"".join(said)[-3000:]
+    async with post_mortem(program, result) as debugger:
+        state = debugger.state
+        assert state is not None and state.focus is not None and state.culprit is not None
+        print(f"ext_oob post-mortem: focus {state.focus.software} lane {state.focus.lane}; {state.culprit}", flush=True)
+        assert sum(1 for lane in state.lanes if lane.exception) > 1  # a warp-wide fault
+        assert state.culprit.lane == 24 and state.culprit.expression in ("j", "idx[i]")
+        assert "is outside 0..63" in state.culprit.reason
+        assert state.focus.lane == 24 and state.focus.thread == (24, 0, 0)
 
 
 async def test_rank_1_of_a_torchrun_job_is_dumped_alone(tmp_path: Path) -> None:
