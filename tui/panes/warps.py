@@ -264,9 +264,9 @@ class WarpsPane(QueryPane):
             self.set_reactive(WarpsPane.lane_cursor, state.focus.lane)
         self._fill_table()
         self._fill_lines()
+        self._refresh_watch()
         if previous is None or state.stop is not previous.stop:  # what C found holds for its stop only
             self._show_found(state)
-        self._refresh_watch()
 
     def _show_found(self, state: StopState) -> None:
         """A new stop's culprit line: what the Debugger found opening a coredump (its values become
@@ -279,7 +279,8 @@ class WarpsPane(QueryPane):
         values = found.values_of(found.expression) if found.expression else {}
         if found.expression and values:
             self._cache[(self.place, found.expression)] = values
-            self.set_reactive(WarpsPane.watch_expression, found.expression)  # shown by the refresh that follows
+            self.watch_expression = found.expression
+            self._refresh_watch()  # the same expression again: no watcher runs
 
     def _fill_table(self) -> None:
         if not self.is_mounted or self.state is None:
