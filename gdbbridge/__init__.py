@@ -38,6 +38,9 @@ _PUBLIC = {
     "cudatui.gdbbridge.jobs.triage": (
         "TriageError", "TriageResult", "private_directory", "remove_run", "run_armed",
     ),
+    "cudatui.gdbbridge.jobs.dump_limits": (
+        "DEFAULT_MAX_DUMP", "core_place", "fmt_size", "parse_size", "replaced_file", "space_problem",
+    ),
     "cudatui.gdbbridge.jobs.attach": (
         "ProcessInfo", "attach_debugger", "attach_problem", "attached_pid", "process_info",
     ),
