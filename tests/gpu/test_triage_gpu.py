@@ -110,3 +110,27 @@ async def test_rank_1_of_a_torchrun_job_is_dumped_alone(tmp_path: Path) -> None:
         assert state is not None and state.stop.exception is not None
         assert state.host is not None and state.host.user_frame is not None
         assert Path(state.host.user_frame.file).name == "ddp_oob.py"
+
+
+async def test_a_cpu_core_is_capped_by_the_dump_size_and_the_gpu_dump_still_opens(tmp_path: Path) -> None:
+    """``--cpu-core --max-dump-size 256M`` on PyTorch's index assert: the driver aborts the process,
+    the kernel writes its CPU core (1.2 GB whole, DESIGN.md) cut at 256 MiB by RLIMIT_CORE, triage
+    moves it into the run's directory and says it is cut; the GPU dump is whole and opens."""
+    from cudatui.gdbbridge.jobs.dump_limits import CorePlace, core_place
+    if shutil.which("cuda-gdb") is None:
+        pytest.skip("needs cuda-gdb")
+    if not isinstance(core_place(str(PROGRAM.parent)), CorePlace):
+        pytest.skip(f"the kernel writes no CPU core file here: {core_place(str(PROGRAM.parent))}")
+    directory = triage.private_directory(str(tmp_path / "dumps"))
+    said: list[bytes] = []
+    result = await asyncio.to_thread(triage.run_armed, [sys.executable, str(PROGRAM)], directory,
+                                     cwd=str(PROGRAM.parent), echo=said.append, core_limit=256 << 20)
+    print(f"torch_index --cpu-core 256M: {result.cpu_core} "
+          f"{result.cpu_core.stat().st_size if result.cpu_core else 0} bytes; notes {result.notes}", flush=True)
+    assert result.dump is not None, b"".join(said)[-2000:]
+    assert result.cpu_core == directory / "cpu.core"
+    assert result.cpu_core.stat().st_size <= (256 << 20) + (16 << 20)
+    assert any("CPU core is cut short" in note for note in result.notes), result.notes
+    assert not any("GPU coredump" in note for note in result.notes), result.notes
+    async with post_mortem(PROGRAM, result) as debugger:
+        assert debugger.state is not None and debugger.state.focus is not None
