@@ -213,7 +213,7 @@ triage() {
   rm -rf "$R"/triage/*.dumps
   timeout 270 python3 -m pytest -p no:cacheprovider -q -s -o addopts="" --timeout 180 -m gpu tests/gpu/test_triage_gpu.py \
     > "$R/triage_gpu.log" 2>&1
-  cut -c1-300 "$R/record_triage.log"; grep -E "post-mortem:|--cpu-core" "$R/triage_gpu.log" | cut -c1-300; tail -3 "$R/triage_gpu.log"
+  cut -c1-300 "$R/record_triage.log"; grep -E "post-mortem:|--cpu-core|ext_oob dump" "$R/triage_gpu.log" | cut -c1-300; tail -3 "$R/triage_gpu.log"
 }
 
 summary() {

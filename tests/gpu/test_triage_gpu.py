@@ -55,6 +55,7 @@ async def test_a_pytorch_index_assert_is_dumped_and_opened_at_its_thread_with_th
                                      echo=said.append)
     assert result.returncode == -signal.SIGABRT, b"".join(said)[-2000:]
     assert result.dump is not None and result.dump.parent == directory
+    assert result.notes == ()  # whole, not cut
     output = b"".join(said).decode(errors="replace")
     assert "Assertion" in output and "Fatal Python error: Aborted" in output
 
@@ -81,6 +82,8 @@ async def test_the_post_mortem_of_a_warp_wide_fault_focuses_the_culprit_lane(tmp
     result = await asyncio.to_thread(triage.run_armed, [sys.executable, str(program)], directory,
                                      cwd=str(program.parent), echo=said.append)
     assert result.dump is not None, b"".join(said)[-3000:]
+    print(f"ext_oob dump {result.dump.stat().st_size} bytes, starts {result.dump.read_bytes()[:4]!r}", flush=True)
+    assert result.notes == ()  # a whole dump is not said to be cut (an ELF file: its headers are checked)
     async with post_mortem(program, result) as debugger:
         state = debugger.state
         assert state is not None and state.focus is not None and state.culprit is not None
