@@ -38,6 +38,9 @@ _PUBLIC = {
     "cudatui.gdbbridge.jobs.triage": (
         "TriageError", "TriageResult", "private_directory", "remove_run", "run_armed",
     ),
+    "cudatui.gdbbridge.jobs.dump_limits": (
+        "DEFAULT_MAX_DUMP", "core_place", "fmt_size", "parse_size", "replaced_file", "space_problem",
+    ),
     "cudatui.gdbbridge.jobs.attach": (
         "ProcessInfo", "attach_debugger", "attach_problem", "attached_pid", "process_info",
     ),
@@ -55,8 +58,8 @@ _PUBLIC = {
     "cudatui.gdbbridge.cuda.focus": ("FocusResult", "FocusSyntaxError", "normalize_focus", "switch_focus"),
     "cudatui.gdbbridge.cuda.evaluation": ("read_shared",),
     "cudatui.gdbbridge.cuda.disassembly": ("disassemble",),
-    "cudatui.gdbbridge.cuda.warp_watch": ("LaneValue", "WarpWatchError", "evaluate_in_lanes"),
-    "cudatui.gdbbridge.cuda.culprit": ("Culprit",),
+    "cudatui.gdbbridge.cuda.warp_watch": ("WarpWatchError", "evaluate_in_lanes"),
+    "cudatui.gdbbridge.models.culprit": ("Culprit", "LaneValue"),
     "cudatui.gdbbridge.cuda.shared_decls": ("SharedDecl", "shared_arrays"),
     "cudatui.gdbbridge.record.transcript": ("Exchange", "Transcript", "TranscriptError", "canonical", "load"),
     "cudatui.gdbbridge.debugger.recorded_path": ("Move", "recorded_breakpoints", "recorded_moves", "recorded_start"),

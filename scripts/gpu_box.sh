@@ -228,9 +228,9 @@ triage() {
   timeout 300 python3 scripts/record_triage.py "$R/triage" "${@:-torch_index}" > "$R/record_triage.log" 2>&1
   echo "record_triage rc=$? seconds=$((SECONDS - started))" >> "$R/record_triage.log"
   rm -rf "$R"/triage/*.dumps
-  timeout 200 python3 -m pytest -p no:cacheprovider -q -o addopts="" --timeout 180 -m gpu tests/gpu/test_triage_gpu.py \
+  timeout 270 python3 -m pytest -p no:cacheprovider -q -s -o addopts="" --timeout 180 -m gpu tests/gpu/test_triage_gpu.py \
     > "$R/triage_gpu.log" 2>&1
-  cut -c1-300 "$R/record_triage.log"; tail -3 "$R/triage_gpu.log"
+  cut -c1-300 "$R/record_triage.log"; grep -E "post-mortem:|--cpu-core|ext_oob dump" "$R/triage_gpu.log" | cut -c1-300; tail -3 "$R/triage_gpu.log"
 }
 
 summary() {

@@ -8,7 +8,7 @@ Usage (on the GPU box, from the repository root)::
 
 Per program it prints: the plain run's time (``python3 PROG``, no debugger), the triage run's
 time, the time from the start of triage to the post-mortem screen, the dump's size, the stop
-(focus, exception) and the Python line; the recordings are ``OUT_DIR/triage_<name>.jsonl``.
+(focus, exception, the culprit lane the post-mortem found) and the Python line; the recordings are ``OUT_DIR/triage_<name>.jsonl``.
 """
 
 from __future__ import annotations
@@ -44,7 +44,8 @@ async def post_mortem(config: LaunchConfig, started: float) -> str:
         await app.action_quit()
     return (f"screen at {shown:.2f} s; focus {state.focus.software if state.focus else None}; exception {exception}; "
             f"python line {frame.file if frame else None}:{frame.line if frame else None} "
-            f"({frame.code if frame else ''}); note {state.host_note!r}")
+            f"({frame.code if frame else ''}); note {state.host_note!r}; culprit "
+            f"{(state.culprit.lane, state.culprit.reason) if state.culprit else None}")
 
 
 async def record(name: str, out: Path) -> None:

@@ -20,12 +20,13 @@ and the next one is tried.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 from collections.abc import Sequence
 
 from cudatui.gdbbridge.convert import to_int
-from cudatui.gdbbridge.cuda.warp_watch import LaneValue, evaluate_in_lanes
+from cudatui.gdbbridge.cuda.warp_watch import evaluate_in_lanes
+from cudatui.gdbbridge.i18n import N_, tr
+from cudatui.gdbbridge.models.culprit import Culprit, LaneValue
 from cudatui.gdbbridge.source import find_source, read_source
 
 if TYPE_CHECKING:
@@ -36,6 +37,8 @@ SIZE_NAMES = ("n", "N", "size", "count", "len", "length", "numel", "num", "total
 """Names whose value is taken as the size an index must stay below."""
 MAX_EXPRESSIONS = 6
 """Expressions evaluated at most (each costs two commands per lane)."""
+NOTHING_TO_EVALUATE = N_("nothing to evaluate: no source line or locals here (a kernel built without -G)")
+"""Why no lane is named where the kernel has neither a source line nor locals (CuPy without -G)."""
 _KEYWORDS = frozenset(["if", "else", "for", "while", "do", "return", "int", "long", "unsigned", "signed", "float", "double", "char", "bool", "void", "const", "auto", "sizeof", "static_cast", "reinterpret_cast", "__syncthreads", "true", "false", "nullptr", "struct", "threadIdx", "blockIdx", "blockDim", "gridDim", "size_t", "int64_t", "int32_t", "uint32_t", "uint64_t", "tl"])
 _NAME = re.compile(r"(?<![\w.>])([A-Za-z_]\w*)(?!\s*\()")
 
@@ -81,35 +84,6 @@ def line_expressions(code: str, before: Sequence[str] = ()) -> tuple[str, ...]:
     names = [m.group(1) for m in _NAME.finditer(code)]
     found = dict.fromkeys([*indices, *defined, *subscripted, *names])
     return tuple(e for e in found if e not in _KEYWORDS and e not in SIZE_NAMES)
-
-
-@dataclass(frozen=True)
-class Culprit:
-    """What the walk found: per expression the lanes' values; the culprit ``lane`` and why (or None)."""
-
-    evaluated: tuple[tuple[str, tuple[LaneValue, ...]], ...]
-    lane: int | None = None
-    expression: str | None = None
-    reason: str = ""
-
-    @property
-    def differing(self) -> tuple[str, ...]:
-        """One line per evaluated expression whose value differs between lanes."""
-        return tuple(describe(expression, values) for expression, values in self.evaluated
-                     if len({v.text for v in values}) > 1)
-
-
-def describe(expression: str, values: tuple[LaneValue, ...]) -> str:
-    """``idx[i]: lanes 0-31 from 0 to 31, lane 24 17179869184`` style summary of one expression."""
-    read = {v.lane: to_int(v.value) for v in values}
-    numbers = {lane: n for lane, n in read.items() if n is not None}
-    if numbers and len(numbers) == len(read):
-        low, high = min(numbers.values()), max(numbers.values())
-        return f"{expression}: {low}..{high} over lanes {min(numbers)}-{max(numbers)}"
-    texts: dict[str, list[int]] = {}
-    for v in values:
-        texts.setdefault(v.text, []).append(v.lane)
-    return f"{expression}: " + "; ".join(f"{text} in {len(lanes)} lanes" for text, lanes in texts.items())
 
 
 def out_of_range(values: tuple[LaneValue, ...], size: int | None) -> tuple[int, str] | None:
@@ -168,6 +142,8 @@ async def find_culprit(session: GdbSession, state: StopState, code: str, before:
     expressions = line_expressions(code, before) if code else ()
     if not expressions:
         expressions = tuple(v.name for v in state.variables if not v.is_arg)
+    if not expressions:
+        return Culprit((), reason=tr(NOTHING_TO_EVALUATE))
     size = size_of(state, expressions)
     evaluated: list[tuple[str, tuple[LaneValue, ...]]] = []
     for expression in expressions[:MAX_EXPRESSIONS]:
@@ -177,3 +153,11 @@ async def find_culprit(session: GdbSession, state: StopState, code: str, before:
         if found is not None:
             return Culprit(tuple(evaluated), found[0], expression, f"{expression} = {found[1]}")
     return Culprit(tuple(evaluated), reason="no lane's value stands out")
+
+
+async def culprit_of(session: GdbSession, state: StopState, source_dirs: tuple[str, ...] = (), recorded: bool = False
+                     ) -> Culprit:
+    """The culprit lane at ``state``: its faulting line found (:func:`faulting_line`) and walked
+    (:func:`find_culprit`). The one search behind the Warps pane's ``C`` and a post-mortem's stop."""
+    code, before = faulting_line(state, source_dirs, recorded)
+    return await find_culprit(session, state, code, before)

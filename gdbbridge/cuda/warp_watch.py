@@ -9,12 +9,12 @@ selected frame to the innermost one, as any focus switch does.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from cudatui.gdbbridge.cuda.evaluation import evaluation
 from cudatui.gdbbridge.cuda.focus import switch_focus
 from cudatui.gdbbridge.cuda.tables import info, parse_lanes
+from cudatui.gdbbridge.models.culprit import LaneValue
 from cudatui.gdbbridge.session.errors import DebuggerGone, MIError
 
 if TYPE_CHECKING:
@@ -23,20 +23,6 @@ if TYPE_CHECKING:
 
 class WarpWatchError(Exception):
     """The watch could not run, or the focus could not be restored (message is one line)."""
-
-
-@dataclass(frozen=True)
-class LaneValue:
-    """The watched expression in one lane: ``value`` as gdb prints it, or ``error``."""
-
-    lane: int
-    value: str | None
-    error: str | None = None
-
-    @property
-    def text(self) -> str:
-        """The value, or the error as ``<error: ...>``."""
-        return self.value if self.value is not None else f"<error: {self.error}>"
 
 
 async def evaluate_in_lanes(session: GdbSession, expression: str) -> tuple[LaneValue, ...]:

@@ -34,7 +34,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from cudatui.gdbbridge.cuda.culprit import Culprit
+from cudatui.gdbbridge.models.culprit import Culprit
 from cudatui.gdbbridge.debugger.breakpoint_edits import BreakpointEdits
 from cudatui.gdbbridge.debugger.breakpoints import Breakpoints, BreakpointSpec
 from cudatui.gdbbridge.debugger.config import LaunchConfig

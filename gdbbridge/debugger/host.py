@@ -32,10 +32,12 @@ TAIL = 1 << 20
 
 def post_mortem_stack(config: LaunchConfig) -> HostStack | None:
     """The Python stack behind a coredump: faulthandler's report in the program's output (triage),
-    else the CPU core's (``--host-core``, read with the Python that runs cudatui unless the
+    else (none there) the CPU core's (``--host-core``, read with the Python that runs cudatui unless the
     program names another), else None."""
     if config.program_output:
-        return parse_fault_trace(read_output(config.program_output), dump_pid(config.core or ""), config.cwd)
+        stack = parse_fault_trace(read_output(config.program_output), dump_pid(config.core or ""), config.cwd)
+        if stack is not None or not config.host_core:
+            return stack
     if config.host_core:
         python = config.program_argv[0] if config.program_argv and is_python(config) else sys.executable
         return read_core_stack(config.host_core, python)

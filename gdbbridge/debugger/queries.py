@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from cudatui.gdbbridge.cuda.culprit import Culprit
+from cudatui.gdbbridge.models.culprit import Culprit
 from cudatui.gdbbridge.models.cuda import BlockRange, Instruction, ThreadRange
 from cudatui.gdbbridge.debugger.varobj import Path, VarNode
 

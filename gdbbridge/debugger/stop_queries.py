@@ -9,9 +9,10 @@ asks for the move to the culprit lane like any focus switch)."""
 from __future__ import annotations
 
 from cudatui.gdbbridge.cuda import warp_watch
-from cudatui.gdbbridge.cuda.culprit import Culprit, faulting_line, find_culprit
+from cudatui.gdbbridge.cuda.culprit import culprit_of
 from cudatui.gdbbridge.cuda.disassembly import disassemble
 from cudatui.gdbbridge.cuda.evaluation import evaluate, read_shared
+from cudatui.gdbbridge.models.culprit import Culprit
 from cudatui.gdbbridge.models.cuda import BlockRange, Instruction, ThreadRange
 from cudatui.gdbbridge.cuda.tables import info, parse_blocks, parse_threads
 from cudatui.gdbbridge.debugger.context import DebuggerContext
@@ -78,8 +79,7 @@ class StopQueries:
             session, state = self.ctx.stopped(), self.ctx.state
             assert state is not None
             self._lanes_listable()
-            code, before = faulting_line(state, self.ctx.config.source_dirs, self.ctx.config.replayed)
-            return clean(await find_culprit(session, state, code, before))
+            return clean(await culprit_of(session, state, self.ctx.config.source_dirs, self.ctx.config.replayed))
 
     def _lanes_listable(self) -> None:
         if self.ctx.state is not None and warp_tables_unsafe(self.ctx.state.stop):

@@ -2,7 +2,8 @@
 
 :class:`StopRefresh` is the part of a Debugger that gathers everything shown at a stop (the
 refresh batch of :class:`~cudatui.gdbbridge.debugger.state.StateBuilder`, the variables opened
-in the Locals tree, the watches' values and, for a new stop, the host stack behind it) into one
+in the Locals tree, the watches' values and, for a new stop, the host stack behind it; at a
+post-mortem's warp-wide exception, the culprit lane, focused) into one
 frozen state with a new generation, publishes it as one ``StateChanged``, then says the phase.
 Later changes of the same stop (breakpoints, watches, notes read from output that arrived after
 it) are bumps: the same snapshot again with a new generation. Nothing else publishes a state.
@@ -13,7 +14,10 @@ from __future__ import annotations
 import asyncio
 from dataclasses import replace
 
+from cudatui.gdbbridge.cuda.culprit import culprit_of
 from cudatui.gdbbridge.cuda.evaluation import evaluation
+from cudatui.gdbbridge.cuda.focus import switch_focus
+from cudatui.gdbbridge.cuda.warp_watch import WarpWatchError
 from cudatui.gdbbridge.debugger.breakpoints import pending_text
 from cudatui.gdbbridge.debugger.context import DebuggerContext
 from cudatui.gdbbridge.debugger.events import ProgramText, QueriesFailed, StateChanged
@@ -22,7 +26,9 @@ from cudatui.gdbbridge.debugger.status import Phase, focused_kernel, stop_detail
 from cudatui.gdbbridge.debugger.steps import STEPS, Step
 from cudatui.gdbbridge.host.view import sync_point
 from cudatui.gdbbridge.jobs.ranks import exit_status
+from cudatui.gdbbridge.i18n import tr
 from cudatui.gdbbridge.models import StopEvent, StopState, Variable
+from cudatui.gdbbridge.models.culprit import Culprit
 from cudatui.gdbbridge.models.cuda import CudaFocus
 from cudatui.gdbbridge.models.host import HostStack
 from cudatui.gdbbridge.outcome import StopNotes, device_assert, notes_at_exit
@@ -100,7 +106,10 @@ class StopRefresh:
             state = await ctx.builder.refresh(stop, selected_frame=selected_frame, focus=focus,
                                               requery_focus=requery_focus, select=select, threads=new_stop)
             if not new_stop and previous is not None and previous.stop is stop:  # no thread moved since
-                state = replace(state, threads=previous.threads, breakpoint_threads=previous.breakpoint_threads)
+                state = replace(state, threads=previous.threads, breakpoint_threads=previous.breakpoint_threads,
+                                culprit=previous.culprit)
+            elif new_stop and stop.reason == "core":
+                state = await self._at_culprit(state)
             if ctx.variables is not None:
                 await ctx.variables.follow(state)
             watches = await self._watch_values(state)
@@ -215,6 +224,31 @@ class StopRefresh:
         env = debuggee_env(ctx.config, ctx.launch_blocking)
         note = sync_point(stack, env, can_rerun=ctx.config.attach is None) if stack is not None and in_kernel else None
         return stack, note
+
+    async def _at_culprit(self, state: StopState) -> StopState:
+        """A post-mortem's stop (a coredump opened) at a warp-wide exception: its culprit lane,
+        found by the search behind the Warps pane's ``C`` (:func:`culprit_of`), and the focus moved
+        there, so that the stop is shown once, at that lane (a batch more, as a focus switch asks)."""
+        ctx = self.ctx
+        assert ctx.session is not None and ctx.builder is not None
+        if not any(lane.exception for lane in state.lanes):
+            return state
+        try:
+            culprit = await culprit_of(ctx.session, state, ctx.config.source_dirs, ctx.config.replayed)
+        except MIError as exc:
+            return replace(state, culprit=Culprit((), reason=tr("not found: {why}").format(why=exc.message)))
+        except WarpWatchError as exc:
+            return replace(state, culprit=Culprit((), reason=tr("not found: {why}").format(why=exc)))
+        focus = state.focus
+        if culprit.lane is None or focus is None or culprit.lane == focus.lane:
+            return replace(state, culprit=culprit)
+        try:
+            moved = await switch_focus(ctx.session, f"lane {culprit.lane}")
+        except MIError as exc:
+            unmoved = tr("{reason} (the focus could not move there: {why})").format(reason=culprit.reason, why=exc.message)
+            return replace(state, culprit=replace(culprit, reason=unmoved))
+        there = await ctx.builder.refresh(state.stop, focus=moved.focus)
+        return replace(there, threads=state.threads, breakpoint_threads=state.breakpoint_threads, culprit=culprit)
 
     async def _watch_values(self, state: StopState) -> tuple[Variable, ...]:
         """The watch expressions' values at ``state`` (``<not stopped>`` once the program ended)."""

@@ -21,8 +21,15 @@ What is armed, for the program alone (never cudatui's own environment):
   triage keeps: the Python line behind the fault (a sync point, see :mod:`..host.view`);
 - the CPU core is turned off (``RLIMIT_CORE`` 0): a host core of a PyTorch process is gigabytes,
   lands wherever the system's ``core_pattern`` says (the user's directory, where a file named
-  ``core`` would be replaced), and the Python stack is already in the output. A core made
-  elsewhere opens with ``cudatui --core GPU.nvcudmp --host-core CORE`` (pystack's core analysis).
+  ``core`` would be replaced), and the Python stack is already in the output. ``--cpu-core``
+  (``core_limit``) turns it on, capped at ``--max-dump-size`` with ``RLIMIT_CORE``, and moves it
+  into the run's directory (:mod:`.dump_limits`); its Python stack is read (pystack's core
+  analysis) where the output holds none. A core made elsewhere opens with
+  ``cudatui --core GPU.nvcudmp --host-core CORE``.
+
+Before the run, the filesystem of the directory must have ``--max-dump-size`` free; after it, a
+dump cut short (the limit, a full disk) or one the driver began and did not write is said in one
+line each (:attr:`TriageResult.notes`).
 
 The run's output is copied to cudatui's stdout as it comes and its last MiB kept in
 ``DIR/output.txt`` for the post-mortem screen (the device assert message, the Python stack).
@@ -43,10 +50,12 @@ import sys
 import tempfile
 import termios
 import threading
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from cudatui.gdbbridge.jobs.dump_limits import collect_core, core_place, gpu_dump_notes, replaced_file
 from cudatui.gdbbridge.jobs.ranks import launcher_python
 
 LIGHTWEIGHT = "skip_global_memory,skip_shared_memory,skip_local_memory"
@@ -70,6 +79,10 @@ class TriageResult:
     dump: Path | None
     output: Path
     directory: Path
+    cpu_core: Path | None = None
+    """The CPU core (``core_limit``), moved into ``directory`` where it could be."""
+    notes: tuple[str, ...] = ()
+    """One line each about the dumps: one cut short, one begun and not written, where a core went."""
 
     @property
     def signal_name(self) -> str | None:
@@ -123,15 +136,20 @@ def private_directory(keep: str | None) -> Path:
     return path
 
 
-def armed_env(base: Mapping[str, str], directory: Path, lightweight: bool = False) -> dict[str, str]:
-    """``base`` with the GPU coredump armed into ``directory`` and Python's fault handler on."""
+def armed_env(base: Mapping[str, str], directory: Path, lightweight: bool = False, cpu_core: bool = False
+              ) -> dict[str, str]:
+    """``base`` with the GPU coredump armed into ``directory`` (and the driver's CPU core with
+    ``cpu_core``) and Python's fault handler on."""
     env = dict(base)
     env.update({
         "CUDA_ENABLE_COREDUMP_ON_EXCEPTION": "1",
         "CUDA_COREDUMP_FILE": str(directory / "gpu.%p.nvcudmp"),
         "PYTHONFAULTHANDLER": "1",
     })
-    env.pop("CUDA_ENABLE_CPU_COREDUMP_ON_EXCEPTION", None)
+    if cpu_core:
+        env["CUDA_ENABLE_CPU_COREDUMP_ON_EXCEPTION"] = "1"
+    else:
+        env.pop("CUDA_ENABLE_CPU_COREDUMP_ON_EXCEPTION", None)
     if lightweight:
         env["CUDA_COREDUMP_GENERATION_FLAGS"] = LIGHTWEIGHT
     else:
@@ -156,9 +174,14 @@ def rank_env(base: Mapping[str, str], directory: Path, rank: int, python: str, l
     return env
 
 
-def _no_core() -> None:
-    """In the child, before exec: no CPU core file (see the module docstring)."""
-    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+def _core_limit(limit: int) -> Callable[[], None]:
+    """What the child runs before exec: its CPU core capped at ``limit`` bytes (0: none; never
+    above the hard limit it has)."""
+    def limit_core() -> None:
+        hard = resource.getrlimit(resource.RLIMIT_CORE)[1]
+        soft = limit if hard == resource.RLIM_INFINITY else min(limit, hard)
+        resource.setrlimit(resource.RLIMIT_CORE, (soft, soft))
+    return limit_core
 
 
 def _output_pair() -> tuple[int, int]:
@@ -176,17 +199,27 @@ def _output_pair() -> tuple[int, int]:
 
 
 def run_armed(argv: Sequence[str], directory: Path, *, cwd: str | None = None, env: Mapping[str, str] | None = None,
-        lightweight: bool = False, echo: Callable[[bytes], None] | None = None, rank: int | None = None) -> TriageResult:
+        lightweight: bool = False, echo: Callable[[bytes], None] | None = None, rank: int | None = None,
+        core_limit: int = 0) -> TriageResult:
     """Run ``argv`` armed (see the module docstring), its output copied to ``echo`` (default:
     cudatui's stdout) as it comes; how it ended and the dump it left in ``directory``. With
-    ``rank``, ``argv`` is a distributed job's launcher and only that rank is armed (:func:`rank_env`)."""
+    ``rank``, ``argv`` is a distributed job's launcher and only that rank is armed (:func:`rank_env`).
+    With ``core_limit`` (bytes), its CPU core too, capped at that size (not with ``rank``)."""
     write = echo or _stdout
     base = env if env is not None else os.environ
-    program_env = (armed_env(base, directory, lightweight) if rank is None
+    if core_limit and rank is not None:
+        raise TriageError("a CPU core (--cpu-core) is for a program, not for one rank of a job")
+    cores = core_place(cwd or os.getcwd()) if core_limit else None
+    refused = replaced_file(cores) if cores is not None else None
+    if refused is not None:
+        raise TriageError(refused)
+    program_env = (armed_env(base, directory, lightweight, cpu_core=bool(core_limit)) if rank is None
                    else rank_env(base, directory, rank, launcher_python(argv), lightweight))
+    started = time.time()
     ours, theirs = _output_pair()
     try:
-        proc = subprocess.Popen(list(argv), cwd=cwd, env=program_env, stdout=theirs, stderr=theirs, preexec_fn=_no_core)
+        proc = subprocess.Popen(list(argv), cwd=cwd, env=program_env, stdout=theirs, stderr=theirs,
+                                preexec_fn=_core_limit(core_limit))
     except OSError as exc:
         os.close(ours)
         raise TriageError(f"cannot run {argv[0]}: {exc.strerror or exc}") from None
@@ -217,7 +250,13 @@ def run_armed(argv: Sequence[str], directory: Path, *, cwd: str | None = None, e
     with os.fdopen(fd, "wb") as f:
         f.write(bytes(tail[-TAIL:]))
     dumps = sorted(directory.glob("gpu.*.nvcudmp"), key=lambda p: p.stat().st_mtime)
-    return TriageResult(returncode, dumps[-1] if dumps else None, output, directory)
+    dump = dumps[-1] if dumps else None
+    notes = list(gpu_dump_notes(dump, directory, bytes(tail[-TAIL:])))
+    core = None
+    if cores is not None:
+        core, said = collect_core(cores, directory, started, returncode, core_limit)
+        notes.extend(said)
+    return TriageResult(returncode, dump, output, directory, core, tuple(notes))
 
 
 def _stdout(chunk: bytes) -> None:

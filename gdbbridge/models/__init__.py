@@ -16,6 +16,7 @@ from cudatui.gdbbridge.convert import to_exit_code, to_int
 from cudatui.gdbbridge.names import short_name
 from cudatui.gdbbridge.models.host import HostStack
 from cudatui.gdbbridge.outcome import StopNotes
+from cudatui.gdbbridge.models.culprit import Culprit
 from cudatui.gdbbridge.models.cuda import CudaException, CudaFocus, Device, Kernel, Lane, ThreadRange, Warp
 
 
@@ -292,6 +293,10 @@ class StopState:
     empty at a host stop and at a Warp Assert."""
     breakpoint_threads: tuple[ThreadRange, ...] = ()
     """At a kernel's breakpoint stop: the ranges of ``threads`` sitting at that breakpoint's lines."""
+    culprit: Culprit | None = None
+    """At a post-mortem's warp-wide exception: the culprit lane the Debugger found (and focused)
+    when the coredump was opened, and why; kept by a focus or frame change (None elsewhere: live,
+    the Warps pane's ``C`` asks for it)."""
 
     @property
     def frame(self) -> Frame | None:

@@ -2,7 +2,8 @@
 the driver writes a lightweight GPU coredump into the run's private directory and aborts the
 process, faulthandler prints its Python stack; the Debugger opens the dump at the faulting
 thread, with the program's sync line (7, the ``.item()``) as the stop's host stack and the
-device assert message among the program's output.
+device assert message among the program's output. A warp-wide fault (a cpp_extension's lane 24 reads
+out of bounds) opens at its culprit lane.
 
 Run: ``python -m pytest -m gpu tests/gpu/test_triage_gpu.py -v``
 """
@@ -54,6 +55,7 @@ async def test_a_pytorch_index_assert_is_dumped_and_opened_at_its_thread_with_th
                                      echo=said.append)
     assert result.returncode == -signal.SIGABRT, b"".join(said)[-2000:]
     assert result.dump is not None and result.dump.parent == directory
+    assert result.notes == ()  # whole, not cut
     output = b"".join(said).decode(errors="replace")
     assert "Assertion" in output and "Fatal Python error: Aborted" in output
 
@@ -65,6 +67,31 @@ async def test_a_pytorch_index_assert_is_dumped_and_opened_at_its_thread_with_th
         assert frame is not None and (Path(frame.file).name, frame.line) == ("torch_index.py", 7)
         assert frame.code == 'print("sum", y.sum().item())'
         assert "Assertion" in debugger.output_tail.text
+        assert state.culprit is not None and state.culprit.lane == state.focus.lane, state.culprit  # the one lane
+
+
+async def test_the_post_mortem_of_a_warp_wide_fault_focuses_the_culprit_lane(tmp_path: Path) -> None:
+    """A cpp_extension gather (-G) whose lane 24 reads idx[24] = 2^34: the driver's dump has all 32
+    lanes of the warp faulted and cuda-gdb focuses lane 0; opening it, the Debugger walks the faulting
+    line over the lanes (the search behind the Warps pane's C) and shows the stop at lane 24."""
+    if shutil.which("cuda-gdb") is None:
+        pytest.skip("needs cuda-gdb")
+    program = ROOT / "scripts" / "own_programs" / "ext_oob.py"
+    directory = triage.private_directory(str(tmp_path / "dumps"))
+    said: list[bytes] = []
+    result = await asyncio.to_thread(triage.run_armed, [sys.executable, str(program)], directory,
+                                     cwd=str(program.parent), echo=said.append)
+    assert result.dump is not None, b"".join(said)[-3000:]
+    print(f"ext_oob dump {result.dump.stat().st_size} bytes, starts {result.dump.read_bytes()[:4]!r}", flush=True)
+    assert result.notes == ()  # a whole dump is not said to be cut (an ELF file: its headers are checked)
+    async with post_mortem(program, result) as debugger:
+        state = debugger.state
+        assert state is not None and state.focus is not None and state.culprit is not None
+        print(f"ext_oob post-mortem: focus {state.focus.software} lane {state.focus.lane}; {state.culprit}", flush=True)
+        assert sum(1 for lane in state.lanes if lane.exception) > 1  # a warp-wide fault
+        assert state.culprit.lane == 24 and state.culprit.expression in ("j", "idx[i]")
+        assert "is outside 0..63" in state.culprit.reason
+        assert state.focus.lane == 24 and state.focus.thread == (24, 0, 0)
 
 
 async def test_rank_1_of_a_torchrun_job_is_dumped_alone(tmp_path: Path) -> None:
@@ -86,3 +113,27 @@ async def test_rank_1_of_a_torchrun_job_is_dumped_alone(tmp_path: Path) -> None:
         assert state is not None and state.stop.exception is not None
         assert state.host is not None and state.host.user_frame is not None
         assert Path(state.host.user_frame.file).name == "ddp_oob.py"
+
+
+async def test_a_cpu_core_is_capped_by_the_dump_size_and_the_gpu_dump_still_opens(tmp_path: Path) -> None:
+    """``--cpu-core --max-dump-size 256M`` on PyTorch's index assert: the driver aborts the process,
+    the kernel writes its CPU core (1.2 GB whole, DESIGN.md) cut at 256 MiB by RLIMIT_CORE, triage
+    moves it into the run's directory and says it is cut; the GPU dump is whole and opens."""
+    from cudatui.gdbbridge.jobs.dump_limits import CorePlace, core_place
+    if shutil.which("cuda-gdb") is None:
+        pytest.skip("needs cuda-gdb")
+    if not isinstance(core_place(str(PROGRAM.parent)), CorePlace):
+        pytest.skip(f"the kernel writes no CPU core file here: {core_place(str(PROGRAM.parent))}")
+    directory = triage.private_directory(str(tmp_path / "dumps"))
+    said: list[bytes] = []
+    result = await asyncio.to_thread(triage.run_armed, [sys.executable, str(PROGRAM)], directory,
+                                     cwd=str(PROGRAM.parent), echo=said.append, core_limit=256 << 20)
+    print(f"torch_index --cpu-core 256M: {result.cpu_core} "
+          f"{result.cpu_core.stat().st_size if result.cpu_core else 0} bytes; notes {result.notes}", flush=True)
+    assert result.dump is not None, b"".join(said)[-2000:]
+    assert result.cpu_core == directory / "cpu.core"
+    assert result.cpu_core.stat().st_size <= (256 << 20) + (16 << 20)
+    assert any("CPU core is cut short" in note for note in result.notes), result.notes
+    assert not any("GPU coredump" in note for note in result.notes), result.notes
+    async with post_mortem(PROGRAM, result) as debugger:
+        assert debugger.state is not None and debugger.state.focus is not None

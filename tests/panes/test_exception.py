@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+from cudatui.gdbbridge.cuda.culprit import find_culprit
 from cudatui.tui.panes.exception import ExceptionBanner
 from tests.support.panes import PaneApp, Replay, first_stop
 from tests.support.wait import wait_for
@@ -58,3 +61,22 @@ async def test_banner_hidden_on_a_breakpoint_stop():
         assert banner.state is not None and banner.state.stop.reason == "breakpoint-hit"
         assert not banner.display
         assert banner.exception is None
+
+
+async def test_the_culprit_lane_of_a_post_mortem_is_named_after_the_faulted_lanes():
+    """A post-mortem's stop carries the culprit lane the Debugger found opening the dump
+    (``StopState.culprit``); the banner names it, with why, after the faulted lanes. Over the assert
+    stop, whose one faulted lane is the culprit the search names without a walk."""
+    banner = ExceptionBanner()
+
+    async def script(app: PaneApp, replay: Replay) -> None:
+        state = await replay.with_console_lanes(await replay.state(await replay.resume()))
+        found = await find_culprit(None, state, "")  # type: ignore[arg-type]  # one faulted lane: no command is sent
+        app.show(replace(state, culprit=found))
+
+    app = PaneApp(banner, "assert.jsonl", script)
+    async with app.run_test(size=(160, 24)) as pilot:
+        await wait_for(pilot, lambda: app.ready)
+        await pilot.pause()
+        text = banner.render().plain
+        assert "faulted: lane 13 · culprit: lane 13 (only lane 13 faulted)" in text

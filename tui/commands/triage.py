@@ -5,7 +5,9 @@ coredump armed for it alone, into a private directory), its output streaming as 
 kernel faults, the debugger UI opens the dump at the faulting warp, with the program's last
 output and its Python stack (the line where the host waited for the GPU). Without a fault,
 one line says how it ended and cudatui exits with the program's status. The dumps are removed
-when the screen closes, unless ``--keep DIR``.
+when the screen closes, unless ``--keep DIR``. ``--max-dump-size`` (default 4 GiB): the free space
+the dumps' directory must have before the run, and the cap on the CPU core (``--cpu-core``); a
+dump cut short or missing is said in one line (:mod:`cudatui.gdbbridge.jobs.dump_limits`).
 """
 
 from __future__ import annotations
@@ -17,7 +19,10 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from cudatui.gdbbridge import TriageError, one_line, private_directory, remove_run, run_armed
+from cudatui.gdbbridge import (
+    DEFAULT_MAX_DUMP, TriageError, core_place, fmt_size, one_line, parse_size, private_directory, remove_run,
+    replaced_file, run_armed, space_problem,
+)
 from cudatui.tui.cli_errors import fail
 from cudatui.tui.needs_terminal import missing_terminal
 from cudatui.tui.apps.launch import check_debugger, debug_config, run_app
@@ -37,6 +42,10 @@ def add_parser(subparsers: Any) -> None:
                         "by default they are removed when the screen closes")
     parser.add_argument("--lightweight", action="store_true", help="a lightweight dump (no GPU memory: "
                         "13 MB became 0.6 MB for a CuPy kernel; cuda-gdb 13.0 cannot open a PyTorch kernel's)")
+    parser.add_argument("--max-dump-size", metavar="SIZE", help="room the dumps may take (default 4G; 512M, 1.5G, "
+                        "or bytes): the run is refused when their directory has less free space, and caps the CPU core")
+    parser.add_argument("--cpu-core", action="store_true", help="write the CPU core too (capped at --max-dump-size, "
+                        "moved into the dumps' directory), read with pystack where the output holds no Python stack")
     parser.add_argument("--rank", type=int, metavar="N", help="PROGRAM is a distributed job's launcher "
                         "(cudatui triage --rank 1 -- torchrun ARGS script.py): every rank runs, rank N's fault is dumped")
     parser.add_argument("--debugger", default="cuda-gdb", metavar="PATH", help="debugger that opens the dump "
@@ -53,6 +62,12 @@ def _say(message: str) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.rank is not None and args.rank < 0:
         return fail("--rank N needs N >= 0 (cudatui triage --rank 1 -- torchrun ARGS script.py)")
+    if args.cpu_core and args.rank is not None:
+        return fail("--cpu-core is for one program, not with --rank")
+    try:
+        limit = DEFAULT_MAX_DUMP if args.max_dump_size is None else parse_size(args.max_dump_size)
+    except ValueError as exc:
+        return fail(f"--max-dump-size: {exc}")
     for check in (lambda: check_program(args.program), lambda: check_script(args.program),
                   lambda: check_debugger(args.debugger)):  # the debugger too: found missing after an hour is late
         problem = check()
@@ -63,25 +78,35 @@ def run(args: argparse.Namespace) -> int:
         directory = private_directory(args.keep)
     except TriageError as exc:
         return fail(str(exc))
+    problem = space_problem(directory, limit) or (replaced_file(core_place(os.getcwd())) if args.cpu_core else None)
+    if problem:  # before the run: a full disk after an hour's run is too late, a user's file replaced is lost
+        if args.keep is None:
+            remove_run(directory)
+        return fail(problem)
     kind = "lightweight" if args.lightweight else "full"
     whose = f"rank {args.rank}'s GPU fault" if args.rank is not None else "a GPU fault"
-    _say(f"running {args.program} at full speed; {whose} is dumped ({kind}) into {directory}")
+    cpu = f", the CPU core too (at most {fmt_size(limit)})" if args.cpu_core else ""
+    _say(f"running {args.program} at full speed; {whose} is dumped ({kind}){cpu} into {directory}")
     try:
         result = run_armed(config.program_argv, directory, cwd=os.getcwd(), lightweight=args.lightweight,
-                           rank=args.rank)
+                           rank=args.rank, core_limit=limit if args.cpu_core else 0)
     except TriageError as exc:
         _cleanup(directory, args.keep)
         return fail(str(exc))
     _say(result.summary(args.program if args.rank is None else f"rank {args.rank} of {args.program}"))
+    for note in result.notes:
+        _say(note)
     if result.dump is None:
         _cleanup(directory, args.keep)
         return result.exit_status
+    host_core = str(result.cpu_core) if result.cpu_core else None
     if missing_terminal():  # a batch job: the dump stays for a terminal later
-        _say(f"no terminal for the post-mortem screen; the dump stays: cudatui --core {result.dump} {args.program} "
-             f"(the program's output: {result.output})")
+        with_core = f" --host-core {host_core}" if host_core else ""
+        _say(f"no terminal for the post-mortem screen; the dump stays: cudatui --core {result.dump}{with_core} "
+             f"{args.program} (the program's output: {result.output})")
         return result.exit_status
     code = run_app(replace(debug_config(args.program, tuple(args.args), core=str(result.dump), debugger=args.debugger),
-                           program_output=str(result.output)))
+                           program_output=str(result.output), host_core=host_core))
     _cleanup(directory, args.keep)
     return code
 

@@ -44,7 +44,8 @@ def lanes_summary(state: StopState) -> str:
 
 def where_text(state: StopState) -> str:
     """``add_kernel at bugs.cu:5 · block (2379,0,0) thread (0,0,0) · warp 0 lane 0 · faulted: lanes
-    0-31 (32 lanes)``: the place first, so that a narrow screen still shows it."""
+    0-31 (32 lanes)``, then a post-mortem's culprit lane and why: the place first, so that a narrow
+    screen still shows it."""
     focus = state.focus or state.stop.focus
     frame = faulting_frame(state.frames, state.frame)
     where = [frame.where] if frame is not None else []
@@ -55,6 +56,9 @@ def where_text(state: StopState) -> str:
     lanes = lanes_summary(state)
     if lanes:
         where.append(f"faulted: {lanes}")
+    found = state.culprit
+    if found is not None and found.lane is not None:
+        where.append(tr("culprit: lane {lane} ({reason})").format(lane=found.lane, reason=found.reason))
     return " · ".join(where)
 
 

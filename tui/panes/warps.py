@@ -20,7 +20,7 @@ from textual.reactive import reactive
 from textual.widgets import DataTable, Input
 
 from cudatui.gdbbridge import (
-    WARP_TABLES_UNASKED, DebuggerQueries, MIError, StopState, ThreadRange, Warp, WarpWatchError, fmt_dim3,
+    WARP_TABLES_UNASKED, Culprit, DebuggerQueries, MIError, StopState, ThreadRange, Warp, WarpWatchError, fmt_dim3,
     warp_tables_unsafe,
 )
 from cudatui.tui.widgets.inline_input import InlineInput
@@ -66,6 +66,13 @@ def line_map(state: StopState, threads: tuple[ThreadRange, ...]) -> dict[int, st
     if frame is not None and frame.addr is not None and frame.file and frame.line:
         out.setdefault(frame.addr, f"{frame.file.rsplit('/', 1)[-1]}:{frame.line}")
     return out
+
+
+def culprit_text(found: Culprit) -> Text:
+    """The culprit line: ``culprit: lane 24: idx[i] = 17179869184 is outside 0..63 · differ: …``."""
+    differ = " · differ: " + "; ".join(found.differing) if found.differing else ""
+    head = f"culprit: lane {found.lane}: {found.reason}" if found.lane is not None else f"culprit: {found.reason}"
+    return Text(head + differ, style="bold" if found.lane is not None else "")
 
 
 class Foot(Vertical):
@@ -215,9 +222,7 @@ class WarpsPane(QueryPane):
         except (MIError, WarpWatchError) as exc:
             text = Text(f"culprit: {exc}", style="red")
         else:
-            differ = " · differ: " + "; ".join(found.differing) if found.differing else ""
-            head = f"culprit: lane {found.lane}: {found.reason}" if found.lane is not None else f"culprit: {found.reason}"
-            text = Text(head + differ, style="bold" if found.lane is not None else "")
+            text = culprit_text(found)
             focused = self.state.focus.lane if self.state is not None and self.state.focus else None
             moves = found.lane is not None and found.lane != focused
             if found.expression and moves:  # evaluated in the state the focus move publishes
@@ -261,7 +266,21 @@ class WarpsPane(QueryPane):
         self._fill_lines()
         self._refresh_watch()
         if previous is None or state.stop is not previous.stop:  # what C found holds for its stop only
+            self._show_found(state)
+
+    def _show_found(self, state: StopState) -> None:
+        """A new stop's culprit line: what the Debugger found opening a coredump (its values become
+        the warp watch, as after C), else the offer of C at an exception."""
+        found = state.culprit
+        if found is None:
             self._show_culprit("C: find the culprit lane" if state.stop.exception else "")
+            return
+        self._show_culprit(culprit_text(found))
+        values = found.values_of(found.expression) if found.expression else {}
+        if found.expression and values:
+            self._cache[(self.place, found.expression)] = values
+            self.watch_expression = found.expression
+            self._refresh_watch()  # the same expression again: no watcher runs
 
     def _fill_table(self) -> None:
         if not self.is_mounted or self.state is None:

@@ -3,9 +3,9 @@ the H200), the out-of-range and outlier tests, and the summary of lanes that dif
 
 from __future__ import annotations
 
-from cudatui.gdbbridge.cuda.culprit import Culprit, describe, find_culprit, line_expressions, out_of_range, size_of
+from cudatui.gdbbridge.cuda.culprit import find_culprit, line_expressions, out_of_range, size_of
 from cudatui.gdbbridge.models.cuda import Lane
-from cudatui.gdbbridge.cuda.warp_watch import LaneValue
+from cudatui.gdbbridge.models.culprit import Culprit, LaneValue, describe
 from cudatui.gdbbridge.models import StopEvent, StopState, Variable
 
 GATHER = ["__global__ void gather(const float *x, float *out, const long *idx, int n) {", "    int i = blockIdx.x * blockDim.x + threadIdx.x;", "    if (i < n) {", "        long j = idx[i];", "        out[i] = x[j];"]

@@ -6,6 +6,7 @@ read back as the host stack of the post-mortem."""
 from __future__ import annotations
 
 import os
+import resource
 import signal
 import stat
 import sys
@@ -16,6 +17,7 @@ import pytest
 from cudatui.gdbbridge.debugger.config import LaunchConfig
 from cudatui.gdbbridge.debugger.host import post_mortem_stack
 from cudatui.gdbbridge.jobs import triage
+from cudatui.gdbbridge.jobs.dump_limits import CorePlace, core_place
 from tests.support.paths import FIXTURES
 from tests.support.programs import marked_line
 
@@ -98,3 +100,26 @@ def test_with_a_rank_only_that_rank_of_the_job_is_armed(tmp_path: Path) -> None:
     assert result.returncode == 0 and result.dump is None
     assert "CUDA_ENABLE_COREDUMP_ON_EXCEPTION" not in os.environ
     assert stat.S_IMODE(os.stat(directory / "rank-python").st_mode) == 0o700
+
+
+def test_with_a_cpu_core_the_python_stack_comes_from_it_where_the_output_has_none(tmp_path: Path) -> None:
+    """``--cpu-core``: a program whose fault handler is off prints no Python stack when aborted; the
+    post-mortem reads it from the CPU core triage moved into the run's directory (pystack's core
+    analysis)."""
+    pytest.importorskip("pystack")
+    quiet = FIXTURES / "python" / "triage" / "aborts_quietly.py"
+    if not isinstance(core_place(str(tmp_path)), CorePlace) or resource.getrlimit(resource.RLIMIT_CORE)[1] == 0:
+        pytest.skip("the kernel writes no CPU core file here")
+    directory = triage.private_directory(str(tmp_path / "dumps"))
+    result = triage.run_armed([sys.executable, str(quiet)], directory, cwd=str(tmp_path), echo=lambda _: None,
+                              core_limit=1 << 30)
+    assert result.returncode == -signal.SIGABRT and result.cpu_core == directory / "cpu.core"
+    assert "Fatal Python error" not in result.output.read_text()
+    config = LaunchConfig(debugger=("cuda-gdb",), target=(str(quiet),), cwd=str(tmp_path),
+                          core=str(directory / "gpu.1.nvcudmp"), program_output=str(result.output),
+                          host_core=str(result.cpu_core))
+    stack = post_mortem_stack(config)
+    assert stack is not None and stack.error is None
+    frame = stack.user_frame
+    assert frame is not None and (frame.file, frame.function) == (str(quiet), "sync_point")
+    assert frame.line == marked_line(quiet, "# THE ABORT")
