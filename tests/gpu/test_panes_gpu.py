@@ -130,8 +130,7 @@ async def test_warp_watch_shows_one_value_per_lane():
     spec = BreakpointSpec(*get_lesson("tile").breakpoint_specs()[0])
     app = PaneApp(pane, str(RECORDED), script, breakpoints=(str(spec),))
     async with app.run_test(size=(160, 48)) as pilot:
-        await wait_for(pilot, lambda: app.ready)
-        await pilot.pause(0.5)
+        await wait_for(pilot, lambda: app.ready and pane.state is not None and bool(pane.state.lanes))
         await pilot.press("w", *"threadIdx.x * 2", "enter")
         await wait_for(pilot, lambda: bool(pane.watch_values) or bool(pane.watch_error))
         expected = {lane.number: str(2 * lane.thread[0]) for lane in pane.state.lanes
