@@ -68,7 +68,8 @@ _PUBLIC = {
     ),
     "cudatui.gdbbridge.sanitizer.findings": (
         "API_ERROR", "ASSERT", "HAZARD", "INVALID_ACCESS", "LEAK", "RACE", "TOOLS", "UNINITIALIZED_READ", "Finding",
-        "FindingGroup", "RaceAccess", "SanitizerReport", "debug_breakpoint_for", "debug_sides",
+        "FindingGroup", "SanitizerReport", "debug_breakpoint_for", "debug_sides",
+        "function_name",
     ),
     "cudatui.gdbbridge.sanitizer.report": ("read_report",),
     "cudatui.gdbbridge.sanitizer.launch": ("launch_place", "launched_from"),
