@@ -35,7 +35,7 @@ def fit(text: str, width: int | None) -> str:
         if cells(kept + char) > width - 1:
             break
         kept += char
-    return kept + "…"
+    return kept.rstrip() + "…"
 
 
 def side_text(finding: Finding, index: int, width: int | None = None) -> str:
