@@ -63,7 +63,7 @@ class RaceSideScreen(ModalScreen[int | None]):
 
     | Key | Action |
     | :- | :- |
-    | 1 / 2 ... | Debug that side |
+    | 1 / 2 | Debug that side |
     | enter | Debug the highlighted side |
     | escape | Cancel |
     """
@@ -72,8 +72,9 @@ class RaceSideScreen(ModalScreen[int | None]):
         Binding("escape", "cancel", "Cancel"),
         Binding("1", "pick(1)", "Debug the first side"),
         Binding("2", "pick(2)", "Debug the second side"),
-        *(Binding(str(n), f"pick({n})", "", show=False) for n in range(3, 10)),
     ]
+    """A third side (an analysis report's write racing with reads on two lines) is picked with
+    the arrows and enter."""
 
     DEFAULT_CSS = """
     RaceSideScreen { align: center middle; }
