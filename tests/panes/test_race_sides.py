@@ -19,9 +19,11 @@ from cudatui.gdbbridge.sanitizer.findings import debug_breakpoint_for
 from cudatui.gdbbridge.sanitizer.report import read_report
 from cudatui.gdbbridge.sanitizer.run import SanitizerRequest
 from cudatui.tui.apps.debugger_app import DebuggerApp
+from cudatui.tui.apps.demo_app import DemoApp
 from cudatui.tui.apps.sanitize_app import SanitizeApp
 from cudatui.tui.messages import DebugFinding
 from cudatui.tui.panes.sanitizer import SanitizerPane
+from cudatui.tui.plans.demo_plan import plan_demo
 from cudatui.tui.screens.race_side import RaceSideScreen, fit, side_text
 from cudatui.tui.textual_compat import app_notifications
 from tests.support import paths
@@ -191,3 +193,32 @@ async def test_in_the_debugger_d_and_2_break_on_the_second_thread(steps):
         assert (bp.original_location, bp.pending) == ("/tmp/r.cu:1", True)
         assert bp.condition == "blockIdx.x == 0 && threadIdx.x == 33"
         assert app.query_one(SanitizerPane).display and not isinstance(app.screen, RaceSideScreen)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+async def test_the_tile_lessons_race_in_the_debugger_and_d_1_follows_the_recording(size):
+    """The tile lesson replayed (H200): S shows the recorded racecheck report; zoomed (z), the
+    Sanitize pane shows both sides at every size; d asks, 1 (the read in box3x3, the side the
+    recording debugged) runs the program again to the breakpoint there."""
+    app = DemoApp(plan_demo("tile", "replay"))
+    async with app.run_test(size=size) as pilot:
+        await wait_for(pilot, lambda: phase(app) == "stopped", why="the first stop")
+        await pilot.press("S")
+        pane = app.query_one(SanitizerPane)
+        await wait_for(pilot, lambda: str(pane.status).startswith("RECORDED racecheck run"), why="the recorded report")
+        await wait_for(pilot, lambda: pane.has_focus_within, why="the Sanitize pane focused")
+        await pilot.press("z")
+        sides = ("Read   tile.cu:37  box3x3", "Write  tile.cu:28  load_tile  [11,560 hazards]")
+        await wait_for(pilot, lambda: all(side in screen_text(app) for side in sides),
+                       why=lambda: f"both sides on the screen:\n{screen_text(app)}")
+        before = app.debugger.state
+        await pilot.press("d")
+        await wait_for(pilot, lambda: isinstance(app.screen, RaceSideScreen), why="the side dialog")
+        await pilot.pause()
+        assert all(f"{n}  {side}" in screen_text(app) for n, side in enumerate(sides, 1))
+        await pilot.press("1")
+        await wait_for(pilot, lambda: app.debugger.state is not before and phase(app) == "stopped"
+                       and app.debugger.state.stop.reason == "breakpoint-hit", why="the rerun's stop")
+        state = app.debugger.state
+        assert (state.frame.func, state.frame.line) == ("box3x3", 37)
+        assert any(bp.original_location.endswith("tile.cu:37") and not bp.condition for bp in state.breakpoints)
