@@ -222,3 +222,29 @@ async def test_the_tile_lessons_race_in_the_debugger_and_d_1_follows_the_recordi
         state = app.debugger.state
         assert (state.frame.func, state.frame.line) == ("box3x3", 37)
         assert any(bp.original_location.endswith("tile.cu:37") and not bp.condition for bp in state.breakpoints)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("lesson", ["race", "tile"])
+async def test_a_lessons_hazard_report_shows_both_threads_and_d_offers_them(lesson, size):
+    """The lessons' hazard reports (H200, scripts/record_racecheck_hazards.sh): both sides with
+    their block and thread on the screen, and in the dialog of d."""
+    path = FIXTURES / "hazards" / f"{lesson}_hazard.txt"
+    if not path.is_file():
+        pytest.skip(f"record {path.relative_to(paths.ROOT)} on a GPU box first: scripts/record_racecheck_hazards.sh")
+    report = read_report(str(path))
+    first = report.groups[0].first
+    app = SanitizeApp(report=report)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        width = app.query_one("#sanitizer-details").content_size.width
+        sides = [side_text(first, index, width - 2) for index in (0, 1)]
+        assert all("block (" in side and " thread (" in side for side in sides)
+        await wait_for(pilot, lambda: all(side in screen_text(app) for side in sides),
+                       why=lambda: f"both sides on the screen:\n{screen_text(app)}")
+        await pilot.press("d")
+        await wait_for(pilot, lambda: isinstance(app.screen, RaceSideScreen), why="the side dialog")
+        await pilot.pause()
+        text = screen_text(app)
+        assert "1  Read  " in text or "1  Write " in text
+        assert all(side_text(first, index)[:40] in text for index in (0, 1))
