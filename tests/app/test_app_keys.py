@@ -13,7 +13,7 @@ from cudatui.tui.apps.debugger_app import SIDE_PANES, DebuggerApp
 from cudatui.tui.widgets.explain_view import ExplainPanel
 from cudatui.tui.widgets.file_finder import FileFinder
 from cudatui.tui.screens.goto_focus import GotoFocusScreen
-from cudatui.tui.screens.race_side import RaceSideScreen
+from cudatui.tui.widgets.race_side import RaceSideScreen
 from cudatui.tui.screens.help import HelpScreen, key_label
 from cudatui.tui.apps.navigation import NavigatingApp
 from cudatui.tui.apps.noticing import NoticesApp

@@ -24,7 +24,7 @@ from cudatui.tui.apps.sanitize_app import SanitizeApp
 from cudatui.tui.messages import DebugFinding
 from cudatui.tui.panes.sanitizer import SanitizerPane
 from cudatui.tui.plans.demo_plan import plan_demo
-from cudatui.tui.screens.race_side import RaceSideScreen, fit, side_text
+from cudatui.tui.widgets.race_side import RaceSideScreen, fit, side_text
 from cudatui.tui.textual_compat import app_notifications
 from tests.support import paths
 from tests.support.app import gdb_config, phase

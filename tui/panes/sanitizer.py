@@ -22,7 +22,7 @@ from cudatui.gdbbridge import (
     read_report,
 )
 from cudatui.tui.messages import DebugFinding, Finished, OpenSource, PostMortem
-from cudatui.tui.screens.race_side import RaceSideScreen, side_text
+from cudatui.tui.widgets.race_side import RaceSideScreen, side_text
 
 _COLUMNS = (("count", "Count"), ("what", "What"), ("where", "Where"), ("launch", "Launched from"), ("kernel", "Kernel"),
             ("blocks", "Blocks"), ("threads", "Threads"), ("tool", "Tool"))

@@ -23,7 +23,7 @@ from cudatui.gdbbridge import N_, tr
 from cudatui.tui.widgets.explain_view import ExplainPanel
 from cudatui.tui.widgets.file_finder import FileFinder
 from cudatui.tui.screens.goto_focus import GotoFocusScreen
-from cudatui.tui.screens.race_side import RaceSideScreen
+from cudatui.tui.widgets.race_side import RaceSideScreen
 
 if TYPE_CHECKING:
     from textual.app import App
