@@ -60,7 +60,8 @@ def details_text(group: FindingGroup, roots: tuple[str, ...] = (), width: int | 
     Python files from the libraries')."""
     f = group.first
     lines = [f"{f.message}  (x{group.count}, {f.tool})"]
-    lines.extend("  " + side_text(f, index, width and width - 2) for index in range(len(f.accesses)))
+    inner = None if width is None else width - 2
+    lines.extend("  " + side_text(f, index, inner) for index in range(len(f.accesses)))
     where = f.source_location
     at = f" at {where[0]}:{where[1]}" if where and where[0] else ""
     if f.kind == LEAK:  # the host's allocation: no kernel, no device place
