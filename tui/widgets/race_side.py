@@ -96,7 +96,7 @@ class RaceSideScreen(ModalScreen[int | None]):
             yield Label(tr("Debug which side of the race?"))
             yield OptionList(*(Option(Text(f"{n}  {side_text(self.finding, side, width)}"), id=str(side))
                                for n, side in enumerate(self.sides, 1)))
-            yield Static(Text(tr("1 / 2 or enter: stop on that side's thread · escape: cancel"),
+            yield Static(Text(tr("1 / 2 or enter: debug that side · escape: cancel"),
                               style="dim"), markup=False)
 
     def on_mount(self) -> None:
