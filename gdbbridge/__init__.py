@@ -67,11 +67,12 @@ _PUBLIC = {
     "cudatui.gdbbridge.session.recorder": ("RecordingError", "prepare"),
     "cudatui.gdbbridge.record.awaited": ("follow_problem", "session_begun"),
     "cudatui.gdbbridge.sanitizer.run": (
-        "SanitizerError", "SanitizerRequest", "SanitizerResult", "SanitizerRun", "run_sanitizer",
+        "RACECHECK_REPORTS", "SanitizerError", "SanitizerRequest", "SanitizerResult", "SanitizerRun", "run_sanitizer",
     ),
     "cudatui.gdbbridge.sanitizer.findings": (
         "API_ERROR", "ASSERT", "HAZARD", "INVALID_ACCESS", "LEAK", "RACE", "TOOLS", "UNINITIALIZED_READ", "Finding",
-        "FindingGroup", "SanitizerReport", "debug_breakpoint_for",
+        "FindingGroup", "SanitizerReport", "debug_breakpoint_for", "debug_sides",
+        "function_name",
     ),
     "cudatui.gdbbridge.sanitizer.report": ("read_report",),
     "cudatui.gdbbridge.sanitizer.launch": ("launch_place", "launched_from"),

@@ -29,6 +29,9 @@
 #   demo-run LESSON [BP]   the lesson's demo run plainly, then under cuda-gdb -batch with a breakpoint
 #                          (default: the lesson's first), each one's exit and last output lines
 #   sanitizer-reports      every lesson's compute-sanitizer reports (scripts/record_lessons_sanitizer.sh)
+#   racecheck-hazards      the race and tile lessons' racecheck hazard reports, both threads of each
+#                          hazard, and what each report mode costs (scripts/record_racecheck_hazards.sh)
+#                          into $R/hazards, for the lead to copy to tests/fixtures/sanitizer/hazards
 #   nvml [SECONDS]         NVML samples under a matmul load (scripts/record_nvml.py), 60 s
 #   threads-at-bp          threads at a breakpoint recorded through the UI (scripts/gpu_threads_at_bp.py)
 #   tmux LESSON COLSxROWS BREAKPOINT   cudatui in a real terminal (scripts/tmux_live.sh)
@@ -141,6 +144,12 @@ sanitizer_reports() {
   timeout 420 bash scripts/record_lessons_sanitizer.sh "$R/san" > "$R/san.log" 2>&1
   echo "sanitizer reports rc=$?" >> "$R/san.log"
   tail -3 "$R/san.log"
+}
+
+racecheck_hazards() {
+  timeout 500 bash scripts/record_racecheck_hazards.sh "$R/hazards" > "$R/hazards.log" 2>&1
+  echo "racecheck hazards rc=$?" >> "$R/hazards.log"
+  tail -6 "$R/hazards.log"
 }
 
 nvml() {
@@ -257,6 +266,7 @@ case $command in
   record-lessons) record_lessons "$@" ;;
   demo-run) demo_run "$@" ;;
   sanitizer-reports) sanitizer_reports ;;
+  racecheck-hazards) racecheck_hazards ;;
   nvml) nvml "$@" ;;
   threads-at-bp) threads_at_bp ;;
   tmux) tmux_session "$@" ;;

@@ -105,9 +105,11 @@ class Command(Message, namespace="console_pane"):
 
 @dataclass
 class DebugFinding(Message, namespace="sanitizer_pane"):
-    """Relaunch under cuda-gdb, stopped on this group's thread and line."""
+    """Relaunch under cuda-gdb, stopped on this group's thread and line (a race's ``side``: the
+    index of the access chosen, whose thread and line; None: the finding's own)."""
 
     group: FindingGroup
+    side: int | None = None
 
 
 @dataclass

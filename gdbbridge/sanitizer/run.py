@@ -33,6 +33,11 @@ from cudatui.gdbbridge.sanitizer.text_report import ReportError, TextReportParse
 from cudatui.gdbbridge.sanitizer.xml_report import parse_xml
 
 
+RACECHECK_REPORTS: tuple[str, ...] = ("hazard", "analysis", "all")
+"""racecheck's ``--racecheck-report`` modes: each hazard with both threads and lines, one
+summary per pair of lines (compute-sanitizer's default, no threads), or both."""
+
+
 class SanitizerError(Exception):
     """compute-sanitizer could not be run (one-line message)."""
 
@@ -54,6 +59,10 @@ class SanitizerRequest:
     """Stop at the first error and write a GPU coredump (for post-mortem in cuda-gdb)."""
     coredump_dir: str | None = None
     """Where the coredump goes; a new private directory (kept, owned by the caller) if None."""
+    racecheck_report: str = "hazard"
+    """racecheck only: ``--racecheck-report`` (:data:`RACECHECK_REPORTS`). ``hazard`` names
+    both accesses of each hazard with their threads and block, which "Debug this finding" stops
+    on; the tool's default, ``analysis``, gives only the two lines."""
     print_limit: int = 10000
     """``--print-limit``: records printed as text (0 = unlimited)."""
     xml: bool = True
@@ -65,6 +74,9 @@ class SanitizerRequest:
             raise ValueError(f"unknown sanitizer tool {self.tool!r} (choose from {', '.join(TOOLS)})")
         if self.leak_check and self.tool != "memcheck":
             raise ValueError("--leak-check works with the memcheck tool only")
+        if self.racecheck_report not in RACECHECK_REPORTS:
+            raise ValueError(f"unknown racecheck report {self.racecheck_report!r} "
+                             f"(choose from {', '.join(RACECHECK_REPORTS)})")
 
 
 @dataclass(frozen=True)
@@ -95,6 +107,8 @@ def build_command(request: SanitizerRequest, executable: str, xml_path: str | No
     cmd = [executable, "--tool", request.tool, "--print-limit", str(request.print_limit)]
     if request.leak_check:
         cmd += ["--leak-check", "full"]
+    if request.tool == "racecheck":
+        cmd += ["--racecheck-report", request.racecheck_report]
     if xml_path:
         cmd += ["--xml", "--save", xml_path]
     if coredump_path:

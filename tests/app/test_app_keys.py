@@ -13,6 +13,7 @@ from cudatui.tui.apps.debugger_app import SIDE_PANES, DebuggerApp
 from cudatui.tui.widgets.explain_view import ExplainPanel
 from cudatui.tui.widgets.file_finder import FileFinder
 from cudatui.tui.screens.goto_focus import GotoFocusScreen
+from cudatui.tui.widgets.race_side import RaceSideScreen
 from cudatui.tui.screens.help import HelpScreen, key_label
 from cudatui.tui.apps.navigation import NavigatingApp
 from cudatui.tui.apps.noticing import NoticesApp
@@ -23,7 +24,7 @@ from tests.support.paths import TRANSCRIPTS
 from tests.support.replay import replay_config
 from tests.support.wait import wait_for
 
-DIALOGS = (FileFinder, GotoFocusScreen, ExplainPanel, HelpScreen)
+DIALOGS = (FileFinder, GotoFocusScreen, RaceSideScreen, ExplainPanel, HelpScreen)
 """The dialogs and their keys, listed in help too."""
 
 CONTRACT = {"r", "c", "f5", "n", "f10", "s", "f11", "f", "shift+f11", "b", "f9", "ctrl+c", "g", "colon",

@@ -116,3 +116,22 @@ def test_one_finding_is_said_in_the_singular():
 
     assert findings_in_groups(1, 1) == "1 finding in 1 group"
     assert findings_in_groups(12, 4) == "12 findings in 4 groups" and findings_in_groups(0, 0) == "0 findings in 0 groups"
+
+
+@pytest.mark.parametrize(("words", "mode"), [
+    ("--tool racecheck ./r", "hazard"),
+    ("--tool racecheck --racecheck-report analysis ./r", "analysis"),
+    ("--racecheck-report all --tool racecheck ./r", "all"),
+])
+def test_racecheck_runs_in_the_report_mode_asked_and_prints_both_sides(fake_sanitizer, tmp_path, capsys, words, mode):
+    """racecheck asks for each hazard (both threads) unless told otherwise; the printed details
+    (stdout not a terminal) name both sides of the real H200 hazard."""
+    log = tmp_path / "argv.json"
+    fake_sanitizer.setenv("FAKE_SANITIZER_LOG", str(log))
+    fake_sanitizer.setenv("FAKE_SANITIZER_REPLAY", str(FIXTURES / "racecheck_synccheck.txt"))
+    assert cudatui(["sanitize", *words.split()]) == 1
+    argv = json.loads(log.read_text())["argv"]
+    assert argv[argv.index("--racecheck-report") + 1] == mode and argv[-1] == "./r"
+    out = capsys.readouterr().out
+    assert "  Write  r.cu:1  block (0,0,0) thread (32,0,0)  r\n  Write  r.cu:1  block (0,0,0) thread (33,0,0)  r\n" in out
+    assert "  Write  r.cu:1  r  [63 hazards]\n  Read   r.cu:1  r  [4 hazards]\n" in out

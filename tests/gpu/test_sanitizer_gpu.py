@@ -18,6 +18,7 @@ import pytest
 
 from cudatui.gdbbridge.sanitizer.findings import (
     BARRIER, HAZARD, INVALID_ACCESS, LEAK, OTHER, RACE, UNINITIALIZED_READ, Dim3, debug_breakpoint_for,
+    debug_sides,
 )
 from cudatui.gdbbridge.sanitizer.run import SanitizerRequest, SanitizerResult, SanitizerRun
 from cudatui.gdbbridge.sanitizer.text_report import classify
@@ -119,10 +120,31 @@ def test_memcheck_out_of_bounds_write(built):
 
 
 def test_racecheck_shared_race(built):
+    """racecheck's hazard report (cudatui's default): the write at the BAD line races with the
+    read on the next, each side with its own thread of the hazard's block, so "Debug this finding"
+    can stop on either. The record (CUDATUI_SANITIZER_RECORD) is the fixture of a hazard report
+    with a write and a read on two lines."""
     result = run(SanitizerRequest(program=str(built["race"]), tool="racecheck"), "racecheck")
-    kinds = {g.first.kind for g in result.report.groups}
-    assert kinds & {RACE, HAZARD}
-    assert all(g.first.line == bad_line("race") for g in result.report.groups if g.first.kind in (RACE, HAZARD))
+    hazards = [g for g in result.report.groups if g.first.kind == HAZARD]
+    assert hazards and {g.first.kind for g in result.report.groups} == {HAZARD}
+    for group in hazards:
+        assert group.first.block == Dim3(0) and len(group.first.accesses) == 2
+        assert all(a.thread is not None and a.line in (bad_line("race"), bad_line("race") + 1)
+                   for a in group.first.accesses)
+    write_read = next(g for g in hazards if {(a.access, a.line) for a in g.first.accesses} == {
+        ("write", bad_line("race")), ("read", bad_line("race") + 1)})
+    assert debug_sides(write_read) == (0, 1)
+    for side, access in enumerate(write_read.first.accesses):
+        assert debug_breakpoint_for(write_read, side) == (
+            f"{access.file}:{access.line}", f"blockIdx.x == 0 && threadIdx.x == {access.thread.x}")
+
+
+def test_racecheck_analysis_report_names_the_lines_only(built):
+    """``--racecheck-report analysis`` (the tool's default): one race per pair of lines, no threads."""
+    result = run(SanitizerRequest(program=str(built["race"]), tool="racecheck", racecheck_report="analysis"),
+                 "racecheck_analysis")
+    races = [g for g in result.report.groups if g.first.kind == RACE]
+    assert races and all(g.first.line == bad_line("race") and g.threads is None for g in races)
 
 
 def test_initcheck_uninitialised_read(built):
@@ -178,12 +200,19 @@ def test_bundled_lesson_is_caught_at_its_marked_line(name, tool):
                                leak_check=tool == "leak")
     result = run(request, f"lesson_{name}_{tool}")
     expected = lesson.resolve(outcome.marker)
-    # XML messages differ from the text headline for races ("Race condition"): match the kind
+    assert result.report.source == "xml", result.xml_note
+    if tool == "racecheck":  # the hazard report: the marked line is a side of a hazard, each side with its thread
+        hazards = [g for g in result.report.groups if g.first.kind == HAZARD]
+        assert hazards, [g.first.message for g in result.report.groups]
+        assert all(a.thread is not None for g in hazards for a in g.first.accesses)
+        assert any((Path(a.file).name, a.line) == (expected.file, expected.line)
+                   for g in hazards for a in g.first.accesses if a.file)
+        return
+    # XML messages differ from the text headline (a leak's): match the kind
     kind = classify(outcome.finding)[0]
     if kind == OTHER:
-        kind = {"racecheck": RACE, "leak": LEAK}[tool]
+        kind = {"leak": LEAK}[tool]
     hits = [g for g in result.report.groups if g.first.kind == kind]
     assert hits, [g.first.message for g in result.report.groups]
     where = hits[0].first.source_location
     assert where is not None and (Path(where[0]).name, where[1]) == (expected.file, expected.line)
-    assert result.report.source == "xml", result.xml_note

@@ -333,7 +333,11 @@ class ScreenPath:
         elif kind == "debug":
             self.show("sanitizer")
             self.cursor_to("Sanitize", r"^\s*\d+\s+\S")
+            two_lines = any(re.search(r"\S:\d+/\d", text) for _, _, text in self.pane_rows("Sanitize"))
             self.keys("d")
+            if two_lines:  # a race on two lines (tile.cu:37/28): d asks which side; the recording took the first
+                self.wait(lambda: "Debug which side of the race?" in self.tmux.screen(), "the race's side dialog")
+                self.keys("1")
 
     def submit(self, taken: Callable[[], bool], why: str) -> None:
         """Enter in an input, again if the app did not take it (an enter the busy app dropped:

@@ -306,7 +306,7 @@ class DebuggerApp(PaneKeysApp):
         self.spawn(partial(self.debugger.console_command, message.command), "console")
 
     def on_sanitizer_pane_debug_finding(self, message: DebugFinding) -> None:
-        spec = BreakpointSpec(*debug_breakpoint_for(message.group))
+        spec = BreakpointSpec(*debug_breakpoint_for(message.group, message.side))
         self.spawn(partial(self.debugger.debug_finding, spec), "debug-finding")
 
     def on_sanitizer_pane_post_mortem(self, message: PostMortem) -> None:

@@ -52,7 +52,7 @@ class SanitizeApp(ToastingApp[int]):
         self.notify(f"{message.path}:{message.line}", title="Source")
 
     def on_sanitizer_pane_debug_finding(self, message: DebugFinding) -> None:
-        spec = str(BreakpointSpec(*debug_breakpoint_for(message.group)))
+        spec = str(BreakpointSpec(*debug_breakpoint_for(message.group, message.side)))
         if self.request is None:
             self.notify(f"cudatui -b {shlex.quote(spec)} PROGRAM [ARGS]", title="Debug this finding: run")
             return

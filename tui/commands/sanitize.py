@@ -16,7 +16,7 @@ import sys
 from typing import Any
 
 from cudatui.gdbbridge import (
-    TOOLS, ReportError, SanitizerError, SanitizerReport, SanitizerRequest, read_report, run_sanitizer,
+    RACECHECK_REPORTS, TOOLS, ReportError, SanitizerError, SanitizerReport, SanitizerRequest, read_report, run_sanitizer,
 )
 from cudatui.tui.cli_errors import ArgumentParser, fail
 from cudatui.tui.needs_terminal import missing_terminal
@@ -41,6 +41,9 @@ def _add_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     parser.add_argument("--leak-check", action="store_true",
                         help="memcheck: report leaked allocations; compute-sanitizer's own form "
                         "`--leak-check full` (or `none`) works too")
+    parser.add_argument("--racecheck-report", choices=RACECHECK_REPORTS, default="hazard",
+                        help="racecheck: hazard (default: both accesses of each hazard, with their threads, "
+                        "which d stops on), analysis (the tool's default: the two lines only) or all")
     parser.add_argument("--read", metavar="REPORT", help="show a saved report (--xml --save file or text log)")
     parser.add_argument("--json", action="store_true", help="print grouped findings as JSON and exit")
     parser.add_argument("program", nargs="?", help="program or Python script to check")
@@ -119,7 +122,7 @@ def run(args: argparse.Namespace) -> int:
             report = read_report(args.read)
         else:
             request = SanitizerRequest(program=args.program, args=tuple(args.args), tool=args.tool,
-                                       leak_check=leak_check)
+                                       leak_check=leak_check, racecheck_report=args.racecheck_report)
             if printed:
                 report = asyncio.run(run_sanitizer(request)).report
     except (ReportError, SanitizerError, ValueError) as exc:

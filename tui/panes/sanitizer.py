@@ -18,9 +18,11 @@ from textual.widgets import ContentSwitcher, DataTable, Log, Static
 
 from cudatui.gdbbridge import (
     API_ERROR, ASSERT, HAZARD, INVALID_ACCESS, LEAK, RACE, UNINITIALIZED_READ, Finding, FindingGroup, ReportError,
-    SanitizerError, SanitizerReport, SanitizerRequest, SanitizerRun, clean, launch_place, launched_from, read_report,
+    SanitizerError, SanitizerReport, SanitizerRequest, SanitizerRun, clean, debug_sides, launch_place, launched_from,
+    read_report,
 )
 from cudatui.tui.messages import DebugFinding, Finished, OpenSource, PostMortem
+from cudatui.tui.widgets.race_side import RaceSideScreen, side_text
 
 _COLUMNS = (("count", "Count"), ("what", "What"), ("where", "Where"), ("launch", "Launched from"), ("kernel", "Kernel"),
             ("blocks", "Blocks"), ("threads", "Threads"), ("tool", "Tool"))
@@ -52,11 +54,14 @@ def describe(finding: Finding) -> str:
     return labels.get(finding.kind, _short(finding.message, 24))
 
 
-def details_text(group: FindingGroup, roots: tuple[str, ...] = ()) -> str:
-    """The details view of a group: message, device location, coordinates, backtraces (``roots``:
-    the program's folders, which tell its Python files from the libraries')."""
+def details_text(group: FindingGroup, roots: tuple[str, ...] = (), width: int | None = None) -> str:
+    """The details view of a group: message, the sides of a race (each cut to ``width`` columns),
+    device location, coordinates, backtraces (``roots``: the program's folders, which tell its
+    Python files from the libraries')."""
     f = group.first
     lines = [f"{f.message}  (x{group.count}, {f.tool})"]
+    inner = None if width is None else width - 2
+    lines.extend("  " + side_text(f, index, inner) for index in range(len(f.accesses)))
     where = f.source_location
     at = f" at {where[0]}:{where[1]}" if where and where[0] else ""
     if f.kind == LEAK:  # the host's allocation: no kernel, no device place
@@ -74,10 +79,6 @@ def details_text(group: FindingGroup, roots: tuple[str, ...] = ()) -> str:
                      f" of {d.allocation_size or 0:,} bytes")
     if f.assertion:
         lines.append(f"assertion: {f.assertion}")
-    for access in f.accesses:
-        thread = f" thread {access.thread}" if access.thread else ""
-        count = f" [{access.hazards} hazards]" if access.hazards else ""
-        lines.append(f"access: {access.access}{thread} at {access.function} line {access.line}{count}")
     launch = launched_from(f, roots)
     if launch is not None:
         lines.append(f"launched from: {_short(str(launch), 160)}")
@@ -120,7 +121,7 @@ class SanitizerPane(Widget):
     | Key | Action |
     | :- | :- |
     | enter | Open the selected finding's source line |
-    | d | Debug this finding: stop cuda-gdb on its block/thread at its line |
+    | d | Debug this finding: stop cuda-gdb on its block/thread at its line (a race: on the side picked, its thread at its line) |
     | p | Post-mortem: re-run with a GPU coredump and open it |
     | l | Switch between the details and the live log |
     | x | Cancel the running sanitizer |
@@ -289,8 +290,14 @@ class SanitizerPane(Widget):
 
     def _show_details(self) -> None:
         group = self.selected_group()
-        text = details_text(group, self._roots) if group else "no findings"
-        self.query_one("#sanitizer-details", Static).update(Text(text))
+        details = self.query_one("#sanitizer-details", Static)
+        width = details.content_size.width or self.size.width - 2
+        text = details_text(group, self._roots, width if width > 0 else None) if group else "no findings"
+        details.update(Text(text))
+
+    def on_resize(self) -> None:
+        """The sides of a race are cut to the pane's width: cut them again."""
+        self._show_details()
 
     def watch_status(self, status: str) -> None:
         for label in self.query("#sanitizer-status").results(Static):
@@ -318,7 +325,15 @@ class SanitizerPane(Widget):
         if group is None or group.first.source_location is None:
             self.notify("This finding has no source line to stop at.", severity="warning")
             return
-        self.post_message(DebugFinding(group))
+        sides = debug_sides(group)
+        if len(sides) < 2:
+            self.post_message(DebugFinding(group, sides[0] if sides else None))
+            return
+
+        def chosen(side: int | None) -> None:
+            if side is not None:
+                self.post_message(DebugFinding(group, side))
+        self.app.push_screen(RaceSideScreen(group.first, sides), chosen)
 
     def action_post_mortem(self) -> None:
         group = self.selected_group()
@@ -338,9 +353,26 @@ def _row_key(group: FindingGroup) -> str:
     return "|".join(map(str, group.key))
 
 
-def _row(group: FindingGroup, roots: tuple[str, ...] = ()) -> tuple[str, ...]:
+def _place(group: FindingGroup) -> str:
+    """``race.cu:23``; a race whose other side is elsewhere ``race.cu:23/27`` (another file:
+    ``a.cu:3/b.cu:5``)."""
     f = group.first
     where = f.source_location
-    place = f"{where[0].rsplit('/', 1)[-1]}:{where[1]}" if where else "-"
+    if where is None:
+        return "-"
+    file = where[0].rsplit("/", 1)[-1]
+    seen, place = {(file, where[1])}, f"{file}:{where[1]}"
+    for access in f.accesses[1:]:
+        other = (access.file or "").rsplit("/", 1)[-1]
+        if access.line is None or (other, access.line) in seen:
+            continue
+        seen.add((other, access.line))
+        place += f"/{access.line}" if other == file else f"/{other}:{access.line}"
+    return place
+
+
+def _row(group: FindingGroup, roots: tuple[str, ...] = ()) -> tuple[str, ...]:
+    f = group.first
+    place = _place(group)
     return (str(group.count), describe(f), place, launch_place(f, roots), _short(f.kernel, 20),
             str(group.blocks or "-"), str(group.threads or "-"), f.tool)

@@ -23,6 +23,7 @@ from cudatui.gdbbridge import N_, tr
 from cudatui.tui.widgets.explain_view import ExplainPanel
 from cudatui.tui.widgets.file_finder import FileFinder
 from cudatui.tui.screens.goto_focus import GotoFocusScreen
+from cudatui.tui.widgets.race_side import RaceSideScreen
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -169,7 +170,7 @@ def keyed_widgets(app: App[object]) -> list[tuple[str, Widget, list[Binding]]]:
 def key_sections(app: App[object], shown: Sequence[Sequence[BindingType]] = ()) -> list[tuple[str, Sequence[BindingType]]]:
     """The help screen's sections: the app's keys, each widget's, each dialog's (but a class whose
     bindings are ``shown`` already, in a section of the caller's)."""
-    dialogs = (FileFinder, GotoFocusScreen, ExplainPanel, HelpScreen)
+    dialogs = (FileFinder, GotoFocusScreen, RaceSideScreen, ExplainPanel, HelpScreen)
     sections: list[tuple[str, Sequence[BindingType]]] = []
     overridden: frozenset[str] = frozenset()
     for cls in app_classes(app):

@@ -12,7 +12,7 @@ import pytest
 
 from cudatui.gdbbridge.sanitizer.findings import (
     API_ERROR, ASSERT, HAZARD, INVALID_ACCESS, LEAK, RACE, UNINITIALIZED_READ, Dim3, Finding,
-    debug_breakpoint_for, group_findings,
+    debug_breakpoint_for, debug_sides, group_findings, group_key,
 )
 from cudatui.gdbbridge.sanitizer.report import read_report
 from cudatui.gdbbridge.sanitizer.text_report import ReportError, TextReportParser
@@ -134,6 +134,40 @@ def test_racecheck_hazards_and_synccheck_sections():
     assert hazards.count == 5 and str(hazards.threads) == "(32,0,0)..(36,0,0)"
     assert [a.hazards for a in race.first.accesses] == [None, 63, 4] and race.first.hazard_count == 67
     assert report.summary.error_count == 0  # synccheck section
+
+
+def test_both_sides_of_a_hazard_from_text_and_xml():
+    """racecheck's hazard report (``--racecheck-report hazard``, the H200 head of one): each side
+    has its access, line and thread, the block is the hazard's; text and XML group alike, and
+    "Debug this finding" can stop on either thread."""
+    (text,) = [g.first for g in read_report(str(FIXTURES / "racecheck_synccheck.txt")).groups if g.first.kind == HAZARD]
+    (xml,) = list(XmlReport(str(FIXTURES / "racecheck_head.xml")))
+    for hazard, file in ((text, "r.cu"), (xml, "/tmp/r.cu")):
+        assert [(a.access, a.file, a.line, a.thread) for a in hazard.accesses] == [
+            ("write", file, 1, Dim3(32)), ("write", file, 1, Dim3(33))]
+        assert hazard.block == Dim3(0) and debug_sides(hazard) == (0, 1)
+        assert debug_breakpoint_for(hazard, 0) == (f"{file}:1", "blockIdx.x == 0 && threadIdx.x == 32")
+        assert debug_breakpoint_for(hazard, 1) == (f"{file}:1", "blockIdx.x == 0 && threadIdx.x == 33")
+        assert debug_breakpoint_for(hazard) == debug_breakpoint_for(hazard, 0)
+        with pytest.raises(ValueError, match="no access number 3"):
+            debug_breakpoint_for(hazard, 2)
+    assert group_key(text) == group_key(xml)
+    assert group_key(text)[-1] == (("write", "r.cu", 1),)
+
+
+def test_sides_of_an_analysis_report_have_lines_but_no_threads():
+    """racecheck's default report names the lines only: tile's read (box3x3) and write
+    (load_tile) are two places to stop, race's read and write on one line are one, as are the
+    three accesses of r.cu:1."""
+    tile = read_report(str(FIXTURES / "lessons" / "tile_racecheck_buggy.txt")).groups[0].first
+    assert debug_sides(tile) == (0, 1)
+    assert [debug_breakpoint_for(tile, side) for side in (0, 1)] == [("tile.cu:37", ""), ("tile.cu:28", "")]
+    race = read_report(str(FIXTURES / "lessons" / "race_racecheck_buggy.xml")).groups[0].first
+    assert debug_sides(race) == (0,) and debug_breakpoint_for(race, 0) == ("/work/main/kernels/race.cu:25", "")
+    (analysis,) = [g.first for g in read_report(str(FIXTURES / "racecheck_synccheck.txt")).groups if g.first.kind == RACE]
+    assert len(analysis.accesses) == 3 and debug_sides(analysis) == (0,)
+    memcheck = read_report(str(FIXTURES / "memcheck.xml")).groups[0].first
+    assert debug_sides(memcheck) == ()
 
 
 def test_coredump_report():

@@ -145,10 +145,28 @@ def test_request_validation_and_command_line():
         SanitizerRequest(program="x", tool="bogus")
     with pytest.raises(ValueError, match="memcheck tool only"):
         SanitizerRequest(program="x", tool="racecheck", leak_check=True)
+    with pytest.raises(ValueError, match="unknown racecheck report 'both'"):
+        SanitizerRequest(program="x", tool="racecheck", racecheck_report="both")
     request = SanitizerRequest(program="./a.out", args=("7",), tool="racecheck", print_limit=0)
     assert build_command(request, "/cs", None, None) == [
-        "/cs", "--tool", "racecheck", "--print-limit", "0", "./a.out", "7"]
+        "/cs", "--tool", "racecheck", "--print-limit", "0", "--racecheck-report", "hazard", "./a.out", "7"]
+    analysis = SanitizerRequest(program="./a.out", tool="racecheck", racecheck_report="analysis")
+    assert build_command(analysis, "/cs", None, None)[5:7] == ["--racecheck-report", "analysis"]
+    assert "--racecheck-report" not in build_command(SanitizerRequest(program="./a.out"), "/cs", None, None)
     assert program_argv("demo.py") == [sys.executable, "demo.py"]
+
+
+async def test_a_racecheck_run_asks_for_hazards_and_keeps_both_threads(fake):
+    """racecheck runs with ``--racecheck-report hazard``: each hazard of the (real) report names
+    both accesses, their threads and the block, and the run's findings keep them."""
+    log = fake("racecheck_synccheck.txt")
+    result = await run_sanitizer(SanitizerRequest(program="./r", tool="racecheck"))
+    called = json.loads(log.read_text())
+    assert called["argv"][4:6] == ["--racecheck-report", "hazard"] and called["program"] == ["./r"]
+    waw = result.report.groups[0]
+    assert waw.count == 5 and waw.first.hazard_type == "WAW" and str(waw.blocks) == "(0,0,0)"
+    assert [(a.access, a.file, a.line, str(a.thread)) for a in waw.first.accesses] == [
+        ("write", "r.cu", 1, "(32,0,0)"), ("write", "r.cu", 1, "(33,0,0)")]
 
 
 async def test_xml_with_fewer_records_than_the_text_is_not_used(fake):
