@@ -48,6 +48,8 @@
 #                          sizes (scripts/dump_flags.py; default cupy_oob ext_oob torch_index)
 #   class [LESSON [BP]]    an instructor's live session followed by two terminals and a browser's
 #                          websocket (scripts/class_live.py) into $R/class
+#   screens [CASE...]      a PyTorch assert, an attach and racecheck's two sides in tmux at 80x24 and
+#                          160x48 (scripts/h200_screens.py) into $R/screens
 #   summary                what the runs so far found: the box, tier-3 and replay/attach results,
 #                          the recordings
 #   pack                   $R into $OUT/results.tgz (the device tool returns few files)
@@ -277,6 +279,7 @@ case $command in
   jobs) run_jobs ;;
   own-programs) own_programs "$@" ;;
   triage) triage "$@" ;;
+  screens) build > /dev/null; timeout 560 python3 scripts/h200_screens.py "$R/screens" "$@" 2>&1 | cut -c1-300 ;;
   summary) summary ;;
   pack) pack ;;
   help|-h|--help) usage ;;
