@@ -132,7 +132,9 @@ async def test_a_cpu_core_is_capped_by_the_dump_size_and_the_gpu_dump_still_open
           f"{result.cpu_core.stat().st_size if result.cpu_core else 0} bytes; notes {result.notes}", flush=True)
     assert result.dump is not None, b"".join(said)[-2000:]
     assert result.cpu_core == directory / "cpu.core"
-    assert result.cpu_core.stat().st_size <= (256 << 20) + (16 << 20)
+    # the kernel stops writing at RLIMIT_CORE; pages it skips leave holes, so the file's apparent
+    # size may pass the limit (343 MB for 256 MiB on the H200, batch 34) while its blocks do not
+    assert result.cpu_core.stat().st_blocks * 512 <= (256 << 20) + (16 << 20)
     assert any("CPU core is cut short" in note for note in result.notes), result.notes
     assert not any("GPU coredump" in note for note in result.notes), result.notes
     async with post_mortem(PROGRAM, result) as debugger:
