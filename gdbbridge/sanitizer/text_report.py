@@ -47,7 +47,7 @@ _HEADLINES: tuple[tuple[str, re.Pattern[str]], ...] = (
         rf"^Uninitialized (?P<space>\S+) memory (?P<access>read|write)(?: of size (?P<size>{_NUM}) bytes?)?")),
     (LEAK, re.compile(rf"^Leaked (?P<size>{_NUM}) bytes?(?: at (?P<address>0x[0-9a-fA-F]+))?")),
     (HAZARD, re.compile(
-        r"^(?:(?P<severity>Error|Warning): )?Potential (?P<hazard>\w+) hazard detected"
+        r"^(?:(?P<severity>Error|Warning): )?(?:\([^)]*\) )?Potential (?P<hazard>\w+) hazard detected"
         r"(?: at (?P<space>\S+) (?P<address>0x[0-9a-fA-F]+) in block \((?P<bx>\d+),(?P<by>\d+),(?P<bz>\d+)\))?")),
     (RACE, re.compile(
         r"^(?:(?P<severity>Error|Warning): )?Race reported between (?P<access>\w+) access at (?P<loc>.+)$")),
