@@ -116,8 +116,7 @@ class GdbSession(OutputHandling):
         self._big: asyncio.Task[None] | None = None
         """The thread parse of a big stdout line, while one runs."""
         self._stdout_done = False
-        self._status: asyncio.Future[int] | None = None
-        """The debugger's exit status, once it has exited."""
+        self._status: asyncio.Future[int] | None = None  # the debugger's exit status, once it has exited
         self._ended: asyncio.Future[None] | None = None
         """Done once stdout ended, the debugger exited and DebuggerExited was sent."""
         self._stderr_ended: asyncio.Future[None] | None = None
@@ -195,10 +194,11 @@ class GdbSession(OutputHandling):
             await asyncio.wait_for(self._handshake(), STARTUP_TIMEOUT)
         except asyncio.TimeoutError:
             raise DebuggerGone(f"{name} gave no MI answer within {STARTUP_TIMEOUT:g} s: is it a gdb?") from None
-        except DebuggerGone as exc:
-            await asyncio.wait([self._stderr_ended], timeout=1.0)  # its last words explain why
+        except DebuggerGone as exc:  # its exit status and last words explain why
+            await asyncio.wait([self._stderr_ended, self._ended], timeout=1.0)
             said = f" ({self.first_stderr})" if self.first_stderr else ""
-            raise DebuggerGone(f"{name} {exc.message.removeprefix('debugger ')} at startup{said}", exc.command) from None
+            why = self._exited.description if self._exited else exc.message  # not "not running": exited how
+            raise DebuggerGone(f"{name} {why.removeprefix('debugger ')} at startup{said}", exc.command) from None
 
     async def _handshake(self) -> None:
         """The first commands: give the debuggee its pty, turn on asynchronous MI."""
