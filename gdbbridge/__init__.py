@@ -23,8 +23,8 @@ _PUBLIC = {
     "cudatui.gdbbridge.session.gdb": ("GdbSession",),
     "cudatui.gdbbridge.session.errors": ("NEXT_STEP", "DebuggerGone", "DebuggerNotFound", "MIError"),
     "cudatui.gdbbridge.session.events": (
-        "DebuggerExited", "Event", "LineDropped", "NonMI", "Notify", "ProgramOutput", "RawLine", "RecordingStopped",
-        "Running", "Stopped", "Stream", "UnmatchedResult",
+        "Answered", "DebuggerExited", "Event", "LineDropped", "NonMI", "Notify", "ProgramOutput", "RawLine",
+        "RecordingStopped", "Running", "Silent", "Stopped", "Stream", "UnmatchedResult",
     ),
     "cudatui.gdbbridge.debugger.state": ("WARP_TABLES_UNASKED", "StateBuilder", "warp_tables_unsafe"),
     "cudatui.gdbbridge.debugger.breakpoints": ("BreakpointSpec", "Breakpoints"),
@@ -90,6 +90,7 @@ _PUBLIC = {
     "cudatui.gdbbridge.doctor.checks": ("check_cuda_gdb", "find_tool", "probe_nvml"),
     "cudatui.gdbbridge.doctor.run": ("checks_to_json", "exit_code", "format_lines", "run_checks"),
     "cudatui.gdbbridge.session.pipes": ("LINE_LIMIT_ENV", "effective_line_limit"),
+    "cudatui.gdbbridge.session.startup_check": ("debugger_problem",),
     "cudatui.gdbbridge.text": ("TerminalFilter", "clean", "one_line", "sanitize"),
     "cudatui.gdbbridge.source": ("find_source", "missing_reason", "read_source"),
     "cudatui.gdbbridge.outcome": ("DeviceAssert", "ProgramError", "StopNotes", "TracebackFrame"),

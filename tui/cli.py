@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
 from dataclasses import replace
 from importlib import metadata
@@ -252,6 +253,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OSError as exc:  # one no check foresaw: a file name too long, stdout on a full disk
         return errors.os_error(exc)
     except KeyboardInterrupt:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # more ctrl+c typed in a row: this one ends it
         return errors.fail("interrupted", output.INTERRUPTED)
 
 

@@ -5,11 +5,20 @@ cudatui starts (0.3 s after ``cudatui replay``, or between the lesson picker and
 before Textual puts the terminal in raw mode) it was lost, and the app never quit (issue 32).
 :func:`keep_early_keys` turns IXON off first thing, so the key waits in the terminal's input and
 the app reads it as soon as it runs; the terminal's settings are put back at exit.
+
+ctrl+c typed while cudatui starts (before Textual reads it as a key) is SIGINT: the first one
+ends the start with ``cudatui: interrupted`` and 130, and the next ones, typed in a row, must
+not interrupt that end (a second KeyboardInterrupt raised in the handler of the first, or while
+Python printed it, ended cudatui with a traceback, issue 36). While the command line loads,
+:func:`interrupt_once` ignores the SIGINTs after the first; then Python's own handler is back
+(asyncio's runs take ctrl+c as a cancel only under it) and ``cli.main`` ignores the ones after
+the KeyboardInterrupt it catches.
 """
 
 from __future__ import annotations
 
 import atexit
+import signal
 import sys
 from contextlib import suppress
 
@@ -34,6 +43,20 @@ def keep_early_keys() -> None:
         atexit.register(_restore, fd, before)
 
 
+def interrupt_once() -> bool:
+    """Make the first SIGINT a KeyboardInterrupt, and ignore the ones after it; whether it did
+    (not when SIGINT is not Python's default, e.g. ignored by the caller)."""
+    if signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+        return False
+    signal.signal(signal.SIGINT, _interrupted)
+    return True
+
+
+def _interrupted(number: int, frame: object) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    raise KeyboardInterrupt
+
+
 def _restore(fd: int, attributes: list[object]) -> None:
     import termios
 
@@ -43,8 +66,14 @@ def _restore(fd: int, attributes: list[object]) -> None:
 
 def main() -> int:
     """The ``cudatui`` command: the early keys kept, then the command line (imported after: it
-    loads Textual, which takes a while)."""
+    loads Textual, which takes a while; a ctrl+c meanwhile is the line :func:`cli.main` says)."""
+    ours = interrupt_once()
     keep_early_keys()
-    from cudatui.tui.cli import main as cli_main
-
+    try:
+        from cudatui.tui.cli import main as cli_main
+    except KeyboardInterrupt:  # ctrl+c while Textual loads: the line cli.main says for it
+        sys.stderr.write("cudatui: interrupted\n")
+        return 130
+    if ours and signal.getsignal(signal.SIGINT) is _interrupted:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     return cli_main()

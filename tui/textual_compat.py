@@ -28,6 +28,8 @@ Why each hack exists:
 - Toasts (:data:`Toast`, :func:`toast_notification`), for :class:`~cudatui.tui.apps.toasts.ToastingApp`:
   an expired toast's cells stayed on the screen until something repainted them; the app repaints
   once no toast on the screen is expired. ``Toast`` lives in the private ``textual.widgets._toast``.
+  A toast takes no text selection (:func:`toasts_take_no_selection`): a click on one being removed
+  crashed the app.
 - Notifications (:func:`app_notifications`), for :mod:`~cudatui.tui.tooling.path_driver`: what the UI told
   the user at a step of a lesson path; App keeps them in ``_notifications`` with no public reader.
 - Screen (:class:`SameSizeScreen`), for :class:`~cudatui.tui.screens.app_screen.AppScreen`: a
@@ -64,7 +66,7 @@ __all__ = [
     "PRIVATE_NAMES", "DataTableHooks", "InPlaceScrollView", "LogHooks", "SameSizeScreen", "SegmentLines",
     "ServeHooks", "Toast", "app_notifications",
     "log_forget_rendered_line", "log_line_processor", "log_line_strip", "table_bump_update_count", "table_cell_key", "table_has_cell",
-    "table_render_inputs", "table_row_index", "table_set_cell_quietly", "toast_notification",
+    "table_render_inputs", "table_row_index", "table_set_cell_quietly", "toast_notification", "toasts_take_no_selection",
 ]
 
 TEXTUAL_VERSION = "8.2.8"
@@ -229,6 +231,16 @@ def log_line_strip(log: Log, index: int, style: Style) -> Strip:
 def toast_notification(toast: Toast) -> Notification:
     """The notification ``toast`` shows."""
     return toast._notification
+
+
+def toasts_take_no_selection() -> None:
+    """A click on a toast that its timeout has just removed, before the screen is laid out again,
+    made Textual 8.2.8 start a text selection in it and read ``container.region`` of its parent,
+    None by then: ``AttributeError`` in ``Screen._forward_event``, the app crashed (a user
+    clicking a toast away as it goes; seen in a tmux walk). With no selection in a toast (there is
+    nothing worth selecting in one) that branch is not taken; the click reaches the toast that is
+    going, as the click that dismisses it would."""
+    Toast.ALLOW_SELECT = False
 
 
 def app_notifications(app: App[Any]) -> Iterable[Notification]:

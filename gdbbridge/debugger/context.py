@@ -79,6 +79,8 @@ class DebuggerContext:
         whatever refresh of their last stop finishes after the news."""
         self.job: RankJob | None = None
         """The distributed job whose rank is debugged (``config.rank``), once started."""
+        self.runs = 0
+        """The program's runs so far (every session of this Debugger): each is marked ``run N`` in the recording."""
         self.launch_blocking = False
         """Whether the program was re-run with CUDA_LAUNCH_BLOCKING=1 (so a stop's host line is the launch)."""
         self._tasks: set[asyncio.Task[None]] = set()

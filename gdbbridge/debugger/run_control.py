@@ -30,6 +30,7 @@ from cudatui.gdbbridge.debugger.steps import RUN, STEPS, Step
 from cudatui.gdbbridge.debugger.stop_refresh import StopRefresh
 from cudatui.gdbbridge.debugger.targets import Targets
 from cudatui.gdbbridge.debugger.varobj import VariableObjects
+from cudatui.gdbbridge.i18n import tr
 from cudatui.gdbbridge.outcome import OutputTail
 from cudatui.gdbbridge.record.audience import AudienceWatch
 from cudatui.gdbbridge.session.errors import DebuggerGone, DebuggerNotFound, MIError
@@ -148,6 +149,11 @@ class RunControl:
         assert ctx.session is not None and ctx.breakpoints is not None
         target = "first breakpoint" if ctx.breakpoints.table else "exit or a stop"
         ctx.set_status(Phase.STARTING, f"running to {target}", since=ctx.clock())
+        ctx.runs += 1
+        ctx.session.record("mark", f"run {ctx.runs}")  # each run numbered where the recording goes on
+        if ctx.runs > 1 and ctx.config.record:
+            ctx.notice(tr("run {run} is recorded after the others in {file} (marked \"run {run}\")").format(
+                run=ctx.runs, file=ctx.config.record))
         try:
             await ctx.go(RUN)
         except DebuggerGone:

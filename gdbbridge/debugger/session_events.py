@@ -5,7 +5,7 @@
 pane (held back while the user's console command runs, which shows it as it ends); the
 program's output through its terminal filter to the Output pane and the stop's notes; a library
 load to the starting phase; breakpoint notifications to the table; a replay's cut and gdb's
-death to the phase; the follow stand-in's words to the follow part."""
+death to the phase; a silent debugger to a notice; the follow stand-in's words to the follow part."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ from cudatui.gdbbridge.debugger.events import ConsoleOutput
 from cudatui.gdbbridge.debugger.follow import Follow
 from cudatui.gdbbridge.debugger.status import Phase
 from cudatui.gdbbridge.debugger.stop_refresh import StopRefresh
+from cudatui.gdbbridge.i18n import tr
 from cudatui.gdbbridge.record.follow import FOLLOW
 from cudatui.gdbbridge.record.replay import REPLAY_CUT
 from cudatui.gdbbridge.session import events as ev
@@ -54,6 +55,13 @@ class SessionEvents:
             ctx.notice(event.message, "error")
         elif isinstance(event, ev.LineDropped):
             ctx.notice(event.description, "warning")
+        elif isinstance(event, ev.Silent):
+            ctx.notice(tr("{debugger} has not answered {asked} for {seconds} s, and says nothing: "
+                          "it may be hung or stopped (ctrl+q quits)").format(
+                debugger=ctx.config.debugger_name, asked=event.asked, seconds=round(event.seconds)), "warning")
+        elif isinstance(event, ev.Answered):
+            ctx.notice(tr("{debugger} answered {asked} after {seconds} s").format(
+                debugger=ctx.config.debugger_name, asked=event.asked, seconds=round(event.seconds)))
         elif isinstance(event, ev.DebuggerExited) and not event.expected:
             ctx.set_status(Phase.DEAD, event.description)
             ctx.notice(f"{ctx.config.debugger_name}: {event.description}. Press r to restart.", "error")

@@ -76,7 +76,9 @@ def _focus_of(output: tuple[Entry, ...], token: str) -> str | None:
     for entry in output:
         if entry.dir != "out" or not (entry.line.startswith("*stopped") or entry.line.startswith(f"{token}^done")):
             continue
-        payload = parse_line(entry.line).payload or {}
+        payload = parse_line(entry.line).payload
+        if not isinstance(payload, dict):  # a recording's line that is not a record with fields
+            continue
         focus = payload.get("CudaFocus")
         if isinstance(focus, dict):
             return json.dumps({k: focus[k] for k in ("blockIdx", "threadIdx", "kernel", "device") if k in focus},

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import math
 import os
 import re
 import stat
@@ -213,7 +214,9 @@ def _entry(raw: bytes) -> dict[str, Any]:
     obj = json.loads(raw.decode("utf-8", errors="replace"))
     if not isinstance(obj, dict) or "dir" not in obj:
         raise ValueError("not a transcript entry")
-    obj["t"] = float(obj.get("t", 0.0))
+    obj["t"] = float(obj.get("t", 0.0))  # OverflowError for an integer of 400 digits
+    if not math.isfinite(obj["t"]):
+        raise ValueError("not a time")
     return obj
 
 
@@ -227,7 +230,7 @@ def load(path: str, session: int = 1) -> Transcript:
     for number, raw in _lines(path):
         try:
             obj = _entry(raw)
-        except (ValueError, TypeError, RecursionError):
+        except (ValueError, TypeError, OverflowError, RecursionError):
             if garbage is not None or not sessions or not sessions[-1][1]:
                 raise TranscriptError(f"{path}:{garbage or number}: not a cudatui transcript line") from None
             garbage = number

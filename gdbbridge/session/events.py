@@ -98,6 +98,23 @@ class LineDropped:
 
 
 @dataclass(frozen=True)
+class Silent:
+    """The debugger has not answered ``asked`` (an MI command, without its token) for
+    ``seconds``, and wrote nothing meanwhile (see :mod:`~cudatui.gdbbridge.session.silence`)."""
+
+    asked: str
+    seconds: float
+
+
+@dataclass(frozen=True)
+class Answered:
+    """The debugger said :class:`Silent` answered ``asked`` after all, ``seconds`` after it was sent."""
+
+    asked: str
+    seconds: float
+
+
+@dataclass(frozen=True)
 class DebuggerExited:
     """gdb itself went away: ``returncode`` is negative for a signal (-9 = SIGKILL). With
     ``output_closed`` it closed its standard output and did not exit: it is gone for us
@@ -126,4 +143,4 @@ class DebuggerExited:
 
 
 Event = (Running | Stopped | Notify | Stream | ProgramOutput | RecordingStopped | NonMI | UnmatchedResult | LineDropped
-         | DebuggerExited)
+         | Silent | Answered | DebuggerExited)

@@ -2,10 +2,10 @@
 
 No time windows and no per-command timeouts: a result arrives when gdb sends it (an
 ``-exec-next`` in a kernel takes up to ~1 s, running to the first kernel of a PyTorch script
-~14 s). The debuggee gets its own pty, so its output never mixes with MI. gdb's stdin, stdout
-and stderr are socket pairs, which no other process can open through ``/proc/PID/fd`` (a pipe
-can be): nothing but gdb writes its MI, and nothing but cudatui gives it commands. Closing
-kills every process the session started (:mod:`cudatui.gdbbridge.session.processes`).
+~14 s); a debugger silent for long is said (:mod:`.silence`). The debuggee gets its own pty.
+gdb's stdin, stdout and stderr are socket pairs, which no other process can open through
+``/proc/PID/fd``: nothing but gdb writes its MI, and nothing but cudatui gives it commands.
+Closing kills every process the session started (:mod:`cudatui.gdbbridge.session.processes`).
 
 This module starts, asks and stops the debugger; what its output does (stdout lines read in
 the loop turn that brought them, big lines parsed in a thread, in gdb's order) is
@@ -42,10 +42,9 @@ RawListener = Callable[[ev.RawLine], None]
 MI_FLAGS = ("--interpreter=mi3", "--quiet", "--nx")
 
 ATTACH_FLAGS = ("-iex", "set mi-async on")
-"""Given before ``-p PID``: asynchronous MI must be on before gdb attaches, since once it holds a
-live process it refuses the change ("Cannot change this setting while the inferior is
-running"); attaching later (``-target-attach``, the console's ``attach``) crashed cuda-gdb 13.0
-under MI."""
+"""Given before ``-p PID``: asynchronous MI must be on before gdb attaches, since once it holds a live
+process it refuses the change ("Cannot change this setting while the inferior is running");
+attaching later (``-target-attach``, the console's ``attach``) crashed cuda-gdb 13.0 under MI."""
 
 DETACH_WAIT = 1.0
 """Seconds closing an attached session waits for ``-target-detach`` before it exits gdb anyway
@@ -117,14 +116,14 @@ class GdbSession(OutputHandling):
         self._big: asyncio.Task[None] | None = None
         """The thread parse of a big stdout line, while one runs."""
         self._stdout_done = False
-        self._status: asyncio.Future[int] | None = None
-        """The debugger's exit status, once it has exited."""
+        self._status: asyncio.Future[int] | None = None  # the debugger's exit status, once it has exited
         self._ended: asyncio.Future[None] | None = None
         """Done once stdout ended, the debugger exited and DebuggerExited was sent."""
         self._stderr_ended: asyncio.Future[None] | None = None
         self._pending: dict[int, tuple[asyncio.Future[dict[str, Any]], str, float]] = {}
         self._next_token = 1
         self._events: Fanout[ev.Event] = Fanout("event listener")
+        self._silence = None if stand_in else self._silence_watch()
         self._raw: Fanout[ev.RawLine] = Fanout("raw line listener")
         self._console_capture: list[str] | None = None
         self._console_lock = asyncio.Lock()
@@ -138,8 +137,7 @@ class GdbSession(OutputHandling):
         self.exit_code: int | None = None
         self.async_mode = False
         self.last_stop: StopEvent | None = None
-        self.first_stderr = ""
-        """The debugger's first non-empty stderr line (shown when it dies at startup)."""
+        self.first_stderr = ""  # its first non-empty stderr line (shown when it dies at startup)
         self._decoder = codecs.getincrementaldecoder("utf-8")("replace")
 
     def record(self, direction: str, line: str) -> None:
@@ -196,10 +194,11 @@ class GdbSession(OutputHandling):
             await asyncio.wait_for(self._handshake(), STARTUP_TIMEOUT)
         except asyncio.TimeoutError:
             raise DebuggerGone(f"{name} gave no MI answer within {STARTUP_TIMEOUT:g} s: is it a gdb?") from None
-        except DebuggerGone as exc:
-            await asyncio.wait([self._stderr_ended], timeout=1.0)  # its last words explain why
+        except DebuggerGone as exc:  # its exit status and last words explain why
+            await asyncio.wait([self._stderr_ended, self._ended], timeout=1.0)
             said = f" ({self.first_stderr})" if self.first_stderr else ""
-            raise DebuggerGone(f"{name} {exc.message.removeprefix('debugger ')} at startup{said}", exc.command) from None
+            why = self._exited.description if self._exited else exc.message  # not "not running": exited how
+            raise DebuggerGone(f"{name} {why.removeprefix('debugger ')} at startup{said}", exc.command) from None
 
     async def _handshake(self) -> None:
         """The first commands: give the debuggee its pty, turn on asynchronous MI."""
@@ -314,6 +313,7 @@ class GdbSession(OutputHandling):
         except DebuggerGone:
             self._pending.pop(token, None)
             raise
+        self._sent()
         return await future
 
     async def console(self, command: str) -> str:

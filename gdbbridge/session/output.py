@@ -32,6 +32,7 @@ from cudatui.gdbbridge.session.offloop import in_thread
 from cudatui.gdbbridge.session.pipes import LineReader
 from cudatui.gdbbridge.session.processes import SessionProcesses
 from cudatui.gdbbridge.session.pty import ProgramTty
+from cudatui.gdbbridge.session.silence import SilenceWatch
 
 
 class OutputHandling:
@@ -64,6 +65,7 @@ class OutputHandling:
     _stderr_ended: asyncio.Future[None] | None
     _pending: dict[int, tuple[asyncio.Future[dict[str, Any]], str, float]]
     _events: Fanout[ev.Event]
+    _silence: SilenceWatch | None
     _raw: Fanout[ev.RawLine]
     _console_capture: list[str] | None
     _closing: bool
@@ -71,7 +73,18 @@ class OutputHandling:
     _exited: ev.DebuggerExited | None
     _decoder: codecs.IncrementalDecoder
 
+    def _silence_watch(self) -> SilenceWatch:
+        """What says the debugger silent (made once ``_pending`` and ``_events`` are)."""
+        return SilenceWatch(self._pending, self._events.emit)
+
+    def _sent(self) -> None:
+        """A request is in flight."""
+        if self._silence is not None:
+            self._silence.sent()
+
     def _on_stdout(self, lines: list[bytes]) -> None:
+        if self._silence is not None:
+            self._silence.heard()
         self._backlog.extend(lines)
         if self._big is None:
             self._handle_backlog()
@@ -132,6 +145,8 @@ class OutputHandling:
         self._stderr_ended.set_result(None)
 
     def _stderr_line(self, text: str) -> None:
+        if self._silence is not None:
+            self._silence.heard()
         self.first_stderr = self.first_stderr or text.strip()[:200]
         if self._recorder:
             self._recorder.write("err", text.rstrip("\n"))
@@ -161,6 +176,8 @@ class OutputHandling:
             return
         future, line, started = entry
         self._answered = True
+        if self._silence is not None:
+            self._silence.answered(token, line, started)
         if self._recorder:
             self._recorder.write("mark", f"rtt {line.split(' ', 1)[0]} result={time.monotonic() - started:.6f}")
         if future.done():
@@ -241,7 +258,10 @@ class OutputHandling:
         self._ended.set_result(None)
 
     def _fail_pending(self, reason: str) -> None:
-        pending, self._pending = self._pending, {}
+        pending = dict(self._pending)
+        self._pending.clear()  # the same dict: the silence watch holds it
+        if self._silence is not None:
+            self._silence.stop()
         for future, line, _ in pending.values():
             if not future.done():
                 future.set_exception(DebuggerGone(reason, line))

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 import time
 
+from textual import events
 from textual.app import ComposeResult
 from textual.widgets import Static
 from textual.widgets._toast import Toast
@@ -151,3 +152,23 @@ async def test_a_notification_with_almost_no_time_goes_away_and_the_app_stays_li
         await pilot.pause()
         assert [toast._notification.message for toast in app.screen.query(Toast)] == ["shown"]
         assert all(isinstance(notification, TimedNotification) for notification in app._notifications)
+
+
+async def test_a_click_on_a_toast_while_it_is_removed_is_harmless() -> None:
+    """A click that reaches a toast its timeout has just removed, before the screen is laid out
+    again (a user clicking a toast as it goes; seen in a tmux walk): Textual 8.2.8 started a text
+    selection in it and read its parent, None by then (``AttributeError: 'NoneType' object has no
+    attribute 'region'`` in ``Screen._forward_event``: the app crashed). Toasts take no selection
+    (tui/textual_compat.py); the click is dropped, the app goes on."""
+    app = Filled()
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        app.notify("a toast to click", timeout=30)
+        await wait_for(pilot, lambda: any(toast.region.width for toast in app.screen.query(Toast)), why="the toast")
+        toast = app.screen.query_one(Toast)
+        x, y = toast.region.x + 2, toast.region.y + 1
+        await toast.parent.remove()  # what its timeout does (Toast._expire); the screen is not laid out yet
+        assert toast.parent is None
+        for kind in (events.MouseDown, events.MouseUp, events.Click):
+            app.post_message(kind(None, x, y, 0, 0, 1, False, False, False, screen_x=x, screen_y=y))
+        await settled(app, pilot)  # the toast gone from the screen too
+        assert app.is_running and app.return_code is None

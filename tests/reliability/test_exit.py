@@ -24,7 +24,7 @@ from cudatui.gdbbridge.debugger.config import LaunchConfig
 from cudatui.tui.apps.debugger_app import DebuggerApp
 from cudatui.tui.panes.output import OutputPane
 from tests.support.paths import C_SOURCES
-from tests.support.processes import descendants, gone, kill_all, wait_gone
+from tests.support.processes import descendants, gone, in_directory, kill_all, wait_gone
 from tests.support.programs import compile_c, needs_gdb
 from tests.support.terminal import TerminalApp
 from tests.support.wait import until, wait_for, wait_until
@@ -38,19 +38,6 @@ TRACES = (b"Traceback", b"Event loop is closed", b"never awaited", b"Exception i
 @pytest.fixture(scope="module")
 def chatty(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return compile_c(C_SOURCES / "hostile" / "chatty.c", tmp_path_factory.mktemp("chatty") / "chatty")
-
-
-def in_directory(directory: Path) -> list[int]:
-    """The live processes whose working directory is ``directory``."""
-    found = []
-    for proc in Path("/proc").iterdir():
-        try:
-            if proc.name.isdigit() and Path(os.readlink(proc / "cwd")) == directory and \
-                    (proc / "stat").read_text().rsplit(")", 1)[1].split()[0] not in "ZX":
-                found.append(int(proc.name))
-        except OSError:
-            continue
-    return found
 
 
 def talked(text: str, lines: int) -> bool:

@@ -110,6 +110,19 @@ def _comm(pid: int) -> str | None:
         return None
 
 
+def in_directory(directory: Path) -> list[int]:
+    """The live processes whose working directory is ``directory``."""
+    found = []
+    for proc in Path("/proc").iterdir():
+        try:
+            if proc.name.isdigit() and Path(os.readlink(proc / "cwd")) == directory and \
+                    (proc / "stat").read_text().rsplit(")", 1)[1].split()[0] not in "ZX":
+                found.append(int(proc.name))
+        except OSError:
+            continue
+    return found
+
+
 def resident_bytes() -> int:
     """This process's resident memory now, in bytes."""
     return int(Path("/proc/self/statm").read_text().split()[1]) * os.sysconf("SC_PAGE_SIZE")

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from collections.abc import Callable
 
-from cudatui.gdbbridge import LaunchConfig, attach_debugger, effective_line_limit, process_info
+from cudatui.gdbbridge import LaunchConfig, attach_debugger, debugger_problem, effective_line_limit, process_info
 from cudatui.tui.cli_errors import fail
 from cudatui.tui.needs_terminal import missing_terminal
 
@@ -62,7 +62,7 @@ def attach_config(pid: int, debugger: str | None, breakpoints: tuple[str, ...] =
 def run_app(config: LaunchConfig, make: Callable[[LaunchConfig], DebuggerApp] | None = None) -> int:
     """The debugger UI on ``config`` (the app ``make`` builds; by default the plain debugger, or
     the follower's when it follows a recording); its exit code (2 and a one-line error when it
-    could not start)."""
+    could not start: a live debugger is checked before the screen opens, :func:`debugger_problem`)."""
     from cudatui.tui.apps.debugger_app import DebuggerApp
     from cudatui.tui.apps.follow_app import FollowApp
 
@@ -72,6 +72,8 @@ def run_app(config: LaunchConfig, make: Callable[[LaunchConfig], DebuggerApp] | 
         return fail(str(exc))
     if why := missing_terminal():
         return fail(why)
+    if not config.replayed and (problem := debugger_problem(config.debugger, config.cwd)):
+        return fail(problem)  # before any screen code: the one line is all the terminal gets
     app = (make or (FollowApp if config.follow else DebuggerApp))(config)
     code = app.run() or 0
     if app.failure:

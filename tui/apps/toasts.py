@@ -19,7 +19,7 @@ from textual.app import App
 from textual.notifications import Notification, Notify, SeverityLevel
 from textual.screen import Screen
 
-from cudatui.tui.textual_compat import Toast, toast_notification
+from cudatui.tui.textual_compat import Toast, toast_notification, toasts_take_no_selection
 
 from cudatui.tui.exit_signals import QuitsOnSignals
 from cudatui.tui.screens.app_screen import AppScreen
@@ -64,6 +64,7 @@ class ToastingApp(QuitsOnSignals, App[ReturnType], Generic[ReturnType]):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        toasts_take_no_selection()  # a click on a toast as it goes crashed Textual 8.2.8
         self._repaint_slots: set[int] = set()
         """The SETTLE_S-long slots in which a repaint is due (in ``time.monotonic`` / SETTLE_S)."""
 
