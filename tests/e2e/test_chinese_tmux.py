@@ -1,6 +1,6 @@
 """``cudatui --lang zh demo LESSON --replay`` in a real terminal (tmux), at 80x24 and 160x48: what
 cudatui itself writes on each screen (the guide strip, the status bar, the key bar, the
-notifications: the REPLAY line, a step off the recorded path, ``E`` with no error to explain; the
+notices log: the REPLAY line, a step off the recorded path, ``E`` with no error to explain; the
 help screen) is Chinese. A screen fails on an English text of the catalogue shown as it is, or on a
 run of three or more plain English words; code, file names, keys of the recorded path and gdb's
 own text are not cudatui's sentences (the source and the panes' values are not read)."""
@@ -17,6 +17,7 @@ import pytest
 
 from tests.support.i18n import english_texts, po_messages
 from tests.support.lesson_claims import close_app
+from tests.support.notices_log import log_rows, read_log
 from tests.support.paths import ROOT
 from tests.support.tmux import TmuxServer
 from tests.support.wait import wait_until
@@ -50,45 +51,11 @@ def ours(lines: list[str], wide: bool) -> list[str]:
     return texts
 
 
-def notices(screen: str) -> str:
-    """The notifications' text, their lines joined and without spaces (a notice wraps at a space)."""
-    return "".join(line.split("▌", 1)[1] for line in screen.splitlines() if "▌" in line).replace(" ", "")
-
-
-LOG_TITLE = "通知（最新的在最后；escape关闭）"
-"""The notices log's title, without spaces."""
-
-
-def log_rows(screen: str) -> list[str]:
-    """The rows of text inside the notices log's box (none while the log is not shown): from
-    its title down to the box's bottom edge. The guide strip at 160x48 says some of the
-    same words (``偏离这条路径的步骤不在录制中``): a wait on the whole screen was met before the
-    log had opened."""
-    lines = screen.splitlines()
-    top = next((row for row, line in enumerate(lines) if LOG_TITLE in line.replace(" ", "")), None)
-    if top is None:
-        return []
-    left = lines[top].rindex("│", 0, lines[top].index("通知"))
-    inside = []
-    for line in lines[top:]:
-        if line[left:left + 1] == "╰":
-            break
-        inside.append(line[left + 1:].split("│", 1)[0])
-    return inside
-
-
 def in_the_log(tmux: TmuxServer, text: str, what: str, wide: bool, catalogue: dict[str, str]) -> list[str]:
-    """Open the notices log (``!``), wait for ``text`` in its box, and return the English on that
-    screen (the log's rows too); escape, and wait until the log has gone (the main screen's keys
-    work again)."""
-    tmux("send-keys", "-t", "t", "!")
-    wait_until(lambda: text in "".join(log_rows(tmux.screen())).replace(" ", ""), 30,
-               lambda: f"{what} in the notices log:\n{tmux.screen()}")
-    screen = tmux.screen()
-    found = english(ours(screen.splitlines(), wide) + log_rows(screen), catalogue)
-    tmux("send-keys", "-t", "t", "Escape")
-    wait_until(lambda: LOG_TITLE not in tmux.screen().replace(" ", ""), 30, lambda: f"the log closed:\n{tmux.screen()}")
-    return found
+    """The English on the screen with the notices log open (``!``) once it says ``text`` (the
+    log's rows too); the log is closed again."""
+    screen = read_log(tmux, text, what, lang="zh")
+    return english(ours(screen.splitlines(), wide) + log_rows(screen, "zh"), catalogue)
 
 
 def english(texts: list[str], catalogue: dict[str, str]) -> list[str]:
