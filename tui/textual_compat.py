@@ -36,6 +36,14 @@ Why each hack exists:
   dialog pushed on the screen sends itself a Resize at its first layout, which lays out every
   screen below it again (``_screen_resized``) although the terminal kept its size; the screen
   skips that pass when its size is the one it has (what Textual itself checks on resume).
+- Keys (:class:`KeysWhereTyped`), for :class:`~cudatui.tui.apps.toasts.ToastingApp`: the App gives
+  a key to the focused widget, and looks its bindings up when the key has bubbled back, from the
+  widget focused THEN (``App._on_key``, ``Screen._modal_binding_chain``). A click the App took
+  meanwhile (a busy app takes a key and the click after it in one turn) had moved the focus: the
+  key went to the table, its binding was looked for in the tab clicked, and the key was lost
+  (space in Breaks, then a click on the Stack tab: the breakpoint stayed on). A key that a click
+  overtook is bound where it was typed; any other key is looked up as Textual does.
+  ``dispatch_key`` is in the private ``textual._dispatch_key``.
 - ``SegmentLines`` (``textual._types``): the type of a rendered cell.
 - textual-serve 1.1.3 (:class:`ServeHooks`), for :class:`~cudatui.tui.commands.serve.FollowServer`: its
   ``Server`` builds its aiohttp application in ``_make_app`` and offers no way to check a request
@@ -49,7 +57,11 @@ from collections.abc import Callable, Iterable
 from contextlib import AbstractContextManager, nullcontext
 from typing import TYPE_CHECKING, Any
 
+from weakref import WeakKeyDictionary
+
 from rich.style import Style
+from textual import events
+from textual._dispatch_key import dispatch_key
 from textual._types import SegmentLines
 from textual.app import App
 from textual.geometry import Size
@@ -59,11 +71,12 @@ from textual.screen import Screen
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.widgets import DataTable, Log
+from textual.widget import Widget
 from textual.widgets._toast import Toast
 from textual.widgets.data_table import CellType, ColumnKey, RowKey
 
 __all__ = [
-    "PRIVATE_NAMES", "DataTableHooks", "InPlaceScrollView", "LogHooks", "SameSizeScreen", "SegmentLines",
+    "PRIVATE_NAMES", "DataTableHooks", "InPlaceScrollView", "KeysWhereTyped", "LogHooks", "SameSizeScreen", "SegmentLines",
     "ServeHooks", "Toast", "app_notifications",
     "log_forget_rendered_line", "log_line_processor", "log_line_strip", "table_bump_update_count", "table_cell_key", "table_has_cell",
     "table_render_inputs", "table_row_index", "table_set_cell_quietly", "toast_notification", "toasts_take_no_selection",
@@ -84,6 +97,8 @@ PRIVATE_NAMES = frozenset({
     "_toast", "_notification", "_notifications",
     # textual.screen.Screen
     "_screen_resized", "_size",
+    # textual.app.App, textual.screen.Screen, textual._dispatch_key (keys)
+    "_on_key", "_modal_binding_chain", "_dispatch_key",
     # textual._types
     "_types",
     # textual_serve.server.Server (1.1.3)
@@ -112,6 +127,54 @@ class InPlaceScrollView(_ScrollView):
             self.refresh(layout=True)
         else:
             self._scroll_update(size)
+
+
+# Keys --------------------------------------------------------------------------------------------
+
+if TYPE_CHECKING:
+    _App = App[Any]
+else:
+    _App = object
+
+
+class KeysWhereTyped(_App):
+    """Mixed in before App: a key that a click overtook on its way is bound where it was typed
+    (see the module docstring). Not an App itself: Textual calls every class's ``_on_key`` in
+    the MRO, this one first, and App's unless this one handled the key."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.clicks_taken = 0
+        """Mouse presses the App has taken (a key remembers the count when it was given out)."""
+        self.keys_out: WeakKeyDictionary[events.Key, tuple[Widget, int]] = WeakKeyDictionary()
+        """Each key given to a widget and not back yet: that widget, and :attr:`clicks_taken` then."""
+
+    async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, events.InputEvent) and not event.is_forwarded:
+            if isinstance(event, events.MouseDown):
+                self.clicks_taken += 1
+            elif isinstance(event, events.Key) and self.focused is not None:
+                self.keys_out[event] = (self.focused, self.clicks_taken)
+        await super().on_event(event)
+
+    async def _on_key(self, event: events.Key) -> None:
+        typed_at, clicks = self.keys_out.pop(event, (None, self.clicks_taken))
+        if typed_at is None or clicks == self.clicks_taken or typed_at is self.focused \
+                or not typed_at.is_attached or typed_at.screen is not self.screen:
+            return  # App._on_key looks the key up, as Textual does
+        event.prevent_default()
+        screen = self.screen
+        focused = screen.focused
+        screen.set_reactive(Screen.focused, typed_at)  # the chain is read at once, no watcher runs
+        try:
+            chain = screen._modal_binding_chain
+        finally:
+            screen.set_reactive(Screen.focused, focused)
+        for namespace, bindings in chain:
+            for binding in bindings.key_to_bindings.get(event.key, ()):
+                if not binding.priority and await self.run_action(binding.action, namespace):
+                    return
+        await dispatch_key(self, event)
 
 
 # Screen ------------------------------------------------------------------------------------------

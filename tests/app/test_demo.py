@@ -39,6 +39,7 @@ from cudatui.tui.apps.picker_app import PickerApp
 from cudatui.tui.apps.replay_app import ModeStatusBar
 from tests.support.app import phase
 from tests.support.recorded_path import awaits_rerecording, path_of, walk_path
+from tests.support.screen import screen_rows
 from tests.support.wait import wait_for
 
 
@@ -230,6 +231,22 @@ async def test_replay_reaches_the_recorded_stop_explains_a_step_outside_it_follo
         await pilot.press("r")
         await wait_for(pilot, lambda: any(n.message == "replaying the recording from the start" for n in app.notices.entries))
         await wait_for(pilot, lambda: phase(app) == "stopped" and app.query_one(SourcePane).view.current == line)
+        await pilot.press("q")
+
+
+async def test_a_notice_takes_the_room_of_the_recordings_provenance_in_the_status_bar() -> None:
+    """At 160x48 the status, the recording's provenance (dim) and a notice do not all fit: the
+    notice the user's key brought is shown, the provenance (the guide strip and ! say it) gives
+    way (with no notice it is shown: the replay test above)."""
+    app = DemoApp(plan_demo("race", "replay"))
+    async with app.run_test(size=(160, 48)) as pilot:
+        await wait_for(pilot, lambda: phase(app) == "stopped")
+        await pilot.press("f")  # off the recorded path: a notice
+        await wait_for(pilot, lambda: "⚠ this step is not in the recording" in screen_rows(app)[-2],
+                       why="the off-path notice in the status bar")
+        row = screen_rows(app)[-2]
+        assert row.lstrip().startswith("REPLAY") and "stopped" in row and "kernel reduce_racy" in row, row
+        assert "recorded on" not in row, row
         await pilot.press("q")
 
 

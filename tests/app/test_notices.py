@@ -108,3 +108,19 @@ async def test_a_toast_covers_neither_the_status_bar_nor_the_focused_pane(size, 
         assert row  # on the screen, where the region says
         assert Region(0, 0, *app.size).contains_region(toast)
         await app.action_quit()
+
+
+async def test_a_notice_said_while_the_log_is_open_comes_in_there() -> None:
+    app = oob()
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await wait_for(pilot, lambda: phase(app) == "stopped")
+        await pilot.press("!")
+        await wait_for(pilot, lambda: isinstance(app.screen, NoticesScreen))
+        await pilot.pause()
+        assert "no other thread sits at a breakpoint" not in " ".join(screen_text(app).split())
+        app.log_notice("no other thread sits at a breakpoint here", "warning")  # as T says it, the log open
+        await wait_for(pilot, lambda: "no other thread sits at a breakpoint" in " ".join(screen_text(app).split()),
+                       why="the new notice in the open log")
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not isinstance(app.screen, NoticesScreen))
+        await app.action_quit()

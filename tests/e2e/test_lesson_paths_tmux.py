@@ -47,11 +47,7 @@ def command(path: Path) -> str:
 @pytest.mark.parametrize("size", [(80, 24), (160, 48)], ids=["80x24", "160x48"])
 @pytest.mark.parametrize("path", CASES, ids=[*(lesson.name for lesson in LESSONS), "panes_path"])
 def test_recorded_path_key_by_key_shows_each_recorded_stop(path: Path, size: tuple[int, int], tmp_path: Path,
-                                                           claim_counts: dict[str, str],
-                                                           request: pytest.FixtureRequest) -> None:
-    if path.name.startswith("assert.") and size == (80, 24):  # known, to fix first (issue 31's note)
-        request.applymarker(pytest.mark.xfail(reason="since the merges of 2026-12-04 the Breaks step's space does not "
-                                              "reach the table at 80x24 (breakpoint 1 stays on)", strict=False))
+                                                           claim_counts: dict[str, str]) -> None:
     recorded = path_of(path)
     if not any(step.state for step in recorded):
         reason = why_old(path)

@@ -66,6 +66,7 @@ class NoticesApp(NavigatingApp):
         default: for an error, or a message with a title: details the user asked for)."""
         said = Text.from_markup(message).plain if markup else message
         entry = self.notices.add(f"{title}: {said}" if title else said, severity)
+        self.show_in_log()
         for bar in self.query(StatusBar):
             bar.notice = entry
         if toast if toast is not None else (severity == "error" or bool(title)):
@@ -75,6 +76,13 @@ class NoticesApp(NavigatingApp):
     def log_notice(self, message: str, severity: str = "information") -> None:
         """Keep ``message`` in the log only (a pane already shows it)."""
         self.notices.add(message, severity)
+        self.show_in_log()
+
+    def show_in_log(self) -> None:
+        """The notices log, when open, shows what was just said."""
+        for screen in self.screen_stack:
+            if isinstance(screen, NoticesScreen):
+                screen.show_entries(self.notices.entries)
 
     def place_toasts(self) -> None:
         """Put the toasts in the corner where they cover neither the focused pane nor the status bar."""

@@ -31,7 +31,8 @@ STALL_S = 5.0
 
 
 class ModeStatusBar(StatusBar):
-    """The status bar with the mode first (LIVE / REPLAY) and why (or what was recorded) last."""
+    """The status bar with the mode first (LIVE / REPLAY) and why (or what was recorded) last,
+    where a notice leaves room for it (the guide strip and the notices log say it too)."""
 
     DEFAULT_CSS = """
     ModeStatusBar { height: 1; background: $panel; padding: 0 1; }
@@ -46,8 +47,10 @@ class ModeStatusBar(StatusBar):
         text = mode_label(self.mode)
         text.append(" ")
         text.append_text(status_text(self.status, self.clock()))
-        text.append(f" · {self.why}", style="dim")
         return text
+
+    def aside(self) -> Text:
+        return Text(f" · {self.why}", style="dim")
 
 
 class ReplayApp(DebuggerApp):

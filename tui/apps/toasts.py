@@ -19,7 +19,7 @@ from textual.app import App
 from textual.notifications import Notification, Notify, SeverityLevel
 from textual.screen import Screen
 
-from cudatui.tui.textual_compat import Toast, toast_notification, toasts_take_no_selection
+from cudatui.tui.textual_compat import KeysWhereTyped, Toast, toast_notification, toasts_take_no_selection
 
 from cudatui.tui.exit_signals import QuitsOnSignals
 from cudatui.tui.screens.app_screen import AppScreen
@@ -52,14 +52,16 @@ class TimedNotification(Notification):
         return super().time_left <= 0
 
 
-class ToastingApp(QuitsOnSignals, App[ReturnType], Generic[ReturnType]):
+class ToastingApp(QuitsOnSignals, KeysWhereTyped, App[ReturnType], Generic[ReturnType]):
     """An app whose every notification, once expired, is followed by a full repaint. Toasts that
     expire within the same :data:`SETTLE_S` share one repaint, so a flood of notifications keeps a
     bounded number of timers (at most the longest timeout over SETTLE_S). On a machine so busy
     that an expired toast is still on the screen when its repaint is due, the repaint waits one
     more slot, so it always comes after the toast has gone (Textual's Toast widget is private
     API; the version is pinned). SIGTERM and SIGHUP quit it as ctrl+q does
-    (:class:`~cudatui.tui.exit_signals.QuitsOnSignals`). Its default screen is an
+    (:class:`~cudatui.tui.exit_signals.QuitsOnSignals`). A key that a click overtook (a busy app
+    takes both in one turn) is bound where it was typed
+    (:class:`~cudatui.tui.textual_compat.KeysWhereTyped`). Its default screen is an
     :class:`~cudatui.tui.screens.app_screen.AppScreen`: a hidden pane lays nothing out."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:

@@ -71,7 +71,8 @@ def status_text(status: Status, now: float) -> Text:
 
 class StatusBar(Widget):
     """One line at the bottom: what the debugger is doing and where it stopped, and at its
-    right end the newest notice (until the program runs again).
+    right end the newest notice (until the program runs again), which takes the room of the
+    status's :meth:`aside` (a replay's recording) where both do not fit.
 
     While starting or running it animates and shows how long the phase has lasted and what is
     loading (the first kernel stop of a PyTorch script takes ~13 s).
@@ -106,5 +107,12 @@ class StatusBar(Widget):
         """The status, without the notice."""
         return status_text(self.status, self.clock())
 
+    def aside(self) -> Text:
+        """What follows the status when no notice needs its room (nothing here)."""
+        return Text()
+
     def render(self) -> Text:
-        return fit_line(self.line(), self.notice, self.content_size.width)
+        width, line, aside = self.content_size.width, self.line(), self.aside()
+        if self.notice is None or line.cell_len + aside.cell_len + 2 + self.notice.text().cell_len <= width:
+            line = line + aside
+        return fit_line(line, self.notice, width)

@@ -28,7 +28,8 @@ def log_text(entries: Sequence[Entry]) -> Text:
 
 
 class NoticesScreen(ModalScreen[None]):
-    """The notices log; escape, q or ! closes it.
+    """The notices log; escape, q or ! closes it. A notice said while it is open is added
+    (:meth:`show_entries`): the answer to a key typed just before ``!`` comes in there.
 
     | Key | Action |
     | :- | :- |
@@ -56,6 +57,15 @@ class NoticesScreen(ModalScreen[None]):
         scroll = self.query_one(VerticalScroll)
         scroll.focus()
         scroll.scroll_end(animate=False)
+
+    def show_entries(self, entries: Sequence[Entry]) -> None:
+        """Show ``entries`` instead (the newest kept in view when it was)."""
+        self.entries = tuple(entries)
+        for scroll in self.query(VerticalScroll):  # none before compose, which shows self.entries
+            at_end = scroll.scroll_y >= scroll.max_scroll_y
+            scroll.query_one("#notices-text", Static).update(log_text(self.entries))
+            if at_end:
+                scroll.call_after_refresh(scroll.scroll_end, animate=False)
 
     def action_close(self) -> None:
         self.dismiss(None)
