@@ -94,6 +94,8 @@ class LayoutTrace:
 
     def __init__(self) -> None:
         self.passes: list[float] = []
+        self.pass_causes: list[tuple[str, ...]] = []
+        """The widgets each pass was for (parallel to ``passes``)."""
         self.requesters: Counter[str] = Counter()
         """``refresh(layout=True)`` calls by widget."""
         self.causes: Counter[str] = Counter()
@@ -128,7 +130,8 @@ class LayoutTrace:
             finally:
                 if self.active:
                     self.passes.append((time.perf_counter() - started) * 1000)
-                    self.causes.update(self._taken or {"(resize or scroll)"})
+                    self.pass_causes.append(tuple(sorted(self._taken or {"(resize or scroll)"})))
+                    self.causes.update(self.pass_causes[-1])
                 self._taken = set()
 
         def posted(message: Any) -> bool:
@@ -142,6 +145,7 @@ class LayoutTrace:
     def forget(self, passes: int, requesters: Counter[str], causes: Counter[str]) -> None:
         """Forget what was traced since there were ``passes`` passes (a step not measured)."""
         del self.passes[passes:]
+        del self.pass_causes[passes:]
         self.requesters, self.causes = requesters, causes
 
     def summary(self, steps: int) -> str:
@@ -193,6 +197,20 @@ class _Log:
         self.lines.append(what)
 
 
+@dataclasses.dataclass(frozen=True)
+class StepPasses:
+    """The layout passes one measured step cost: what each was for."""
+
+    lesson: str
+    number: int
+    keys: str
+    passes: tuple[tuple[str, ...], ...]
+
+    def line(self) -> str:
+        causes = "; ".join(", ".join(cause) for cause in self.passes)
+        return f"{self.lesson} step {self.number} ({self.keys}): {len(self.passes)} passes: {causes}"
+
+
 @dataclasses.dataclass
 class Walk:
     """What the replayed lesson walks measured, per step that showed a new state."""
@@ -202,6 +220,9 @@ class Walk:
     by_kind: dict[str, list[float]] = dataclasses.field(default_factory=dict)
     """ms from ``show_state`` to the last screen update before idle (every step with a new
     state), by what the step did (``key c``, ``focus``, ``frame``, ``debug``, ``console``)."""
+
+    steps: list[StepPasses] = dataclasses.field(default_factory=list)
+    """The layout passes of each measured step."""
 
     @property
     def ui(self) -> list[float]:
@@ -237,6 +258,8 @@ async def _walk(recording: Path, record: Path, trace: LayoutTrace, size: tuple[i
             resumed = app.stopped_at[stops:]
             shown = min(t for g, t in app.shown_at.items() if g > before and (not resumed or t >= resumed[-1]))
             ui = max(painted - shown, 0.0) * 1000  # 0: the new state changed nothing on the screen
+            walk.steps.append(StepPasses(recording.name.split(".")[0], number, step.keys,
+                                         tuple(trace.pass_causes[passes:])))
             walk.by_kind.setdefault(f"key {step.arg}" if step.kind == "key" else step.kind, []).append(ui)
             if resumed:
                 walk.mi.append((shown - resumed[-1]) * 1000)
@@ -263,8 +286,9 @@ def _errors(record: Path) -> Counter[str]:
 
 
 def measure(quick: bool = False, lessons: tuple[str, ...] = LESSONS, sizes: tuple[tuple[int, int], ...] = SIZES,
-            passes: int = PASSES) -> list[Result]:
-    """Walk each of ``lessons`` (``quick``: race, once) ``passes`` times at each of ``sizes``."""
+            passes: int = PASSES, steps: bool = False) -> list[Result]:
+    """Walk each of ``lessons`` (``quick``: race, once) ``passes`` times at each of ``sizes``;
+    ``steps``: also print each step that cost more than one layout pass, with what each was for."""
     if quick:
         lessons, passes = ("race",), 1
     results: list[Result] = []
@@ -279,6 +303,10 @@ def measure(quick: bool = False, lessons: tuple[str, ...] = LESSONS, sizes: tupl
                         errors += _errors(record)
         where = f"{len(lessons)} lesson recording{'s' if len(lessons) > 1 else ''} x {passes}"
         results += _results(total, errors, trace, f"{size[0]}x{size[1]}", where)
+        if steps:
+            for step in total.steps:
+                if len(step.passes) > 1:
+                    print(f"{size[0]}x{size[1]} {step.line()}", flush=True)
     return results
 
 
@@ -292,7 +320,16 @@ def _results(walk: Walk, errors: Counter[str], trace: LayoutTrace, size: str, wh
     failed = ", ".join(f"{name} x{count}" for name, count in errors.most_common(6)) or "none"
     fix = (f"{layouts}; per step: show_state to every pane, one screen update over the changed regions and "
            "a second one after the on-demand fetches of the visible panes")
+    by_lesson: dict[str, list[int]] = {}
+    for step in walk.steps:
+        by_lesson.setdefault(step.lesson, []).append(len(step.passes))
+    lessons = ", ".join(f"{lesson} {fmt(sum(counts) / len(counts))} ({len(counts)} steps)"
+                        for lesson, counts in by_lesson.items())
+    worst = max((sum(counts) / len(counts) for counts in by_lesson.values()), default=0.0)
     return [
+        Result(BENCH, f"layout passes per step, worst lesson {size}", worst, " passes",
+               f"by lesson: {lessons}", ("<=", PASSES_GOAL),
+               "python -m bench.stop_to_screen --steps names each step over one pass and what each pass was for"),
         Result(BENCH, f"MI part median {size}", median(mi), " ms",
                f"p95 {fmt(p95(mi))} ms over the {len(mi)} steps that resumed the program; "
                f"{sum(errors.values())} ^error answers in {steps} steps: {failed}"),
@@ -312,6 +349,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--lesson", action="append", dest="lessons", metavar="LESSON",
                         help=f"a lesson to walk (repeatable; default: all of {', '.join(LESSONS)})")
     parser.add_argument("--passes", type=int, default=PASSES, help=f"walks of each lesson per size (default {PASSES})")
+    parser.add_argument("--steps", action="store_true",
+                        help="print each step that cost more than one layout pass, and what each pass was for")
     parser.add_argument("--size", choices=[f"{w}x{h}" for w, h in SIZES], help="one size only (default: both)")
     args = parser.parse_args(argv)
     for name in args.lessons or ():
@@ -320,7 +359,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.passes < 1:
         parser.error("--passes must be at least 1")
     sizes = tuple(s for s in SIZES if args.size in (None, f"{s[0]}x{s[1]}"))
-    print_results(measure(args.quick, tuple(args.lessons or LESSONS), sizes, args.passes))
+    print_results(measure(args.quick, tuple(args.lessons or LESSONS), sizes, args.passes, args.steps))
     return 0
 
 

@@ -56,6 +56,7 @@ from textual.reactive import Reactive
 from textual.screen import Screen
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
+from textual.widget import Widget
 from textual.widgets import DataTable, Log
 from textual.widgets._toast import Toast
 from textual.widgets.data_table import CellType, ColumnKey, RowKey
@@ -81,7 +82,7 @@ PRIVATE_NAMES = frozenset({
     # textual.widgets._toast.Toast, textual.app.App
     "_toast", "_notification", "_notifications",
     # textual.screen.Screen
-    "_screen_resized", "_size",
+    "_screen_resized", "_size", "_refresh_layout", "_layout_required", "_compositor",
     # textual._types
     "_types",
     # textual_serve.server.Server (1.1.3)
@@ -115,11 +116,34 @@ class InPlaceScrollView(_ScrollView):
 # Screen ------------------------------------------------------------------------------------------
 
 class SameSizeScreen(Screen[object]):
-    """A Screen that lays itself out on a resize only when its size changed."""
+    """A Screen that lays itself out on a resize only when its size changed, and asks for no
+    second layout pass where its first one answered it all.
+
+    A layout pass gives every widget on the screen its size and virtual size
+    (``Widget._size_updated``), and ``Widget.virtual_size`` asks for another layout pass when it
+    changes: every widget shown or grown by a pass asked for a second one, which placed every
+    widget where the first had. The second pass is needed only where the first changed the room
+    a widget's content has: a scrollable widget that shows or hides a scrollbar. So the requests
+    raised during a pass (not those pending before it) are dropped, but for the scrollable
+    widgets whose scrollbars the pass showed or hid.
+    """
 
     def _screen_resized(self, size: Size) -> None:
         if size != self._size:
             super()._screen_resized(size)
+
+    def _refresh_layout(self, size: Size | None = None, scroll: bool = False) -> None:
+        pending = {widget for widget in self._compositor.full_map if widget._layout_required}
+        bars = {widget: _scrollbars(widget) for widget in self.walk_children(Widget) if widget.is_scrollable}
+        super()._refresh_layout(size, scroll)
+        for widget in self._compositor.full_map:  # the widgets laid out, their scrollbars among them
+            if widget._layout_required and widget not in pending and (
+                    not widget.is_scrollable or bars.get(widget) == _scrollbars(widget)):
+                widget._layout_required = False
+
+
+def _scrollbars(widget: Widget) -> tuple[bool, bool]:
+    return widget.show_horizontal_scrollbar, widget.show_vertical_scrollbar
 
 
 # DataTable ---------------------------------------------------------------------------------------

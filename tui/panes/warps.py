@@ -363,6 +363,8 @@ class WarpsPane(QueryPane):
         if watch.display != bool(self.watch_expression):
             watch.display = bool(self.watch_expression)
         self.set_class(bool(self.watch_expression), "-watching")
+        # The row stays while a new stop's values are evaluated ("–" in every lane): the table
+        # keeps its height, and the warp rows above it theirs (two layout passes each way).
         values = tuple(self.watch_values.get(lane, "–") for lane in range(LANES))
-        sync_rows(watch, tuple(map(str, range(LANES))), {"watch": values} if self.watch_values else {},
+        sync_rows(watch, tuple(map(str, range(LANES))), {"watch": values} if self.watch_values or status else {},
                   tuple(f"L{lane}" for lane in range(LANES)))
