@@ -24,7 +24,8 @@ Why each hack exists:
 - ScrollView (:class:`InPlaceScrollView`), for the pane tables, the console's logs and the
   trees: a ScrollView whose content grows (its ``virtual_size``) asks for a layout pass of the
   whole screen, also when its own size does not follow its content; then only its scrollbars
-  change, which ``_scroll_update`` updates (what the layout pass would call).
+  change, which ``_scroll_update`` updates (what the layout pass would call). A Tree
+  (:class:`InPlaceTree`) also asks for one in ``_invalidate`` at each line added or removed.
 - Toasts (:data:`Toast`, :func:`toast_notification`), for :class:`~cudatui.tui.apps.toasts.ToastingApp`:
   an expired toast's cells stayed on the screen until something repainted them; the app repaints
   once no toast on the screen is expired. ``Toast`` lives in the private ``textual.widgets._toast``.
@@ -33,7 +34,10 @@ Why each hack exists:
 - Screen (:class:`SameSizeScreen`), for :class:`~cudatui.tui.screens.app_screen.AppScreen`: a
   dialog pushed on the screen sends itself a Resize at its first layout, which lays out every
   screen below it again (``_screen_resized``) although the terminal kept its size; the screen
-  skips that pass when its size is the one it has (what Textual itself checks on resume).
+  skips that pass when its size is the one it has (what Textual itself checks on resume). A
+  layout pass sets every widget's ``virtual_size``, which asks for a second pass that changes
+  nothing unless a scrollbar came or went: the screen drops those requests (``_refresh_layout``,
+  ``_layout_required``).
 - ``SegmentLines`` (``textual._types``): the type of a rendered cell.
 - textual-serve 1.1.3 (:class:`ServeHooks`), for :class:`~cudatui.tui.commands.serve.FollowServer`: its
   ``Server`` builds its aiohttp application in ``_make_app`` and offers no way to check a request
@@ -62,7 +66,7 @@ from textual.widgets._toast import Toast
 from textual.widgets.data_table import CellType, ColumnKey, RowKey
 
 __all__ = [
-    "PRIVATE_NAMES", "DataTableHooks", "InPlaceScrollView", "LogHooks", "SameSizeScreen", "SegmentLines",
+    "PRIVATE_NAMES", "DataTableHooks", "InPlaceScrollView", "InPlaceTree", "LogHooks", "SameSizeScreen", "SegmentLines",
     "ServeHooks", "Toast", "app_notifications",
     "log_forget_rendered_line", "log_line_processor", "log_line_strip", "table_bump_update_count", "table_cell_key", "table_has_cell",
     "table_render_inputs", "table_row_index", "table_set_cell_quietly", "toast_notification",
@@ -77,12 +81,12 @@ PRIVATE_NAMES = frozenset({
     "_pseudo_class_state", "_render_cell", "_clear_caches", "_update_column_widths", "_update_dimensions",
     # textual.widgets.Log
     "_render_line_cache", "_render_line_strip", "_process_line", "_prune_max_lines",
-    # textual.scroll_view.ScrollView
-    "_scroll_update",
+    # textual.scroll_view.ScrollView, textual.widgets.Tree
+    "_scroll_update", "_invalidate",
     # textual.widgets._toast.Toast, textual.app.App
     "_toast", "_notification", "_notifications",
     # textual.screen.Screen
-    "_screen_resized", "_size", "_refresh_layout", "_layout_required", "_compositor",
+    "_screen_resized", "_size", "_refresh_layout", "_layout_required",
     # textual._types
     "_types",
     # textual_serve.server.Server (1.1.3)
@@ -109,8 +113,20 @@ class InPlaceScrollView(_ScrollView):
     def watch_virtual_size(self, size: Size) -> None:
         if self.styles.auto_dimensions:
             self.refresh(layout=True)
-        else:
+        elif self.size:  # never laid out (filled in a hidden tab): its first layout sets its scrollbars
             self._scroll_update(size)
+
+
+class InPlaceTree(InPlaceScrollView):
+    """Mixed in before a Tree: lines added or gone (``Tree._invalidate``, which asks for a layout
+    pass of the whole screen) repaint the tree; its scrollbars follow its lines in place, as
+    :class:`InPlaceScrollView` does, unless its own size follows its content."""
+
+    def _invalidate(self) -> None:
+        pending = self._layout_required
+        super()._invalidate()  # type: ignore[misc]
+        if not pending and not self.styles.auto_dimensions:
+            self._layout_required = False
 
 
 # Screen ------------------------------------------------------------------------------------------
@@ -133,10 +149,11 @@ class SameSizeScreen(Screen[object]):
             super()._screen_resized(size)
 
     def _refresh_layout(self, size: Size | None = None, scroll: bool = False) -> None:
-        pending = {widget for widget in self._compositor.full_map if widget._layout_required}
-        bars = {widget: _scrollbars(widget) for widget in self.walk_children(Widget) if widget.is_scrollable}
+        widgets = list(self.walk_children(Widget))
+        pending = {widget for widget in widgets if widget._layout_required}
+        bars = {widget: _scrollbars(widget) for widget in widgets if widget.is_scrollable}
         super()._refresh_layout(size, scroll)
-        for widget in self._compositor.full_map:  # the widgets laid out, their scrollbars among them
+        for widget in widgets:
             if widget._layout_required and widget not in pending and (
                     not widget.is_scrollable or bars.get(widget) == _scrollbars(widget)):
                 widget._layout_required = False

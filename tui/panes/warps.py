@@ -70,11 +70,11 @@ def line_map(state: StopState, threads: tuple[ThreadRange, ...]) -> dict[int, st
 
 class Foot(Vertical):
     """The lines under the warp rows (PC summary, culprit, warp watch): when its height changes
-    (the watch shown or hidden), the rows are fitted again."""
+    (the watch shown or hidden), the focused warp's row is scrolled into view again."""
 
     def on_resize(self) -> None:
         if isinstance(self.parent, WarpsPane):
-            self.parent.fit()
+            self.parent.keep_focused_row()
 
 
 class WarpsPane(QueryPane):
@@ -152,7 +152,7 @@ class WarpsPane(QueryPane):
         table.add_column("first thr", key="thread")
         table.add_column("pc", key="pc")
         yield table
-        with Foot(id="warps-foot"):  # a short pane shrinks the warp rows (fit), never these
+        with Foot(id="warps-foot"):  # a short pane shrinks the warp rows (1fr), never these
             yield InfoLine("", id="warps-lines")
             yield InfoLine("", id="culprit-line", classes="warps-line")
             yield InfoLine("", id="watch-title", classes="warps-line")
@@ -175,18 +175,12 @@ class WarpsPane(QueryPane):
         return self._warps[table.cursor_row]
 
     def on_resize(self) -> None:
-        self.call_after_refresh(self.fit)
+        self.keep_focused_row()
 
-    def fit(self) -> None:
-        """The warp rows get what the other lines leave (at least a header and one row), and the
-        focused warp's row stays in view."""
-        table = self.query_one("#warps-table", DataTable)
-        others = sum(w.outer_size.height for w in self.children if w.display and w is not table
-                     and not isinstance(w, InlineInput))
-        height = max(2, self.content_size.height - others)
-        if table.styles.height is None or table.styles.height.value != height:
-            table.styles.height = height
-            self.call_after_refresh(self._scroll_to_row, table.cursor_row)
+    def keep_focused_row(self) -> None:
+        """The warp rows take what the other lines leave (CSS: at least a header and one row);
+        when that changes, the focused warp's row stays in view."""
+        self.call_after_refresh(self._scroll_to_row, self.query_one("#warps-table", DataTable).cursor_row)
 
     def watch_lane_cursor(self) -> None:
         self._fill_table()
