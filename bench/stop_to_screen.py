@@ -40,7 +40,7 @@ from cudatui.kernels.lesson_paths import PathStep
 from cudatui.kernels.lessons import LESSONS as LESSON_LIST
 from cudatui.tui.apps import debugger_app as app_module
 from cudatui.tui.apps.debugger_app import DebuggerApp
-from cudatui.tui.screens.app_screen import AppScreen, displayed_within
+from cudatui.tui.screens.app_screen import AppScreen, lays_out
 from cudatui.tui.plans.demo_plan import RECORDINGS_DIR, read_recording, replay_config
 from cudatui.tui.tooling.path_driver import Driver, Reports
 from cudatui.gdbbridge.debugger.config import LaunchConfig
@@ -71,6 +71,10 @@ class TimedApp(DebuggerApp):
         self.stopped_at: list[float] = []
         self.shown_at: dict[int, float] = {}
         self.painted_at = 0.0
+        self.shown_cpu: dict[int, float] = {}
+        self.painted_cpu = 0.0
+        """``time.thread_time`` at ``show_state`` and at the last screen update: the CPU the app's
+        thread spent, which the other processes of a loaded machine do not change as much."""
         self.debugger.subscribe(self._on_event)
 
     def _on_event(self, event: DebuggerEvent) -> None:
@@ -79,11 +83,12 @@ class TimedApp(DebuggerApp):
 
     def show_state(self, state: StopState) -> None:
         self.shown_at.setdefault(state.generation, time.perf_counter())
+        self.shown_cpu.setdefault(state.generation, time.thread_time())
         super().show_state(state)
 
     def _display(self, screen, renderable) -> None:  # type: ignore[no-untyped-def]
         if renderable is not None and not self._batch_count:
-            self.painted_at = time.perf_counter()
+            self.painted_at, self.painted_cpu = time.perf_counter(), time.thread_time()
         super()._display(screen, renderable)
 
 
@@ -94,6 +99,8 @@ class LayoutTrace:
 
     def __init__(self) -> None:
         self.passes: list[float] = []
+        self.pass_causes: list[tuple[str, ...]] = []
+        """The widgets each pass was for (parallel to ``passes``)."""
         self.requesters: Counter[str] = Counter()
         """``refresh(layout=True)`` calls by widget."""
         self.causes: Counter[str] = Counter()
@@ -128,11 +135,12 @@ class LayoutTrace:
             finally:
                 if self.active:
                     self.passes.append((time.perf_counter() - started) * 1000)
-                    self.causes.update(self._taken or {"(resize or scroll)"})
+                    self.pass_causes.append(tuple(sorted(self._taken or {"(resize or scroll)"})))
+                    self.causes.update(self.pass_causes[-1])
                 self._taken = set()
 
         def posted(message: Any) -> bool:
-            if isinstance(message, Layout) and (not isinstance(screen, AppScreen) or displayed_within(message.widget)):
+            if isinstance(message, Layout) and (not isinstance(screen, AppScreen) or lays_out(message.widget)):
                 self._taken.add(_name(message.widget))
             return bool(post(message))
 
@@ -142,6 +150,7 @@ class LayoutTrace:
     def forget(self, passes: int, requesters: Counter[str], causes: Counter[str]) -> None:
         """Forget what was traced since there were ``passes`` passes (a step not measured)."""
         del self.passes[passes:]
+        del self.pass_causes[passes:]
         self.requesters, self.causes = requesters, causes
 
     def summary(self, steps: int) -> str:
@@ -193,6 +202,20 @@ class _Log:
         self.lines.append(what)
 
 
+@dataclasses.dataclass(frozen=True)
+class StepPasses:
+    """The layout passes one measured step cost: what each was for."""
+
+    lesson: str
+    number: int
+    keys: str
+    passes: tuple[tuple[str, ...], ...]
+
+    def line(self) -> str:
+        causes = "; ".join(", ".join(cause) for cause in self.passes)
+        return f"{self.lesson} step {self.number} ({self.keys}): {len(self.passes)} passes: {causes}"
+
+
 @dataclasses.dataclass
 class Walk:
     """What the replayed lesson walks measured, per step that showed a new state."""
@@ -202,6 +225,11 @@ class Walk:
     by_kind: dict[str, list[float]] = dataclasses.field(default_factory=dict)
     """ms from ``show_state`` to the last screen update before idle (every step with a new
     state), by what the step did (``key c``, ``focus``, ``frame``, ``debug``, ``console``)."""
+
+    cpu: list[float] = dataclasses.field(default_factory=list)
+    """CPU ms of the app's thread over the same span as the UI part (the bench's own polling in it)."""
+    steps: list[StepPasses] = dataclasses.field(default_factory=list)
+    """The layout passes of each measured step."""
 
     @property
     def ui(self) -> list[float]:
@@ -235,8 +263,12 @@ async def _walk(recording: Path, record: Path, trace: LayoutTrace, size: tuple[i
                 trace.forget(passes, requesters, causes)
                 continue
             resumed = app.stopped_at[stops:]
-            shown = min(t for g, t in app.shown_at.items() if g > before and (not resumed or t >= resumed[-1]))
+            generation, shown = min(((g, t) for g, t in app.shown_at.items()
+                                     if g > before and (not resumed or t >= resumed[-1])), key=lambda gt: gt[1])
             ui = max(painted - shown, 0.0) * 1000  # 0: the new state changed nothing on the screen
+            walk.cpu.append(max(app.painted_cpu - app.shown_cpu[generation], 0.0) * 1000 if painted >= shown else 0.0)
+            walk.steps.append(StepPasses(recording.name.split(".")[0], number, step.keys,
+                                         tuple(trace.pass_causes[passes:])))
             walk.by_kind.setdefault(f"key {step.arg}" if step.kind == "key" else step.kind, []).append(ui)
             if resumed:
                 walk.mi.append((shown - resumed[-1]) * 1000)
@@ -263,8 +295,9 @@ def _errors(record: Path) -> Counter[str]:
 
 
 def measure(quick: bool = False, lessons: tuple[str, ...] = LESSONS, sizes: tuple[tuple[int, int], ...] = SIZES,
-            passes: int = PASSES) -> list[Result]:
-    """Walk each of ``lessons`` (``quick``: race, once) ``passes`` times at each of ``sizes``."""
+            passes: int = PASSES, steps: bool = False) -> list[Result]:
+    """Walk each of ``lessons`` (``quick``: race, once) ``passes`` times at each of ``sizes``;
+    ``steps``: also print each step that cost more than one layout pass, with what each was for."""
     if quick:
         lessons, passes = ("race",), 1
     results: list[Result] = []
@@ -279,6 +312,10 @@ def measure(quick: bool = False, lessons: tuple[str, ...] = LESSONS, sizes: tupl
                         errors += _errors(record)
         where = f"{len(lessons)} lesson recording{'s' if len(lessons) > 1 else ''} x {passes}"
         results += _results(total, errors, trace, f"{size[0]}x{size[1]}", where)
+        if steps:
+            for step in total.steps:
+                if len(step.passes) > 1:
+                    print(f"{size[0]}x{size[1]} {step.line()}", flush=True)
     return results
 
 
@@ -292,7 +329,16 @@ def _results(walk: Walk, errors: Counter[str], trace: LayoutTrace, size: str, wh
     failed = ", ".join(f"{name} x{count}" for name, count in errors.most_common(6)) or "none"
     fix = (f"{layouts}; per step: show_state to every pane, one screen update over the changed regions and "
            "a second one after the on-demand fetches of the visible panes")
+    by_lesson: dict[str, list[int]] = {}
+    for step in walk.steps:
+        by_lesson.setdefault(step.lesson, []).append(len(step.passes))
+    lessons = ", ".join(f"{lesson} {fmt(sum(counts) / len(counts))} ({len(counts)} steps)"
+                        for lesson, counts in by_lesson.items())
+    worst = max((sum(counts) / len(counts) for counts in by_lesson.values()), default=0.0)
     return [
+        Result(BENCH, f"layout passes per step, worst lesson {size}", worst, " passes",
+               f"by lesson: {lessons}", ("<=", PASSES_GOAL),
+               "python -m bench.stop_to_screen --steps names each step over one pass and what each pass was for"),
         Result(BENCH, f"MI part median {size}", median(mi), " ms",
                f"p95 {fmt(p95(mi))} ms over the {len(mi)} steps that resumed the program; "
                f"{sum(errors.values())} ^error answers in {steps} steps: {failed}"),
@@ -300,6 +346,9 @@ def _results(walk: Walk, errors: Counter[str], trace: LayoutTrace, size: str, wh
                f"{fmt(median(ui) / UI_GOAL_MS)}x the goal; {what}; {layouts}", ("<=", UI_GOAL_MS), fix),
         Result(BENCH, f"UI part p95 {size}", p95(ui), " ms", f"{fmt(p95(ui) / UI_P95_GOAL_MS)}x the goal",
                ("<=", UI_P95_GOAL_MS), fix),
+        Result(BENCH, f"UI part CPU median {size}", median(walk.cpu), " ms",
+               f"p95 {fmt(p95(walk.cpu))} ms; the app thread's CPU time (time.thread_time) over the UI part, "
+               "less moved by other processes than the wall-clock figures"),
         Result(BENCH, f"layout passes per step {size}", len(trace.passes) / max(1, steps), " passes",
                f"{fmt(len(trace.passes) / max(1, steps) / PASSES_GOAL)}x the goal; {layouts}", ("<=", PASSES_GOAL),
                "each pass lays out every widget on the screen; a stop should be one"),
@@ -312,6 +361,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--lesson", action="append", dest="lessons", metavar="LESSON",
                         help=f"a lesson to walk (repeatable; default: all of {', '.join(LESSONS)})")
     parser.add_argument("--passes", type=int, default=PASSES, help=f"walks of each lesson per size (default {PASSES})")
+    parser.add_argument("--steps", action="store_true",
+                        help="print each step that cost more than one layout pass, and what each pass was for")
     parser.add_argument("--size", choices=[f"{w}x{h}" for w, h in SIZES], help="one size only (default: both)")
     args = parser.parse_args(argv)
     for name in args.lessons or ():
@@ -320,7 +371,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.passes < 1:
         parser.error("--passes must be at least 1")
     sizes = tuple(s for s in SIZES if args.size in (None, f"{s[0]}x{s[1]}"))
-    print_results(measure(args.quick, tuple(args.lessons or LESSONS), sizes, args.passes))
+    print_results(measure(args.quick, tuple(args.lessons or LESSONS), sizes, args.passes, args.steps))
     return 0
 
 

@@ -24,7 +24,8 @@ Why each hack exists:
 - ScrollView (:class:`InPlaceScrollView`), for the pane tables, the console's logs and the
   trees: a ScrollView whose content grows (its ``virtual_size``) asks for a layout pass of the
   whole screen, also when its own size does not follow its content; then only its scrollbars
-  change, which ``_scroll_update`` updates (what the layout pass would call).
+  change, which ``_scroll_update`` updates (what the layout pass would call). A Tree
+  (:class:`InPlaceTree`) also asks for one in ``_invalidate`` at each line added or removed.
 - Toasts (:data:`Toast`, :func:`toast_notification`), for :class:`~cudatui.tui.apps.toasts.ToastingApp`:
   an expired toast's cells stayed on the screen until something repainted them; the app repaints
   once no toast on the screen is expired. ``Toast`` lives in the private ``textual.widgets._toast``.
@@ -35,7 +36,10 @@ Why each hack exists:
 - Screen (:class:`SameSizeScreen`), for :class:`~cudatui.tui.screens.app_screen.AppScreen`: a
   dialog pushed on the screen sends itself a Resize at its first layout, which lays out every
   screen below it again (``_screen_resized``) although the terminal kept its size; the screen
-  skips that pass when its size is the one it has (what Textual itself checks on resume).
+  skips that pass when its size is the one it has (what Textual itself checks on resume). A
+  layout pass sets every widget's ``virtual_size``, which asks for a second pass that changes
+  nothing unless a scrollbar came or went: the screen drops those requests (``_refresh_layout``,
+  ``_layout_required``).
 - Keys (:class:`KeysWhereTyped`), for :class:`~cudatui.tui.apps.toasts.ToastingApp`: the App gives
   a key to the focused widget, and looks its bindings up when the key has bubbled back, from the
   widget focused THEN (``App._on_key``, ``Screen._modal_binding_chain``). A click the App took
@@ -70,13 +74,13 @@ from textual.reactive import Reactive
 from textual.screen import Screen
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
-from textual.widgets import DataTable, Log
 from textual.widget import Widget
+from textual.widgets import DataTable, Log
 from textual.widgets._toast import Toast
 from textual.widgets.data_table import CellType, ColumnKey, RowKey
 
 __all__ = [
-    "PRIVATE_NAMES", "DataTableHooks", "InPlaceScrollView", "KeysWhereTyped", "LogHooks", "SameSizeScreen", "SegmentLines",
+    "PRIVATE_NAMES", "DataTableHooks", "InPlaceScrollView", "InPlaceTree", "KeysWhereTyped", "LogHooks", "SameSizeScreen", "SegmentLines",
     "ServeHooks", "Toast", "app_notifications",
     "log_forget_rendered_line", "log_line_processor", "log_line_strip", "table_bump_update_count", "table_cell_key", "table_has_cell",
     "table_render_inputs", "table_row_index", "table_set_cell_quietly", "toast_notification", "toasts_take_no_selection",
@@ -91,12 +95,12 @@ PRIVATE_NAMES = frozenset({
     "_pseudo_class_state", "_render_cell", "_clear_caches", "_update_column_widths", "_update_dimensions",
     # textual.widgets.Log
     "_render_line_cache", "_render_line_strip", "_process_line", "_prune_max_lines",
-    # textual.scroll_view.ScrollView
-    "_scroll_update",
+    # textual.scroll_view.ScrollView, textual.widgets.Tree
+    "_scroll_update", "_invalidate",
     # textual.widgets._toast.Toast, textual.app.App
     "_toast", "_notification", "_notifications",
     # textual.screen.Screen
-    "_screen_resized", "_size",
+    "_screen_resized", "_size", "_refresh_layout", "_layout_required",
     # textual.app.App, textual.screen.Screen, textual._dispatch_key (keys)
     "_on_key", "_modal_binding_chain", "_dispatch_key",
     # textual._types
@@ -125,7 +129,7 @@ class InPlaceScrollView(_ScrollView):
     def watch_virtual_size(self, size: Size) -> None:
         if self.styles.auto_dimensions:
             self.refresh(layout=True)
-        else:
+        elif self.size:  # never laid out (filled in a hidden tab): its first layout sets its scrollbars
             self._scroll_update(size)
 
 
@@ -176,15 +180,50 @@ class KeysWhereTyped(_App):
                     return
         await dispatch_key(self, event)
 
+class InPlaceTree(InPlaceScrollView):
+    """Mixed in before a Tree: lines added or gone (``Tree._invalidate``, which asks for a layout
+    pass of the whole screen) repaint the tree; its scrollbars follow its lines in place, as
+    :class:`InPlaceScrollView` does, unless its own size follows its content."""
+
+    def _invalidate(self) -> None:
+        pending = self._layout_required
+        super()._invalidate()  # type: ignore[misc]
+        if not pending and not self.styles.auto_dimensions:
+            self._layout_required = False
+
 
 # Screen ------------------------------------------------------------------------------------------
 
 class SameSizeScreen(Screen[object]):
-    """A Screen that lays itself out on a resize only when its size changed."""
+    """A Screen that lays itself out on a resize only when its size changed, and asks for no
+    second layout pass where its first one answered it all.
+
+    A layout pass gives every widget on the screen its size and virtual size
+    (``Widget._size_updated``), and ``Widget.virtual_size`` asks for another layout pass when it
+    changes: every widget shown or grown by a pass asked for a second one, which placed every
+    widget where the first had. The second pass is needed only where the first changed the room
+    a widget's content has: a scrollable widget that shows or hides a scrollbar. So the requests
+    raised during a pass (not those pending before it) are dropped, but for the scrollable
+    widgets whose scrollbars the pass showed or hid.
+    """
 
     def _screen_resized(self, size: Size) -> None:
         if size != self._size:
             super()._screen_resized(size)
+
+    def _refresh_layout(self, size: Size | None = None, scroll: bool = False) -> None:
+        widgets = list(self.walk_children(Widget))
+        pending = {widget for widget in widgets if widget._layout_required}
+        bars = {widget: _scrollbars(widget) for widget in widgets if widget.is_scrollable}
+        super()._refresh_layout(size, scroll)
+        for widget in widgets:
+            if widget._layout_required and widget not in pending and (
+                    not widget.is_scrollable or bars.get(widget) == _scrollbars(widget)):
+                widget._layout_required = False
+
+
+def _scrollbars(widget: Widget) -> tuple[bool, bool]:
+    return widget.show_horizontal_scrollbar, widget.show_vertical_scrollbar
 
 
 # DataTable ---------------------------------------------------------------------------------------

@@ -2,15 +2,17 @@
 
 Each layout pass lays out every widget on the screen; a stop that arrives in parts, or a pane
 hidden in a tab that grows, used to cost three or four of them (``python -m bench.stop_to_screen``
-prints them over every lesson walk). Over replayed real cuda-gdb stops at 160x48: the steps stay
-within a bound of passes per step, and the console, written while hidden in its tab, lays
-nothing out until it is shown, and then shows every line.
+prints them over every lesson walk). Over replayed real cuda-gdb stops at 160x48 and 80x24: the
+steps of each lesson walk stay within a bound of passes per step, and the console, written while
+hidden in its tab, lays nothing out until it is shown, and then shows every line.
 """
 
 from __future__ import annotations
 
 import time
 from typing import Any
+
+import pytest
 
 from textual.pilot import Pilot
 from textual.screen import Screen
@@ -28,11 +30,19 @@ from tests.support.paths import ROOT, TOURS
 from tests.support.replay import TILE_BREAKS, replay_config, sequential
 from tests.support.wait import wait_for
 
-PASSES_PER_STEP = 1.0
-"""Layout passes allowed per step of the walk (the bench's goal over every lesson walk is 1.2;
-the walk's steps include a console command and a dialog, which lay out what they show; 5 passes
-in its 6 steps since the key bar is one line of text and a dialog no longer lays out the screen
-under it)."""
+PASSES_PER_STEP = 1.2
+"""Layout passes allowed per step of a lesson walk (the bench's goal; a walk's steps include
+console commands, tabs and dialogs shown, an exception banner, which lay out what they show)."""
+
+WALKS = {
+    ("race", (160, 48)): 1.0,  # 5 passes in 6 steps before the pass-own requests went; 2 since
+    **{(lesson, size): PASSES_PER_STEP for lesson in ("oob", "race", "assert", "divergence", "uninit", "leak", "tile")
+       for size in ((160, 48), (80, 24)) if (lesson, size) not in (("race", (160, 48)), ("assert", (80, 24)))},
+}
+"""The lesson walks that meet the goal (``python -m bench.stop_to_screen`` counts the same passes
+per lesson), and the passes per step each may cost. The assert walk at 80x24 costs 1.25: the
+exception banner shrinks the workspace, whose split sizes are then set again (a second pass, in
+which the Sanitize table's scrollbar goes again)."""
 
 
 class Passes:
@@ -59,16 +69,20 @@ def tile_app(tmp_path) -> DebuggerApp:  # type: ignore[no-untyped-def]
     return DebuggerApp(replay_config(tour, *TILE_BREAKS, source_dirs=(str(ROOT / "kernels"),)))
 
 
-async def test_a_lesson_walk_costs_at_most_a_bounded_number_of_layout_passes_per_step(tmp_path) -> None:
-    """The race lesson's recorded path (continue, next, a focus switch, a console command, the
-    shared array, ``d`` on a finding), driven as the recorder drove it: the steps that show a new
-    state cost at most PASSES_PER_STEP passes each (before the panes hidden in tabs stopped
-    laying the screen out: 5 each; before the one-line key bar: 2)."""
-    recording = RECORDINGS_DIR / "race.jsonl.gz"
+@pytest.mark.long(1)
+@pytest.mark.parametrize("lesson, size", list(WALKS), ids=[f"{lesson}-{w}x{h}" for lesson, (w, h) in WALKS])
+async def test_a_lesson_walk_costs_at_most_a_bounded_number_of_layout_passes_per_step(
+        lesson: str, size: tuple[int, int]) -> None:
+    """The lesson's recorded path (continue, next, focus switches, console commands, the shared
+    array, breakpoints, ``d`` on a finding), driven as the recorder drove it: the steps that show a
+    new state cost at most WALKS[lesson, size] passes each (race at 160x48: before the panes hidden
+    in tabs stopped laying the screen out, 5 each; before the one-line key bar, 2; divergence
+    at 160x48 cost 5.8 while the warp watch emptied and refilled its row at each stop)."""
+    recording = RECORDINGS_DIR / f"{lesson}.jsonl.gz"
     steps = [PathStep(step.kind, step.arg, "") for step in recorded_path(load(str(recording)))]
     app = DebuggerApp(replay_config_of(read_recording(recording)))
     log = Said()
-    async with app.run_test(size=(160, 48)) as pilot:
+    async with app.run_test(size=size) as pilot:
         driver = Driver(app, pilot, log, time.monotonic() + 600, Reports())
         passes = Passes(app.screen)
         counted = measured = 0
@@ -84,9 +98,9 @@ async def test_a_lesson_walk_costs_at_most_a_bounded_number_of_layout_passes_per
             if step.kind != "start" and driver.generation() != before:
                 counted += passes.count - start
                 measured += 1
-        assert measured >= 5
+        assert measured >= 4
         print(f"{counted} layout passes in {measured} steps")
-        assert counted <= PASSES_PER_STEP * measured, f"{counted} layout passes in {measured} steps"
+        assert counted <= WALKS[lesson, size] * measured, f"{counted} layout passes in {measured} steps"
 
 
 class Said:

@@ -174,7 +174,7 @@ class Mine(Log):
 
 
 def outside(app):
-    return app._compositor, getattr(app, "_exit_renderables"), app._render_line_cache
+    return app._dom_ready, getattr(app, "_exit_renderables"), app._render_line_cache
 '''
 
     class Mine(Log):
@@ -185,7 +185,7 @@ def outside(app):
         "from textual._context import a private name",
         "Mine overrides Textual's _update_maximum_width",
         "Mine uses Textual's self._lines",
-        "._compositor is defined nowhere in tui/ (Textual's?)",
+        "._dom_ready is defined nowhere in tui/ (Textual's?)",
         "._exit_renderables is defined nowhere in tui/ (Textual's?)",
         "_render_line_cache is wrapped in tui/textual_compat.py",
     ])

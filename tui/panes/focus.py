@@ -22,7 +22,7 @@ from cudatui.gdbbridge import (
     BlockRange, DebuggerQueries, Device, FocusSyntaxError, Kernel, MIError, StopState, ThreadRange, fmt_dim3,
     normalize_focus, short_name,
 )
-from cudatui.tui.textual_compat import InPlaceScrollView
+from cudatui.tui.textual_compat import InPlaceTree
 from cudatui.tui.widgets.inline_input import InlineInput
 from cudatui.tui.messages import FocusRequested
 
@@ -124,7 +124,7 @@ def focus_matches(state: StopState, previous: StopState | None) -> bool:
     return (state.focus.block, state.focus.thread) == (previous.focus.block, previous.focus.thread)
 
 
-class FocusTree(InPlaceScrollView, Tree[FocusTarget]):
+class FocusTree(InPlaceTree, Tree[FocusTarget]):
     """The kernels, blocks and threads to move the focus to; a line opened or closed lays nothing
     out (the tree's size does not follow its lines, and its scrollbar is always shown)."""
 

@@ -198,6 +198,8 @@ class SharedMemoryPane(QueryPane):
         """The (place, array, page) key the page being read is for."""
         self._addresses: dict[str, int | None] = {}
         """The address of each array's first element at the stop shown."""
+        self._stale_addresses: dict[str, int | None] = {}
+        """The addresses at the stop shown before (its rows stay, dimmed, while the new ones are read)."""
 
     def compose(self) -> ComposeResult:
         yield InfoLine("Shared memory", id="shared-title")
@@ -283,7 +285,7 @@ class SharedMemoryPane(QueryPane):
 
     def render_state(self, state: StopState, previous: StopState | None) -> None:
         if previous is None or state.stop is not previous.stop:
-            self._addresses = {}
+            self._stale_addresses, self._addresses = self._addresses, {}
         self._load()
 
     def _load(self) -> None:
@@ -354,10 +356,19 @@ class SharedMemoryPane(QueryPane):
         note = f" · {array.note}" if array.note else ""
         title.show(Text(f"{typed}{array.name}{shape} {where} · page {self.page + 1}/{pages} · {self.mode} · {status}{note}"))
         start = self.page * self.page_size * array.per_unit
+        # While a new stop's page is read, the last stop's rows stay, dimmed: the table keeps its
+        # size (emptied and filled again, it laid the screen out twice as its scrollbars went and came)
+        stale = not values and bool(before) and (self.place, array.name, self.page) in self._reading
+        if stale:
+            values, address = before, self._stale_addresses.get(array.name)
         if array.grid:
             columns, rows = self._grid_rows(array, values, before, address)
         else:
             columns, rows = self._list_rows(array, values, before, start, address)
+        if stale:
+            for _key, cells in rows:
+                for cell in cells:
+                    cell.stylize("dim")
         sync_rows(table, columns, dict(rows))
 
     def _cell(self, value: str, old: str | None, array: SharedArray, index: int, address: int | None) -> Text:

@@ -10,6 +10,7 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.css.scalar import Scalar
 from textual.widgets import DataTable
 
 from cudatui.gdbbridge import Folded, Frame, HostFrame, HostStack, StopState, fold, short_name, tr
@@ -75,9 +76,14 @@ class StackPane(StatePane):
         super().__init__(**kwargs)  # type: ignore[arg-type]
 
     def on_resize(self) -> None:
-        """The device frames take the rows they need, up to 70% of the pane, but never fewer than
-        a header and three frames while there is room for them (the Python frames get the rest)."""
-        self.query_one("#stack-table").styles.max_height = max(4, int(self.size.height * 0.7))
+        """The device frames take the rows they need, up to 70% of the pane (CSS), but never fewer
+        than a header and three frames while there is room for them (the Python frames get the
+        rest). The limit is set only where 70% is less (a pane under 6 rows): set at every size,
+        it laid the screen out again each time the pane was shown at another size."""
+        table = self.query_one("#stack-table")
+        least = 4 if int(self.size.height * 0.7) < 4 else None
+        if table.styles.inline.max_height != (None if least is None else Scalar.from_number(least)):
+            table.styles.max_height = least
 
     def compose(self) -> ComposeResult:
         for table_id, labels in (("stack-table", ("", "#", "Function", "Location")),

@@ -14,7 +14,7 @@ from textual.binding import Binding
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
-from cudatui.tui.textual_compat import InPlaceScrollView
+from cudatui.tui.textual_compat import InPlaceTree
 
 CHANGED = "bold #ff8700"
 """Style of a value that changed since the last stop (readable on dark and light themes)."""
@@ -134,7 +134,7 @@ def label(row: Row, name_width: int) -> Text:
     return line
 
 
-class VariablesTree(InPlaceScrollView, Tree[Row]):
+class VariablesTree(InPlaceTree, Tree[Row]):
     """The tree of variables; right opens a line (or goes to its first member), left closes it
     (or goes to its parent); enter, space and a click open and close it too. Lines added or gone
     lay nothing out (its size does not follow them)."""

@@ -77,11 +77,11 @@ def culprit_text(found: Culprit) -> Text:
 
 class Foot(Vertical):
     """The lines under the warp rows (PC summary, culprit, warp watch): when its height changes
-    (the watch shown or hidden), the rows are fitted again."""
+    (the watch shown or hidden), the focused warp's row is scrolled into view again."""
 
     def on_resize(self) -> None:
         if isinstance(self.parent, WarpsPane):
-            self.parent.fit()
+            self.parent.keep_focused_row()
 
 
 class WarpsPane(QueryPane):
@@ -159,7 +159,7 @@ class WarpsPane(QueryPane):
         table.add_column("first thr", key="thread")
         table.add_column("pc", key="pc")
         yield table
-        with Foot(id="warps-foot"):  # a short pane shrinks the warp rows (fit), never these
+        with Foot(id="warps-foot"):  # a short pane shrinks the warp rows (1fr), never these
             yield InfoLine("", id="warps-lines")
             yield InfoLine("", id="culprit-line", classes="warps-line")
             yield InfoLine("", id="watch-title", classes="warps-line")
@@ -182,18 +182,12 @@ class WarpsPane(QueryPane):
         return self._warps[table.cursor_row]
 
     def on_resize(self) -> None:
-        self.call_after_refresh(self.fit)
+        self.keep_focused_row()
 
-    def fit(self) -> None:
-        """The warp rows get what the other lines leave (at least a header and one row), and the
-        focused warp's row stays in view."""
-        table = self.query_one("#warps-table", DataTable)
-        others = sum(w.outer_size.height for w in self.children if w.display and w is not table
-                     and not isinstance(w, InlineInput))
-        height = max(2, self.content_size.height - others)
-        if table.styles.height is None or table.styles.height.value != height:
-            table.styles.height = height
-            self.call_after_refresh(self._scroll_to_row, table.cursor_row)
+    def keep_focused_row(self) -> None:
+        """The warp rows take what the other lines leave (CSS: at least a header and one row);
+        when that changes, the focused warp's row stays in view."""
+        self.call_after_refresh(self._scroll_to_row, self.query_one("#warps-table", DataTable).cursor_row)
 
     def watch_lane_cursor(self) -> None:
         self._fill_table()
@@ -382,6 +376,8 @@ class WarpsPane(QueryPane):
         if watch.display != bool(self.watch_expression):
             watch.display = bool(self.watch_expression)
         self.set_class(bool(self.watch_expression), "-watching")
+        # The row stays while a new stop's values are evaluated ("–" in every lane): the table
+        # keeps its height, and the warp rows above it theirs (two layout passes each way).
         values = tuple(self.watch_values.get(lane, "–") for lane in range(LANES))
-        sync_rows(watch, tuple(map(str, range(LANES))), {"watch": values} if self.watch_values else {},
+        sync_rows(watch, tuple(map(str, range(LANES))), {"watch": values} if self.watch_values or status else {},
                   tuple(f"L{lane}" for lane in range(LANES)))

@@ -15,6 +15,7 @@ from __future__ import annotations
 from textual import messages
 from textual.message import Message
 from textual.screen import Screen
+from textual.scrollbar import ScrollBar, ScrollBarCorner
 from textual.widget import Widget
 
 from cudatui.tui.textual_compat import SameSizeScreen
@@ -31,11 +32,19 @@ def displayed_within(widget: Widget) -> bool:
     return True
 
 
+def lays_out(widget: Widget) -> bool:
+    """Whether a layout request of ``widget`` lays the screen out (:class:`AppScreen` drops it
+    otherwise)."""
+    return not isinstance(widget, (ScrollBar, ScrollBarCorner)) and displayed_within(widget)
+
+
 class AppScreen(SameSizeScreen):
-    """A Screen that drops the layout requests of widgets inside a container not displayed."""
+    """A Screen that drops the layout requests of widgets inside a container not displayed, and
+    those of scrollbars: a scrollbar's place is its widget's, which asks for a layout itself when
+    it shows or hides one; the scrollbar's own requests (its styles applied again at each focus
+    change, its size set by a layout pass) were a second pass for nothing."""
 
     def post_message(self, message: Message) -> bool:
-        if isinstance(message, messages.Layout) and isinstance(message.widget, Widget) \
-                and not displayed_within(message.widget):
+        if isinstance(message, messages.Layout) and isinstance(message.widget, Widget) and not lays_out(message.widget):
             return True
         return super().post_message(message)
