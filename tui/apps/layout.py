@@ -125,7 +125,7 @@ class Workspace(Container):
     def compose(self) -> ComposeResult:
         with Vertical(id="left"):
             config = self.debugger.config
-            yield SourcePane(config.source_dirs, recorded=config.replayed, id="source")
+            yield SourcePane(lambda: self.debugger.config.source_dirs, recorded=config.replayed, id="source")
             yield Splitter("source", vertical=False, id="split-source")
             with Vertical(id="dock"):
                 yield Tabs(*(Tab(spec.title, id=f"tab-{spec.id}") for spec in SIDE_PANES), id="side-tabs")
