@@ -67,7 +67,7 @@ class RunControl:
     async def _start(self, first: bool) -> None:
         ctx = self.ctx
         cfg = ctx.config
-        if cfg.rank is not None and ctx.job is None:
+        if cfg.rank is not None and (ctx.job is None or ctx.job.rank_run is None):
             joined = await self.targets.join_rank(first)
             if joined is None:
                 return

@@ -66,18 +66,40 @@ class Targets:
         return (f"attached to process {ctx.config.attach}: r would kill it. q detaches (it runs on); to run it "
                 "again, start it under cudatui")
 
+    def _new_job(self) -> RankJob:
+        cfg = self.ctx.config
+        assert cfg.rank is not None
+        job = self.ctx.job = RankJob(cfg.program_argv, cfg.rank, cwd=cfg.cwd, env=dict(cfg.env))
+        return job
+
+    async def start_job(self, wait: float) -> str | None:
+        """Start the job's launcher before the screen opens and wait up to ``wait`` seconds for its
+        rank: why the launcher failed or ended first (the job then closed, its log kept), or None
+        (the rank came, or has not yet: :meth:`join_rank` waits on for it, in the UI)."""
+        job = self._new_job()
+        try:
+            await job.start()
+            await job.rank_within(wait)
+        except RankJobError as exc:
+            await job.close()
+            return str(exc)
+        except BaseException:  # ctrl+c while waiting: no launcher is left behind
+            await job.close()
+            raise
+        return None
+
     async def join_rank(self, first: bool) -> LaunchConfig | None:
         """Start the job's launcher and wait for its rank; the config that runs that rank (None
         when the launcher failed or ended first: said as StartupFailed). The Debugger's config
         becomes the rank's: its program, environment and directory, for everything after."""
         ctx = self.ctx
         cfg = ctx.config
-        assert cfg.rank is not None
-        job = ctx.job = RankJob(cfg.program_argv, cfg.rank, cwd=cfg.cwd, env=dict(cfg.env))
+        job = ctx.job if ctx.job is not None else self._new_job()
         ctx.set_context(f"rank {cfg.rank} · other ranks' output: {job.log}")
         ctx.set_status(Phase.STARTING, f"{job.name} starts the job; waiting for rank {cfg.rank}", since=ctx.clock())
         try:
-            await job.start()
+            if not job.started:
+                await job.start()
             run = await job.wait_rank()
         except RankJobError as exc:
             if ctx.closed:  # a quit while waiting for the rank ended the job
