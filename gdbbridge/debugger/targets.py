@@ -19,7 +19,8 @@ from cudatui.gdbbridge.debugger.context import DebuggerContext
 from cudatui.gdbbridge.debugger.events import Notice, StartupFailed
 from cudatui.gdbbridge.debugger.status import Phase
 from cudatui.gdbbridge.debugger.stop_refresh import StopRefresh
-from cudatui.gdbbridge.jobs.attach import ProcessInfo, process_info, refusal, short_command
+from cudatui.gdbbridge.session.errors import DebuggerNotFound, MIError, StartupTimeout
+from cudatui.gdbbridge.jobs.attach import ProcessInfo, attach_hung, process_info, refusal, short_command
 from cudatui.gdbbridge.jobs.ranks import RankJob, RankJobError
 
 
@@ -56,6 +57,14 @@ class Targets:
                    "ctrl+c interrupts, q detaches and the program runs on")
         for text in ctx.config.breakpoints:
             await self.edits.insert(BreakpointSpec.parse(text))
+
+    def startup_failure(self, exc: MIError | DebuggerNotFound) -> str:
+        """What a debugger that did not start says; gdb stuck attaching (its start-up bound
+        passed, ``-p``) is told with the process's state, not as "is it a gdb?"."""
+        pid = self.ctx.config.attach
+        if pid is not None and isinstance(exc, StartupTimeout) and not self.ctx.config.replayed:
+            return attach_hung(pid, exc.seconds)
+        return str(exc)
 
     def restart_refused(self) -> str | None:
         """Why ``r`` does nothing in an attached session while gdb holds the process, or None."""
