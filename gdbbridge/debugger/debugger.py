@@ -182,6 +182,12 @@ class Debugger:
         when it cannot start (no debugger, not a gdb) the event is StartupFailed."""
         await self._run.start()
 
+    async def start_job(self, wait: float) -> str | None:
+        """With ``config.rank``: start the job's launcher before any screen is drawn and wait up to
+        ``wait`` seconds for the rank; why it failed or ended first, or None (:meth:`start` waits
+        on for the rank)."""
+        return await self._run.targets.start_job(wait)
+
     async def restart(self) -> None:
         """Run again (a follower: follow the instructor's newest session)."""
         await self._run.restart()

@@ -18,8 +18,8 @@ from textual.widgets import ContentSwitcher, DataTable, Log, Static
 
 from cudatui.gdbbridge import (
     API_ERROR, ASSERT, HAZARD, INVALID_ACCESS, LEAK, RACE, UNINITIALIZED_READ, Finding, FindingGroup, ReportError,
-    SanitizerError, SanitizerReport, SanitizerRequest, SanitizerRun, clean, debug_sides, launch_place, launched_from,
-    read_report,
+    SanitizerError, SanitizerReport, SanitizerRequest, SanitizerRun, clean, debug_sides, group_key, launch_place,
+    launched_from, read_report,
 )
 from cudatui.tui.messages import DebugFinding, Finished, OpenSource, PostMortem
 from cudatui.tui.widgets.race_side import RaceSideScreen, side_text
@@ -350,7 +350,7 @@ class SanitizerPane(Widget):
 
 
 def _row_key(group: FindingGroup) -> str:
-    return "|".join(map(str, group.key))
+    return "|".join(map(str, group_key(group.first)))
 
 
 def _place(group: FindingGroup) -> str:
