@@ -9,25 +9,31 @@
 # lesson it writes, with --print-limit 20 (a small fixture):
 #   OUTPUT_DIR/<lesson>_hazard.txt      the text report (ends with an "rc=N" line, like shared/reference)
 #   OUTPUT_DIR/<lesson>_hazard.xml      --xml --save of a second run, and .xml.log its own output
-# and the lessons' sources as compiled (OUTPUT_DIR/src/<lesson>.cu: the reports' line numbers),
 # then OUTPUT_DIR/timing.txt: one run of each report mode as cudatui makes it (--print-limit 10000,
 # --xml --save): seconds, lines of text and bytes of XML. Copy the whole folder to
-# tests/fixtures/sanitizer/hazards/. Set PYTHON to choose the interpreter (default python3), LESSONS
-# to record fewer (default: race tile).
+# tests/fixtures/sanitizer/hazards/. The reports' line numbers are read from the lessons' sources
+# as compiled for their recorded reports (tests/fixtures/sanitizer/lessons/src/<lesson>.cu): it
+# stops when kernels/<lesson>.cu differs from that copy (record the lessons' reports again first).
+# Set PYTHON to choose the interpreter (default python3), LESSONS to record fewer (default: race tile).
 set -euo pipefail
 
 out=${1:?usage: $0 OUTPUT_DIR}
 python=${PYTHON:-python3}
 cd "$(dirname "$0")/.."
-mkdir -p "$out/src"
+mkdir -p "$out"
 
 seconds() { "$python" -c 'import sys; print(f"{float(sys.argv[2]) - float(sys.argv[1]):.1f}")' "$@"; }
 
+for lesson in ${LESSONS:-race tile}; do
+  if ! cmp -s "kernels/$lesson.cu" "tests/fixtures/sanitizer/lessons/src/$lesson.cu"; then
+    echo "kernels/$lesson.cu differs from tests/fixtures/sanitizer/lessons/src/$lesson.cu, which the reports' lines refer to" >&2
+    exit 2
+  fi
+done
 "$python" -m cudatui.kernels.build --all
 for lesson in ${LESSONS:-race tile}; do
   demo=kernels/demos/$lesson.py
   base="$out/${lesson}_hazard"
-  cp "kernels/$lesson.cu" "$out/src/$lesson.cu"
   echo "recording $base.txt and $base.xml"
   rc=0
   compute-sanitizer --tool racecheck --racecheck-report hazard --print-limit 20 "$python" "$demo" \

@@ -2,6 +2,12 @@
 
 Usage: ``python scripts/screenshots.py [NAME ...] [--out screenshots]``
 
+The PNGs need ``rsvg-convert`` (Debian/Ubuntu: ``apt-get install librsvg2-bin``) or ``cairosvg``;
+without either only the SVGs are made. A PNG is drawn in DejaVu Sans Mono (the SVG asks for Fira
+Code, whose ligatures would turn ``==`` and ``>>=`` into symbols) with the SVG's spaces kept
+(``xml:space``: rsvg-convert drops the space a text run starts with, ``@register int`` read
+``@registerint``).
+
 Every shot drives the real app headless (Textual's Pilot) against a recording in
 kernels/recordings/ (real H200 sessions) or a recorded report in tests/fixtures/, then saves
 ``NAME-160x48.svg`` / ``NAME-80x24.svg``. Shots: the kernel stop overview with the lesson guide,
@@ -204,14 +210,22 @@ SHOTS: dict[str, Shot] = {
 }
 
 
+def to_png(svg: Path, converter: str) -> None:
+    """Write ``svg`` as a PNG beside it through ``converter`` (rsvg-convert or cairosvg), see the module doc."""
+    text = svg.read_text(encoding="utf-8").replace("<svg ", '<svg xml:space="preserve" ', 1)
+    text = text.replace("font-family: Fira Code, monospace;", "font-family: DejaVu Sans Mono, monospace;")
+    png = svg.with_suffix(".png")
+    command = [converter, "-o", str(png)] if Path(converter).name == "rsvg-convert" else [converter, "-", "-o", str(png)]
+    subprocess.run(command, input=text.encode("utf-8"), check=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("names", nargs="*", choices=[[], *SHOTS], metavar="NAME", help=f"shots: {', '.join(SHOTS)}")
     parser.add_argument("--out", type=Path, default=ROOT / "screenshots")
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
-    rsvg = shutil.which("rsvg-convert")
-    cairosvg = shutil.which("cairosvg")
+    converter = shutil.which("rsvg-convert") or shutil.which("cairosvg")
     failed = 0
     for name in args.names or list(SHOTS):
         for width, height in SIZES:
@@ -222,13 +236,11 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"{svg.name}: FAILED: {exc}", flush=True)
                 failed += 1
                 continue
-            if rsvg:
-                subprocess.run([rsvg, str(svg), "-o", str(svg.with_suffix(".png"))], check=True)
-            elif cairosvg:
-                subprocess.run([cairosvg, str(svg), "-o", str(svg.with_suffix(".png"))], check=True)
-            print(f"{svg.name}{' + .png' if rsvg or cairosvg else ''}", flush=True)
-    if not (rsvg or cairosvg):
-        print("neither rsvg-convert nor cairosvg found: SVG only")
+            if converter:
+                to_png(svg, converter)
+            print(f"{svg.name}{' + .png' if converter else ''}", flush=True)
+    if not converter:
+        print("neither rsvg-convert nor cairosvg found: SVG only (apt-get install librsvg2-bin)")
     return 1 if failed else 0
 
 

@@ -218,8 +218,10 @@ class Debugger:
 
     async def rerun_with_launch_blocking(self) -> None:
         """Run again with ``CUDA_LAUNCH_BLOCKING=1``: every launch waits for its kernel, so the
-        host line behind a kernel's stop is the line that launched it."""
-        if self._follow.refuses():
+        host line behind a kernel's stop is the line that launched it. Attached, refused as ``r``
+        is, before anything changes (the sync-point notes would take the next stop's host line
+        for the launch)."""
+        if self._follow.refuses() or self._run.refuses_restart("L"):
             return
         await self._console.run(f"set environment {LAUNCH_BLOCKING}=1")
         self._ctx.launch_blocking = True

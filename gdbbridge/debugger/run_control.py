@@ -202,11 +202,16 @@ class RunControl:
             if ctx.config.follow:
                 await ctx.guard(self._start_over())
                 return
-            refused = self.targets.restart_refused()
-            if refused:
-                ctx.notice(refused, "warning")
+            if self.refuses_restart("r"):
                 return
             await ctx.guard(self._restart())
+
+    def refuses_restart(self, key: str) -> bool:
+        """True, said, when ``key`` would run an attached process again (it would kill it)."""
+        refused = self.targets.restart_refused(key)
+        if refused:
+            self.ctx.notice(refused, "warning")
+        return refused is not None
 
     async def _restart(self) -> None:
         ctx = self.ctx

@@ -19,6 +19,7 @@ from cudatui.gdbbridge.debugger.context import DebuggerContext
 from cudatui.gdbbridge.debugger.events import Notice, StartupFailed
 from cudatui.gdbbridge.debugger.status import Phase
 from cudatui.gdbbridge.debugger.stop_refresh import StopRefresh
+from cudatui.gdbbridge.i18n import tr
 from cudatui.gdbbridge.session.errors import DebuggerNotFound, MIError, StartupTimeout
 from cudatui.gdbbridge.jobs.attach import ProcessInfo, attach_hung, process_info, refusal, short_command
 from cudatui.gdbbridge.jobs.ranks import RankJob, RankJobError
@@ -66,14 +67,15 @@ class Targets:
             return attach_hung(pid, exc.seconds)
         return str(exc)
 
-    def restart_refused(self) -> str | None:
-        """Why ``r`` does nothing in an attached session while gdb holds the process, or None."""
+    def restart_refused(self, key: str) -> str | None:
+        """Why ``key`` (``r``, or ``L`` that re-runs with launch blocking) does nothing in an
+        attached session while gdb holds the process, or None."""
         ctx = self.ctx
         session = ctx.session
         if ctx.config.attach is None or session is None or not session.alive or session.inferior_pid is None:
             return None
-        return (f"attached to process {ctx.config.attach}: r would kill it. q detaches (it runs on); to run it "
-                "again, start it under cudatui")
+        return tr("attached to process {pid}: {key} would kill it. q detaches (it runs on); to run it again, "
+                  "start it under cudatui").format(pid=ctx.config.attach, key=key)
 
     def _new_job(self) -> RankJob:
         cfg = self.ctx.config

@@ -17,10 +17,13 @@ from cudatui.tui.apps.debugger_app import DebuggerApp
 from cudatui.tui.apps.launch import attach_config
 from cudatui.tui.panes.stack import StackPane
 from cudatui.tui.panes.status import StatusBar, status_text
+from cudatui.tui.screens.notices_screen import NoticesScreen
 from tests.support.app import messages, no_internal_errors, phase, rows, status
 from tests.support.cli import run_main
 from tests.support.jobs import HUNG, Beating, beats, keeps_beating, traced_by_gdb, untrace
+from tests.support.notices_log import log_rows, squeezed
 from tests.support.programs import marked_line, needs_gdb
+from tests.support.screen import screen_text
 from tests.support.wait import wait_for, wait_until
 
 pytestmark = needs_gdb
@@ -51,6 +54,32 @@ async def test_attach_shows_the_process_and_its_stack_c_ctrl_c_and_q_detaches(tm
             await pilot.press("q")
         assert no_internal_errors(app)
         keeps_beating(beat.file, beat.process)  # detached while stopped: it runs on
+    finally:
+        beat.stop()
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 36), (160, 48)])
+async def test_attached_l_is_refused_as_r_is_and_said_on_the_screen(tmp_path: Path, size) -> None:
+    """L re-runs with launch blocking: attached, it would kill the process as r would. It is
+    refused before anything changes, and the notices log (!) says so with L's own name."""
+    beat = Beating(tmp_path)
+    try:
+        app = DebuggerApp(attach_config(beat.pid, None))
+        async with app.run_test(size=size) as pilot:
+            await wait_for(pilot, lambda: status(app) == ("stopped", "attached"))
+            await pilot.press("L")
+            said = f"attached to process {beat.pid}: L would kill it. q detaches (it runs on)"
+            await wait_for(pilot, lambda: any(m.startswith(said) for m in messages(app, "warning")))
+            assert phase(app) == "stopped" and beat.process.poll() is None
+            await pilot.press("!")
+            await wait_for(pilot, lambda: isinstance(app.screen, NoticesScreen))
+            await wait_for(pilot, lambda: squeezed(said) in squeezed("".join(log_rows(screen_text(app)))),
+                           why="L's refusal in the notices log on the screen")
+            await pilot.press("escape")
+            await wait_for(pilot, lambda: not isinstance(app.screen, NoticesScreen))
+            await pilot.press("q")
+        assert no_internal_errors(app)
+        keeps_beating(beat.file, beat.process)  # never killed, detached: it runs on
     finally:
         beat.stop()
 

@@ -17,6 +17,7 @@ from cudatui.tui.panes.status import StatusBar
 from cudatui.tui.screens.notices_screen import NoticesScreen
 from cudatui.tui.textual_compat import Toast
 from tests.support.app import phase
+from tests.support.notices_log import log_rows, squeezed
 from tests.support.paths import RECORDED, ROOT, TRANSCRIPTS
 from tests.support.replay import replay_config
 from tests.support.screen import screen_rows, screen_text
@@ -48,15 +49,29 @@ async def test_an_exception_stop_toasts_nothing_and_the_banner_says_it(size) -> 
         await app.action_quit()
 
 
-async def test_the_host_sync_note_is_the_stack_panes_not_a_toast() -> None:
+@pytest.mark.parametrize("size", SIZES)
+async def test_the_host_sync_note_is_the_stack_panes_not_a_toast(size) -> None:
+    """PyTorch's assert: the note that the host waits at line 7 is no toast and nowhere else on
+    the screen; the Stack pane (5) says it in one line, and the notices log (!) holds all of it."""
     app = DebuggerApp(LaunchConfig.replay(RECORDED / "own" / "ui_torch_index.jsonl",
                                           source_dirs=(str(ROOT / "scripts" / "own_programs"),)))
-    async with app.run_test(size=(120, 36), notifications=True) as pilot:
+    async with app.run_test(size=size, notifications=True) as pilot:
         await wait_for(pilot, lambda: app.debugger.state is not None and app.debugger.state.host_note, why="the host note")
         await wait_for(pilot, lambda: any("waiting for the GPU" in e.message for e in app.notices.entries))
         await pilot.pause()
         assert not [t for t in toasts(app) if "waiting for the GPU" in str(t.render())]
-        assert "waiting for the GPU" not in screen_text(app)  # the Stack pane's short form says it
+        assert "waiting for the GPU" not in screen_text(app)
+        await pilot.press("5")
+        await wait_for(pilot, lambda: "⚠ line 7 is where the host waits, not the launch · L: launch blocking"
+                       in screen_text(app), why="the Stack pane's short note on the screen")
+        assert "waiting for the GPU" not in screen_text(app) and toasts(app) == []
+        await pilot.press("!")
+        await wait_for(pilot, lambda: isinstance(app.screen, NoticesScreen))
+        await pilot.pause()
+        said = squeezed("".join(log_rows(screen_text(app))))
+        assert squeezed("The host is waiting for the GPU at line 7 of torch_index.py (.item())") in said
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not isinstance(app.screen, NoticesScreen))
         await app.action_quit()
 
 

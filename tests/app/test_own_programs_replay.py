@@ -187,10 +187,10 @@ async def test_a_quiet_out_of_bounds_write_exits_0_and_offers_memcheck() -> None
         await app.action_quit()
 
 
-@pytest.mark.parametrize("size", [(80, 24), (160, 48)])
+@pytest.mark.parametrize("size", [(80, 24), (120, 36), (160, 48)])
 async def test_pytorch_sass_title_is_the_demangled_kernel_and_lists_the_pc(size) -> None:
     """SASS of PyTorch's kernel (``func-name`` is its 270-character linker symbol): the title reads
-    the C++ name, short, and the listing holds the pc the title names (8 shows the pane)."""
+    the pc and the C++ name, short, and the listing holds the pc the title names (8 shows the pane)."""
     from tests.support.screen import screen_text
 
     app = replay("torch_index")
@@ -201,9 +201,31 @@ async def test_pytorch_sass_title_is_the_demangled_kernel_and_lists_the_pc(size)
         await wait_for(pilot, lambda: pane.status == "" and pane.query_one(DataTable).row_count, why="the SASS")
         await pilot.pause()
         text = screen_text(app)
-        assert "SASS at::native::index_elementwise_kernel<128, 4, …> · pc 0x7ffd037a44f0" in text
+        # the pc first: where the pane is narrower than the title (120x36) the name's end is cut, not the pc
+        assert "SASS pc 0x7ffd037a44f0 · at::native::index_elementwise_kernel<128," in text
         assert "_ZN2at" not in text and "(not in view)" not in text
         assert any(" ".join(line.replace("│", " ").split()).startswith("=> 0x7ffd037a44f0") for line in text.splitlines())
+        await app.action_quit()
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 36), (160, 48)])
+async def test_no_pane_shows_the_kernels_mangled_name(size) -> None:
+    """PyTorch's kernel is ``_ZN2at6native...`` to the linker: every pane (its key shows it), the
+    banner and the status bar name it as C++ does."""
+    from cudatui.tui.apps.pane_keys import PaneKeysApp
+    from tests.support.screen import screen_text
+
+    app = replay("torch_index")
+    async with app.run_test(size=size) as pilot:
+        await wait_for(pilot, lambda: phase(app) == "stopped" and app.debugger.state.in_kernel, why="the kernel stop")
+        named = 0
+        for binding in PaneKeysApp.BINDINGS:
+            await pilot.press(binding.key)
+            await pilot.pause()
+            text = screen_text(app)
+            assert "_ZN" not in text and "_Z2" not in text, (binding.key, text)
+            named += "index_elementwise_kernel" in text
+        assert named == len(PaneKeysApp.BINDINGS)  # the banner names it at every pane
         await app.action_quit()
 
 

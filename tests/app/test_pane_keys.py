@@ -7,6 +7,8 @@ import io
 
 import pytest
 from rich.console import Console
+from textual.command import CommandPalette
+from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from cudatui.tui.apps.debugger_app import DebuggerApp
@@ -81,6 +83,55 @@ async def test_the_palette_shows_each_pane_and_help_lists_the_keys_as_typed() ->
         assert "Variables tree" not in rows  # its keys are the Locals pane's rows
         await pilot.press("2")
         assert isinstance(app.screen, HelpScreen)  # a dialog keeps the pane keys out
+        await app.action_quit()
+
+
+async def help_on_screen(app: DebuggerApp, pilot) -> list[str]:
+    """Every row the help box shows, read on the screen page by page (pagedown until the last
+    page), each row's words joined by one space."""
+    box = app.screen.query_one(VerticalScroll)
+    seen: list[str] = []
+    while True:
+        await pilot.pause()
+        region = box.region
+        for row in screen_rows(app)[region.y + 1:region.bottom - 1]:
+            inside = " ".join(row[region.x + 1:region.right - 1].replace("▁", " ").replace("▆", " ").split())
+            if inside and inside not in seen:
+                seen.append(inside)
+        if box.scroll_y >= box.max_scroll_y:
+            return seen
+        before = box.scroll_y
+        await pilot.press("pagedown")
+        await wait_for(pilot, lambda: box.scroll_y > before, why="the next page of the help")
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_on_the_screen_help_lists_each_pane_key_as_typed_and_the_palette_shows_it(size) -> None:
+    app = oob()
+    async with app.run_test(size=size) as pilot:
+        await wait_for(pilot, lambda: phase(app) == "stopped")
+        await pilot.press("question_mark")
+        await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen))
+        rows = await help_on_screen(app, pilot)
+        for row in ("1 Show Source", "4 Show Warps", "9 Show Shared", "O Show Output", "G Show GPU", "M Show Sanitize",
+                    "! Notices log", "] Page +", "[ Page -", "+ / = / ctrl+↓ Pane taller", "? Help", "ctrl+t MI log"):
+            assert row in rows, (row, rows)
+        assert any(r.startswith("→ / ⏎ / space Open a struct") for r in rows), rows
+        joined = "\n".join(rows)
+        for raw in ("right_square_bracket", "left_square_bracket", "equals_sign", "question_mark", "exclamation_mark",
+                    "Open the full-screen guide"):
+            assert raw not in joined
+        assert [r for r in rows if r.startswith("q ")] == ["q Quit"]
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not isinstance(app.screen, HelpScreen))
+        for typed, title, key in (("show warps", "Show Warps", "key: 4"), ("show sanit", "Show Sanitize", "key: M")):
+            await pilot.press("ctrl+p")
+            await wait_for(pilot, lambda: isinstance(app.screen, CommandPalette))
+            await pilot.press(*typed)
+            await wait_for(pilot, lambda: any(r.strip() == title for r in screen_rows(app))
+                           and any(r.strip() == key for r in screen_rows(app)), why=f"{title} in the palette")
+            await pilot.press("escape")
+            await wait_for(pilot, lambda: not isinstance(app.screen, CommandPalette))
         await app.action_quit()
 
 

@@ -29,7 +29,8 @@ from cudatui.gdbbridge.debugger.debugger import Debugger
 from cudatui.gdbbridge.debugger.events import PhaseChanged
 from cudatui.gdbbridge.debugger.status import Phase
 from cudatui.tui.panes.disassembly import DisassemblyPane
-from cudatui.tui.panes.shared_memory import SharedMemoryPane, from_variable_type
+from cudatui.tui.panes.shared_array import from_variable_type
+from cudatui.tui.panes.shared_memory import SharedMemoryPane
 from cudatui.tui.panes.warps import WarpsPane
 from tests.support import paths
 from tests.support.panes import PaneApp, Replay

@@ -27,7 +27,7 @@ async def test_pc_marked_and_source_line_interleaved():
         assert shown[1] == ("=>", "0x7ffd037a2560 <+352>", "S2R R8,SR_TID.X")
         assert [r[0] for r in shown[2:]] == [""] * 12
         assert shown[-1] == ("", "0x7ffd037a2620 <+544>", "MOV R17,R8")
-        assert "SASS reduce_racy · pc 0x7ffd037a2560" in str(pane.query_one("#disasm-title").render())
+        assert "SASS pc 0x7ffd037a2560 · reduce_racy" in str(pane.query_one("#disasm-title").render())
         assert pane.fetches == 1
 
 

@@ -9,8 +9,8 @@ from textual.widgets import DataTable
 
 from cudatui.gdbbridge import RawLine
 from cudatui.gdbbridge.cuda.shared_decls import SharedDecl
-from cudatui.tui.panes.shared_memory import (SharedArray, SharedMemoryPane, bank, from_declaration, from_variable_type,
-                                     parse_added, shown)
+from cudatui.tui.panes.shared_array import SharedArray, bank, from_declaration, from_variable_type, parse_added, shown
+from cudatui.tui.panes.shared_memory import SharedMemoryPane
 from tests.support.panes import PaneApp, first_stop
 from tests.support.paths import TRANSCRIPTS
 from tests.support.wait import wait_for

@@ -165,7 +165,8 @@ class DisassemblyPane(QueryPane):
             outside = errorpc is not None and not any(i.address == errorpc for i in insns)
             extra = f" · errorpc {errorpc:#x} (not in view)" if outside else ""
             missing = "" if any(i.address == pc for i in insns) else " (not in view)"
-            title.show(Text(f"SASS {func} · pc {pc:#x}{missing}{extra}  ({PC_MARK} pc, {ERRORPC_MARK} errorpc)"))
+            # the pc first: a title too long for the pane loses the end of the name, never the pc
+            title.show(Text(f"SASS pc {pc:#x}{missing}{extra} · {func}  ({PC_MARK} pc, {ERRORPC_MARK} errorpc)"))
         if keep_rows:
             return
         rows: dict[str, tuple[Text, Text, Text]] = {}

@@ -4,22 +4,19 @@ Arrays come from the locals whose type is ``@shared T [N]`` (or ``[R][C]``), the
 user adds (``a`` then ``sdata[256]``), then the ``__shared__`` declarations of the stopped
 function's source (``extern __shared__`` arrays are never locals): an ``extern`` array sized at
 launch is paged as blockDim.x elements of the current kernel (256 when unknown), and the title
-says so. Values are
-read through typed evaluation (``name[start]@count``) one page at a time, so a 48 KB array
-costs one request per visible page; gdb's repeat compression (``{0 <repeats 18 times>}``, nested
-in a 2-D array) is decoded by :func:`~cudatui.gdbbridge.aggregates.decode`. 1-D arrays show
-index, value, hex and bank; 2-D arrays are shown as a grid of numbers with the bank of each row's
-first element (``t`` shows every cell's bank). The bank of element i is ``(address / 4) mod 32``
-from the address gdb gives for ``&name[0]`` (``&name[0][0]``) plus i times the element size. A
-value that changed since the last stop is highlighted. Any array the user adds (``a``) is read
-the same way, in a kernel or in a CPU program.
+says so (the array, its value formats and banks: :mod:`.shared_array`). Values are read through
+typed evaluation (``name[start]@count``) one page at a time, so a 48 KB array costs one request
+per visible page; gdb's repeat compression (``{0 <repeats 18 times>}``, nested in a 2-D array) is
+decoded by :func:`~cudatui.gdbbridge.aggregates.decode`. 1-D arrays show index, value, hex and
+bank; 2-D arrays are shown as a grid of numbers with the bank of each row's first element (``t``
+shows every cell's bank), from the address gdb gives for ``&name[0]`` (``&name[0][0]``). A value
+that changed since the last stop is highlighted. Any array the user adds (``a``) is read the same
+way, in a kernel or in a CPU program.
 """
 
 from __future__ import annotations
 
 import re
-import struct
-from dataclasses import dataclass
 
 from rich.text import Text
 from textual import work
@@ -31,112 +28,8 @@ from textual.widgets import DataTable, Input
 from cudatui.gdbbridge import DebuggerQueries, MIError, SharedDecl, StopState, find_source, read_source, shared_arrays
 from cudatui.tui.widgets.inline_input import InlineInput
 
-
 from .base import InfoLine, PaneTable, QueryPane, Reading, sync_rows
-
-SIZES = {"char": 1, "short": 2, "half": 2, "__half": 2, "double": 8, "long": 8, "size_t": 8}
-"""Element sizes in bytes by type word (everything else: 4)."""
-
-EXTERN_DEFAULT = 256
-"""Elements shown of an ``extern __shared__`` array when the kernel's blockDim is unknown."""
-
-MODES = ("value", "int", "hex", "bank")
-"""How the value column is shown: as gdb prints it, as a 32-bit integer, as hex bits, as the
-element's shared-memory bank."""
-
-_ARRAY = re.compile(r"^\s*([A-Za-z_]\w*)\s*((?:\[\s*\d+\s*\])+)\s*$")
-
-
-@dataclass(frozen=True)
-class SharedArray:
-    """One shared array: ``dims`` is (n,) or (rows, cols); ``element`` the C type of one element."""
-
-    name: str
-    element: str
-    dims: tuple[int, ...]
-    note: str = ""
-    """Where a guessed size comes from (an ``extern`` array sized at launch), for the title."""
-
-    @property
-    def element_size(self) -> int:
-        return next((size for word, size in SIZES.items() if word in self.element.split()), 4)
-
-    @property
-    def grid(self) -> bool:
-        return len(self.dims) == 2
-
-    @property
-    def units(self) -> int:
-        """What paging counts: elements of a 1-D array, rows of a 2-D one."""
-        return self.dims[0]
-
-    @property
-    def per_unit(self) -> int:
-        return self.dims[1] if self.grid else 1
-
-
-def from_variable_type(name: str, type_text: str) -> SharedArray | None:
-    """``@shared float [18][18]`` -> SharedArray(name, "float", (18, 18)); non-arrays give None."""
-    if "@shared" not in type_text:
-        return None
-    dims = tuple(int(d) for d in re.findall(r"\[(\d+)\]", type_text))
-    if not dims or len(dims) > 2:
-        return None
-    element = re.sub(r"\[.*$|@\w+|\bconst\b|\bvolatile\b", " ", type_text).strip()
-    return SharedArray(name, " ".join(element.split()) or "?", dims)
-
-
-def from_declaration(decl: SharedDecl, block_x: int | None) -> SharedArray | None:
-    """A declared array to show; an unknown first size (``extern T a[]``) becomes ``block_x``
-    elements (the kernel's blockDim.x) or EXTERN_DEFAULT, noted. None if it cannot be paged."""
-    if not decl.dims or len(decl.dims) > 2 or any(d is None for d in decl.dims[1:]):
-        return None
-    first = decl.dims[0]
-    note = ""
-    if first is None:
-        first = block_x or EXTERN_DEFAULT
-        kind = "extern" if decl.extern else "size unknown"
-        note = f"{kind}: {first} shown (blockDim.x)" if block_x else f"{kind}: {first} shown (a guess; a to set)"
-    return SharedArray(decl.name, decl.element, (first, *(d for d in decl.dims[1:] if d is not None)), note)
-
-
-def parse_added(text: str) -> SharedArray:
-    """``sdata[256]`` or ``tile[18][18]`` typed by the user; ValueError with a one-line message."""
-    m = _ARRAY.match(text)
-    if not m:
-        raise ValueError(f"cannot read {text.strip()!r}: type a shared array as NAME[N] or NAME[ROWS][COLS]")
-    dims = tuple(int(d) for d in re.findall(r"\d+", m.group(2)))
-    if len(dims) > 2 or 0 in dims:
-        raise ValueError(f"cannot show {text.strip()!r}: one or two non-zero dimensions only")
-    return SharedArray(m.group(1), "?", dims)
-
-
-def bits(value: str, element: str = "?") -> int | None:
-    """The bit pattern of a printed element: IEEE single for ``float`` (and for unknown
-    types printed with a point or exponent), two's complement 32-bit otherwise; None if unreadable."""
-    words = element.split()
-    floating = "float" in words or (element == "?" and re.search(r"[.eE]|inf|nan", value) is not None)
-    try:
-        if floating:
-            return struct.unpack("<I", struct.pack("<f", float(value)))[0]
-        return int(value, 0) & 0xFFFFFFFF
-    except (ValueError, OverflowError, struct.error):
-        return None
-
-
-def shown(value: str, mode: str, element: str = "?") -> str:
-    """``value`` in the display ``mode`` (see MODES)."""
-    pattern = bits(value, element)
-    if mode == "value" or pattern is None:
-        return value
-    if mode == "hex":
-        return f"{pattern:#010x}"
-    return str(pattern - (1 << 32) if pattern >= 1 << 31 else pattern)
-
-
-def bank(address: int | None, index: int, element_size: int) -> str:
-    """The shared-memory bank of element ``index``: (byte address / 4) mod 32."""
-    return "?" if address is None else str(((address + index * element_size) // 4) % 32)
+from .shared_array import MODES, SharedArray, bank, bits, from_declaration, from_variable_type, parse_added, shown
 
 
 class SharedMemoryPane(QueryPane):

@@ -1,7 +1,12 @@
 """racecheck's hazard report (``--racecheck-report hazard``, what cudatui runs) of the race and
 tile lessons, recorded on an H200 by scripts/record_racecheck_hazards.sh into
-tests/fixtures/sanitizer/hazards/ (``<lesson>_hazard.txt``, ``.xml`` and its ``.xml.log``,
-``src/<lesson>.cu`` as compiled). Until it is recorded these tests skip, naming the script.
+tests/fixtures/sanitizer/hazards/ (``<lesson>_hazard.txt``, ``.xml`` and its ``.xml.log``).
+Until it is recorded these tests skip, naming the script. The reports' line numbers refer to the
+lessons' sources as compiled for the lessons' own recorded reports
+(tests/fixtures/sanitizer/lessons/src/<lesson>.cu, the one fixture copy): the hazards were
+recorded from the same text (test_every_line_the_report_names_is_in_its_function checks each
+line the reports name against it), and the script refuses to record when kernels/<lesson>.cu
+differs from it.
 
 Expected values are read from the files with small independent readers: the sides' accesses,
 threads and lines from the text records' ``Write Thread (x,y,z) at ... in file:line`` lines and
@@ -26,9 +31,13 @@ from cudatui.kernels.lessons import source_markers
 from tests.support import paths
 
 HAZARDS = paths.FIXTURES / "sanitizer" / "hazards"
+SOURCES = paths.FIXTURES / "sanitizer" / "lessons" / "src"
+"""The race and tile sources the hazard reports' line numbers refer to (see the module doc)."""
 SCRIPT = "scripts/record_racecheck_hazards.sh"
 LESSONS = ("race", "tile")
 _RECORD = re.compile(r"Potential (\w+) hazard detected at __shared__ 0x[0-9a-f]+ in block \((\d+),(\d+),(\d+)\)")
+_NAMED = re.compile(r"(?: at (\w+)(?:\(.*\))?\+0x[0-9a-f]+| Host Frame: (\w+)) in (\w+\.cu):(\d+)")
+_DEFINITION = re.compile(r'^(?:extern "C"\s+)?(?:__global__\s+|__device__\s+)?\w+\s+(\w+)\s*\(')
 _SIDE = re.compile(r"^=+\s+(\w+) Thread \((\d+),(\d+),(\d+)\) at .* in (\S+):(\d+)$")
 
 
@@ -41,8 +50,14 @@ def recorded(lesson: str, suffix: str) -> Path:
 
 def places(lesson: str) -> set[int]:
     """The lines the lesson names for its race, in the source compiled for the recording."""
-    markers = source_markers(HAZARDS / "src" / f"{lesson}.cu")
+    markers = source_markers(SOURCES / f"{lesson}.cu")
     return {markers["bug"], markers.get("store", markers["bug"])}
+
+
+def enclosing_function(source: Path, line: int) -> str | None:
+    """The function whose definition is the last one at or above ``line`` of ``source``."""
+    names = [m[1] for text in source.read_text().splitlines()[:line] if (m := _DEFINITION.match(text))]
+    return names[-1] if names else None
 
 
 def text_records(path: Path) -> list[tuple[str, Dim3, list[tuple[str, Dim3, str, int]]]]:
@@ -85,10 +100,22 @@ def test_each_text_hazard_has_both_sides_with_their_threads(lesson: str) -> None
             assert debug_breakpoint_for(group, index) == (f"{access.file}:{access.line}", condition(f.block, access.thread))
 
 
+@pytest.mark.parametrize("lesson", LESSONS)
+def test_every_line_the_report_names_is_in_its_function(lesson: str) -> None:
+    """Each ``FUNC... in <lesson>.cu:N`` of the text report (the two sides' accesses, the host
+    frames of the launch) lies in FUNC in the source the tests read: its line numbers are that
+    file's."""
+    named = {(m[1] or m[2], m[3], int(m[4])) for line in recorded(lesson, ".txt").read_text().splitlines()
+             if (m := _NAMED.search(line))}
+    assert {file for _, file, _ in named} == {f"{lesson}.cu"} and places(lesson) <= {line for *_, line in named}
+    for function, file, line in sorted(named):
+        assert enclosing_function(SOURCES / file, line) == function, f"{file}:{line} is not in {function}"
+
+
 def test_tiles_store_races_with_its_read() -> None:
     """tile: the read in box3x3 (the bug line) and the store in load_tile are two sides of a hazard."""
     report = read_report(str(recorded("tile", ".txt")))
-    markers = source_markers(HAZARDS / "src" / "tile.cu")
+    markers = source_markers(SOURCES / "tile.cu")
     pairs = {frozenset((access, line) for access, _, _, line in sides(g.first)) for g in report.groups}
     assert frozenset({("write", markers["store"]), ("read", markers["bug"])}) in pairs
 
