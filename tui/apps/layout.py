@@ -16,7 +16,6 @@ from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Container, Vertical
-from textual.css.scalar import Scalar
 from textual.geometry import Size
 from textual.layout import DockArrangeResult
 from textual.message import Message
@@ -25,7 +24,7 @@ from textual.widgets import Tab, Tabs
 
 from cudatui.gdbbridge import Debugger
 from cudatui.tui.apps.layout_settings import load_splits, save_splits
-from cudatui.tui.panes.base import QueryPane
+from cudatui.tui.panes.base import QueryPane, set_in_pass
 from cudatui.tui.panes.breakpoints import BreakpointsPane
 from cudatui.tui.panes.console import ConsolePane
 from cudatui.tui.panes.disassembly import DisassemblyPane
@@ -257,7 +256,7 @@ class Workspace(Container):
             if widget is self.screen.maximized:
                 continue  # the zoomed pane keeps the whole screen
             if quiet:
-                widget.styles.set_rule(rule, Scalar.parse(str(value)))
+                set_in_pass(widget, rule, value)
             else:
                 setattr(widget.styles, rule, value)
 
