@@ -47,6 +47,10 @@ def shown_keys(screen: Screen) -> tuple[Key, ...]:
     return tuple(keys.values())
 
 
+KEPT = frozenset({"question_mark", "q"})
+"""The keys the bar keeps when not all fit: help and quit."""
+
+
 class KeyLine(Widget):
     """The keys as one line: showing other keys repaints it (its size never follows them)."""
 
@@ -86,25 +90,48 @@ class KeyLine(Widget):
             self.refresh()
 
     def render(self) -> Text:
-        key_style = self.get_component_rich_style("footer-key--key")
-        description_style = self.get_component_rich_style("footer-key--description")
         line, spans = Text(no_wrap=True, overflow="crop", end=""), []
-        for key in self.keys:
+        gap = " " if self.compact else ""
+        for key, part in self._fitting([(key, self._part(key)) for key in self.keys]):
             start = line.cell_len
-            if self.compact:
-                part = Text.assemble((key.display, key_style),
-                                     (f" {key.description}" if key.description else "", description_style))
-            else:
-                part = Text.assemble((f" {key.display} ", key_style),
-                                     (f"{key.description} " if key.description else "", description_style))
-            if key.disabled:
-                part.stylize("dim")
             line.append_text(part)
             spans.append((start, line.cell_len, key))
-            if self.compact:
-                line.append(" ")
+            line.append(gap)
         self.spans = tuple(spans)
         return line
+
+    def _part(self, key: Key) -> Text:
+        key_style = self.get_component_rich_style("footer-key--key")
+        description_style = self.get_component_rich_style("footer-key--description")
+        if self.compact:
+            part = Text.assemble((key.display, key_style),
+                                 (f" {key.description}" if key.description else "", description_style))
+        else:
+            part = Text.assemble((f" {key.display} ", key_style),
+                                 (f"{key.description} " if key.description else "", description_style))
+        if key.disabled:
+            part.stylize("dim")
+        return part
+
+    def _fitting(self, parts: list[tuple[Key, Text]]) -> list[tuple[Key, Text]]:
+        """The keys that fit the bar's width, each whole (never "Co" for Console): where not all
+        fit, help and quit stay (how to learn the rest and how to leave) and the others are
+        taken in order while they fit."""
+        gap = 1 if self.compact else 0
+        width = self.size.width
+        if not width or sum(part.cell_len + gap for _, part in parts) - gap <= width:
+            return parts
+        budget = width + gap - sum(part.cell_len + gap for key, part in parts if key.key in KEPT)  # no gap after the last
+        chosen = []
+        for key, part in parts:
+            if key.key in KEPT:
+                chosen.append((key, part))
+            elif part.cell_len + gap <= budget:
+                chosen.append((key, part))
+                budget -= part.cell_len + gap
+            else:
+                budget = 0  # in order: a later, shorter key does not jump the queue
+        return chosen
 
     def key_at(self, x: int) -> Key | None:
         """The key shown at column ``x``."""
