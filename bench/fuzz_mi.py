@@ -11,7 +11,6 @@ from __future__ import annotations
 import collections
 import json
 import random
-import signal
 import sys
 import time
 from pathlib import Path
@@ -19,13 +18,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.fuzzing import Failures, guarded, hangs_raised, print_failures  # noqa: E402
 from cudatui.gdbbridge.session.mi import parse_line  # noqa: E402
 
 ALPHABET = '^*=+~@&"\\{}[],=abcdefgnrt0123456789 ()\n\t\x00\x1b'
-
-
-class Hang(BaseException):
-    """Raised by the alarm; a BaseException so that parse_line's own ``except Exception`` cannot hide it."""
 
 
 def real_lines() -> list[str]:
@@ -67,38 +63,24 @@ def main(argv: list[str]) -> int:
     rng = random.Random(int(argv[2]) if len(argv) > 2 else 1)
     corpus = real_lines()
     kinds: collections.Counter[str] = collections.Counter()
-    failures: list[tuple[str, str]] = []
-
-    def alarm(signum: int, frame: object) -> None:
-        raise Hang()
-
-    signal.signal(signal.SIGALRM, alarm)
+    failures: Failures = []
     started = time.monotonic()
     slowest = (0.0, "")
-    for _ in range(total):
-        line = mutate(rng, rng.choice(corpus))
-        signal.alarm(2)
-        try:
-            t0 = time.perf_counter()
-            kinds[parse_line(line).kind] += 1
-            spent = time.perf_counter() - t0
-            if spent > slowest[0]:
-                slowest = (spent, line)
-        except Hang:
-            failures.append(("hang", line))
-        except Exception as exc:  # the point of the fuzzer: report, do not stop
-            failures.append((type(exc).__name__, line))
-        finally:
-            signal.alarm(0)
+    with hangs_raised():
+        for _ in range(total):
+            line = mutate(rng, rng.choice(corpus))
+            with guarded(2, repr(line[:120]), failures):
+                t0 = time.perf_counter()
+                kinds[parse_line(line).kind] += 1
+                spent = time.perf_counter() - t0
+                if spent > slowest[0]:
+                    slowest = (spent, line)
     elapsed = time.monotonic() - started
     print(f"{total} lines in {elapsed:.1f} s ({total / elapsed:.0f}/s) from {len(corpus)} real records")
     print(f"  slowest line {slowest[0] * 1000:.2f} ms ({len(slowest[1])} chars): {slowest[1][:80]!r}")
     for kind, count in sorted(kinds.items()):
         print(f"  {kind:8} {count}")
-    print(f"  failures {len(failures)}")
-    for what, line in failures[:10]:
-        print(f"    {what}: {line[:120]!r}")
-    return 1 if failures else 0
+    return print_failures(failures)
 
 
 if __name__ == "__main__":

@@ -19,7 +19,6 @@ import gzip
 import io
 import json
 import random
-import signal
 import sys
 import tempfile
 import time
@@ -29,7 +28,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.fuzz_mi import Hang, mutate  # noqa: E402
+from bench.fuzz_mi import mutate  # noqa: E402
+from bench.fuzzing import Failures, guarded, hangs_raised, print_failures  # noqa: E402
 from cudatui.gdbbridge.record.replay import Replayer  # noqa: E402
 from cudatui.gdbbridge.record.transcript import TranscriptError, load  # noqa: E402
 from cudatui.gdbbridge.session.mi import parse_line  # noqa: E402
@@ -102,13 +102,13 @@ def served(path: str) -> list[str]:
     return out.getvalue().splitlines()
 
 
-def run(total: int, seed: int, directory: Path) -> tuple[Counter[str], list[tuple[str, str]], float]:
+def run(total: int, seed: int, directory: Path) -> tuple[Counter[str], Failures, float]:
     """Fuzz ``total`` lines: what came of the recordings, the failures (what, which lines), the
     slowest recording (seconds)."""
     rng = random.Random(seed)
     corpus = real_entries()
     outcomes: Counter[str] = Counter()
-    failures: list[tuple[str, str]] = []
+    failures: Failures = []
     slowest = 0.0
     done = 0
     while done < total:
@@ -119,22 +119,16 @@ def run(total: int, seed: int, directory: Path) -> tuple[Counter[str], list[tupl
         path = directory / f"fuzz-{done}.jsonl"
         path.write_text("\n".join(lines) + "\n", errors="surrogateescape")
         done += count
-        signal.alarm(max(2, count // 100))
         began = time.perf_counter()
-        try:
-            for line in served(str(path)):
-                parse_line(line)
-            outcomes["served"] += 1
-        except TranscriptError as exc:
-            outcomes["refused"] += 1
-            if "\n" in str(exc) or not str(exc):
-                failures.append(("an error of more than one line", repr(exc)[:200]))
-        except Hang:
-            failures.append(("hang", f"lines {done - count + 1}-{done}"))
-        except Exception as exc:  # the point of the fuzzer: report, do not stop
-            failures.append((f"{type(exc).__name__}: {exc}"[:200], f"lines {done - count + 1}-{done}"))
-        finally:
-            signal.alarm(0)
+        with guarded(max(2, count // 100), f"lines {done - count + 1}-{done}", failures):
+            try:
+                for line in served(str(path)):
+                    parse_line(line)
+                outcomes["served"] += 1
+            except TranscriptError as exc:
+                outcomes["refused"] += 1
+                if "\n" in str(exc) or not str(exc):
+                    failures.append(("an error of more than one line", repr(exc)[:200]))
         slowest = max(slowest, time.perf_counter() - began)
         path.unlink()
     return outcomes, failures, slowest
@@ -144,20 +138,13 @@ def main(argv: list[str]) -> int:
     total = int(argv[1]) if len(argv) > 1 else 100_000
     seed = int(argv[2]) if len(argv) > 2 else 1
 
-    def alarm(signum: int, frame: object) -> None:
-        raise Hang()
-
-    signal.signal(signal.SIGALRM, alarm)
     started = time.monotonic()
-    with tempfile.TemporaryDirectory() as directory:
+    with hangs_raised(), tempfile.TemporaryDirectory() as directory:
         outcomes, failures, slowest = run(total, seed, Path(directory))
     elapsed = time.monotonic() - started
     print(f"{total} lines in {elapsed:.1f} s ({total / elapsed:.0f}/s), {sum(outcomes.values())} recordings: "
           f"{outcomes['served']} served, {outcomes['refused']} refused in one line; slowest {slowest:.2f} s")
-    print(f"  failures {len(failures)}")
-    for what, where in failures[:10]:
-        print(f"    {what} ({where})")
-    return 1 if failures else 0
+    return print_failures(failures)
 
 
 if __name__ == "__main__":

@@ -71,9 +71,10 @@ _PUBLIC = {
     ),
     "cudatui.gdbbridge.sanitizer.findings": (
         "API_ERROR", "ASSERT", "HAZARD", "INVALID_ACCESS", "LEAK", "RACE", "TOOLS", "UNINITIALIZED_READ", "Finding",
-        "FindingGroup", "SanitizerReport", "debug_breakpoint_for", "debug_sides",
-        "function_name",
+        "FindingGroup", "SanitizerReport", "function_name",
     ),
+    "cudatui.gdbbridge.sanitizer.grouping": ("group_key",),
+    "cudatui.gdbbridge.sanitizer.culprit_stop": ("debug_breakpoint_for", "debug_sides"),
     "cudatui.gdbbridge.sanitizer.report": ("read_report",),
     "cudatui.gdbbridge.sanitizer.launch": ("launch_place", "launched_from"),
     "cudatui.gdbbridge.sanitizer.text_report": ("ReportError",),

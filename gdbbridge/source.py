@@ -86,7 +86,8 @@ def missing_reason(path: str, search_dirs: tuple[str, ...] = (), env: Mapping[st
                 "CUPY_CACHE_SAVE_CUDA_SOURCE=1, or set it yourself)")
     if TORCH_EXTENSIONS in PurePosixPath(path).parts:
         roots = " or ".join(str(r) for r in _extension_roots(env))
-        return f"source not available: {path}: the extension's build folder is not here ({roots})"
+        return (f"source not available: {path}: the extension's build folder is not here ({roots}); point at "
+                "a copy of its folder with --source-dir DIR")
     if "/" not in path:
         return (f"source not available: {path} is a name, not a file (an NVRTC program's name?): "
                 f"not found in {dirs}; pass --source-dir DIR where a file of that name lives")

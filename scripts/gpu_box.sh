@@ -37,6 +37,7 @@
 #   tmux LESSON COLSxROWS BREAKPOINT   cudatui in a real terminal (scripts/tmux_live.sh)
 #   bench                  the stop-to-screen bench on the box's idle CPU, then bench.gpu (divergence)
 #   bench-gpu [ROUNDS]     bench.gpu alone (divergence): first breakpoint, steps, key to screen
+#   bench-host-stack [ROUNDS]  bench.host_stack: the Python stack read of a torch program, per pystack method
 #   jobs                   attach to a hung program and rank 1 of a torchrun job through the UI
 #                          (tests/gpu/test_jobs_gpu.py), recorded into $OUT/own/
 #   triage [NAME...]       cudatui triage of own programs (default torch_index), recorded through the UI
@@ -194,6 +195,10 @@ bench_gpu() {
   tail -8 "$R/bench_gpu.log" | cut -c1-400
 }
 
+bench_host_stack() {
+  timeout 120 python3 -m bench.host_stack --rounds "${1:-15}" 2>/dev/null | tee "$R/bench_host_stack.log" | cut -c1-300
+}
+
 run_jobs() {
   local own=$OUT/own build_pid f
   mkdir -p "$own"
@@ -274,6 +279,7 @@ case $command in
   tmux) tmux_session "$@" ;;
   bench) bench ;;
   bench-gpu) bench_gpu "$@" ;;
+  bench-host-stack) bench_host_stack "$@" ;;
   class) build > /dev/null; timeout 400 python3 scripts/class_live.py "$R/class" "$@" 2>&1 | tee "$R/class.log" | cut -c1-300 ;;
   dump-flags) timeout 400 python3 scripts/dump_flags.py "$@" 2>&1 | tee "$R/dump_flags.txt" | cut -c1-330 ;;
   jobs) run_jobs ;;

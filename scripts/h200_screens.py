@@ -89,7 +89,8 @@ def main(argv: list[str]) -> int:
              (("d", r"1|2"),)),
     ]
     if spin is not None:
-        cases.append(Case("attach", ("--pid", str(spin.pid)), r"attached"))
+        cases.append(Case("attach", ("--pid", str(spin.pid)), r"stopped .*attached",
+                          (("5", r"cudaDeviceSynchronize|main"), ("c", r"running"), ("C-c", r"stopped"))))
     try:
         for case in cases:
             if case.name not in wanted:

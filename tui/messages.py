@@ -36,6 +36,13 @@ class BreakpointToggled(Message):
 
 
 @dataclass
+class SourceFolderChosen(Message):
+    """Look for the program's source files in ``folder`` too."""
+
+    folder: str
+
+
+@dataclass
 class FrameSelected(Message):
     """Select stack frame ``level`` (locals and source follow)."""
 

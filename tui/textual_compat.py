@@ -26,6 +26,10 @@ Why each hack exists:
   whole screen, also when its own size does not follow its content; then only its scrollbars
   change, which ``_scroll_update`` updates (what the layout pass would call). A Tree
   (:class:`InPlaceTree`) also asks for one in ``_invalidate`` at each line added or removed.
+  Textual decides a widget's scrollbars after a layout pass, from the size of the pass before
+  (``_refresh_scrollbars`` on ``_container_size``): a table shown at a new size (a tab chosen)
+  got its scrollbars one pass late, in a second pass. The ScrollView sets them in the pass, for
+  the size the pass gives it (``_get_scrollable_region``, which the compositor calls with it).
 - Toasts (:data:`Toast`, :func:`toast_notification`), for :class:`~cudatui.tui.apps.toasts.ToastingApp`:
   an expired toast's cells stayed on the screen until something repainted them; the app repaints
   once no toast on the screen is expired. ``Toast`` lives in the private ``textual.widgets._toast``.
@@ -68,7 +72,7 @@ from textual import events
 from textual._dispatch_key import dispatch_key
 from textual._types import SegmentLines
 from textual.app import App
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.notifications import Notification
 from textual.reactive import Reactive
 from textual.screen import Screen
@@ -96,7 +100,7 @@ PRIVATE_NAMES = frozenset({
     # textual.widgets.Log
     "_render_line_cache", "_render_line_strip", "_process_line", "_prune_max_lines",
     # textual.scroll_view.ScrollView, textual.widgets.Tree
-    "_scroll_update", "_invalidate",
+    "_scroll_update", "_invalidate", "_get_scrollable_region", "_container_size", "_refresh_scrollbars",
     # textual.widgets._toast.Toast, textual.app.App
     "_toast", "_notification", "_notifications",
     # textual.screen.Screen
@@ -119,18 +123,31 @@ _ScrollView = ScrollView if TYPE_CHECKING else object
 class InPlaceScrollView(_ScrollView):
     """Mixed in before a ScrollView (a DataTable, RichLog, Tree, Input): its content growing or
     shrinking lays the screen out only when its own size follows its content (an ``auto`` width
-    or height); otherwise its scrollbars are updated in place (a scrollbar that appears or goes
-    is still a layout pass, as it takes room). Not a Widget itself: Textual takes a widget's CSS,
+    or height, along that axis); otherwise its scrollbars are updated in place (a scrollbar that
+    appears or goes is still a layout pass, as it takes room). A layout pass that gives it a new
+    size sets its scrollbars for that size in the pass (Textual sets them after, from the size
+    of the pass before, and a scrollbar that came or went was a second pass). Not a Widget itself: Textual takes a widget's CSS,
     bindings and component classes from the first Widget among its bases."""
 
     virtual_size: Reactive[Size] = Reactive(Size(0, 0))
     """As Widget's, without a layout pass of its own."""
 
-    def watch_virtual_size(self, size: Size) -> None:
-        if self.styles.auto_dimensions:
-            self.refresh(layout=True)
+    def watch_virtual_size(self, previous: Size, size: Size) -> None:
+        width, height = self.styles.width, self.styles.height
+        if (width is not None and width.is_auto and size.width != previous.width
+                or height is not None and height.is_auto and size.height != previous.height):
+            self.refresh(layout=True)  # its own size follows
         elif self.size:  # never laid out (filled in a hidden tab): its first layout sets its scrollbars
             self._scroll_update(size)
+
+    def _get_scrollable_region(self, region: Region) -> Region:
+        """The room inside the scrollbars, which are set for ``region`` (what the layout pass in
+        progress gives) where Textual sets them after the pass (so a second pass used them)."""
+        if region.size and region.size != self._container_size:
+            self._container_size = region.size
+            self._refresh_scrollbars()
+            _BARS_SET_IN_PASS[self] = _scrollbars(self)
+        return super()._get_scrollable_region(region)
 
 
 # Keys --------------------------------------------------------------------------------------------
@@ -215,7 +232,9 @@ class SameSizeScreen(Screen[object]):
         widgets = list(self.walk_children(Widget))
         pending = {widget for widget in widgets if widget._layout_required}
         bars = {widget: _scrollbars(widget) for widget in widgets if widget.is_scrollable}
+        _BARS_SET_IN_PASS.clear()
         super()._refresh_layout(size, scroll)
+        bars.update(_BARS_SET_IN_PASS)  # those the pass laid its widget out with
         for widget in widgets:
             if widget._layout_required and widget not in pending and (
                     not widget.is_scrollable or bars.get(widget) == _scrollbars(widget)):
@@ -224,6 +243,10 @@ class SameSizeScreen(Screen[object]):
 
 def _scrollbars(widget: Widget) -> tuple[bool, bool]:
     return widget.show_horizontal_scrollbar, widget.show_vertical_scrollbar
+
+
+_BARS_SET_IN_PASS: WeakKeyDictionary[Widget, tuple[bool, bool]] = WeakKeyDictionary()
+"""The scrollbars an :class:`InPlaceScrollView` set for the size the layout pass in progress gave it."""
 
 
 # DataTable ---------------------------------------------------------------------------------------

@@ -31,8 +31,10 @@ operation waits on gdb).
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable
+from dataclasses import replace
 
 from cudatui.gdbbridge.models.culprit import Culprit
 from cudatui.gdbbridge.debugger.breakpoint_edits import BreakpointEdits
@@ -51,12 +53,14 @@ from cudatui.gdbbridge.debugger.stop_refresh import StopRefresh
 from cudatui.gdbbridge.debugger.targets import Targets
 from cudatui.gdbbridge.debugger.varobj import Path, VariableObjects, VarNode
 from cudatui.gdbbridge.debugger.viewpoint import Viewpoint
+from cudatui.gdbbridge.i18n import tr
 from cudatui.gdbbridge.jobs.ranks import RankJob
 from cudatui.gdbbridge.models import StopState
 from cudatui.gdbbridge.models.cuda import BlockRange, Instruction, ThreadRange
 from cudatui.gdbbridge.nvml.models import Snapshot
 from cudatui.gdbbridge.outcome import OutputTail
 from cudatui.gdbbridge.session.gdb import GdbSession
+from cudatui.gdbbridge.text import clean
 
 __all__ = ["READ_ONLY", "Debugger", "Step"]
 
@@ -126,6 +130,17 @@ class Debugger:
         """A follower moves with the instructor's focus and frame (see :meth:`follow_instructor`)."""
         return self._follow.following_instructor
 
+    def add_source_dir(self, folder: str) -> str | None:
+        """Look for source files in ``folder`` first from now on (``--source-dir``, chosen at a
+        stop whose file was not found), and show the stop again; or one line saying why not."""
+        path = os.path.abspath(os.path.expanduser(folder.strip()))
+        if not os.path.isdir(path):
+            return tr("not a folder: {folder}").format(folder=clean(folder.strip()))
+        config = self._ctx.config
+        self._ctx.config = replace(config, source_dirs=tuple(dict.fromkeys((path, *config.source_dirs))))
+        self._refresh.publish_again()
+        return None
+
     def subscribe(self, listener: Listener) -> Callable[[], None]:
         """Call ``listener(event)`` for every event from now on; returns an unsubscriber."""
         return self._ctx.events.subscribe(listener)
@@ -166,6 +181,12 @@ class Debugger:
         """Start the debugger, insert the config's breakpoints, and run (unless ``run`` is off);
         when it cannot start (no debugger, not a gdb) the event is StartupFailed."""
         await self._run.start()
+
+    async def start_job(self, wait: float) -> str | None:
+        """With ``config.rank``: start the job's launcher before any screen is drawn and wait up to
+        ``wait`` seconds for the rank; why it failed or ended first, or None (:meth:`start` waits
+        on for the rank)."""
+        return await self._run.targets.start_job(wait)
 
     async def restart(self) -> None:
         """Run again (a follower: follow the instructor's newest session)."""

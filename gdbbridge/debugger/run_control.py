@@ -30,6 +30,7 @@ from cudatui.gdbbridge.debugger.steps import RUN, STEPS, Step
 from cudatui.gdbbridge.debugger.stop_refresh import StopRefresh
 from cudatui.gdbbridge.debugger.targets import Targets
 from cudatui.gdbbridge.debugger.varobj import VariableObjects
+from cudatui.gdbbridge.jobs.attach import release_abandoned
 from cudatui.gdbbridge.i18n import tr
 from cudatui.gdbbridge.outcome import OutputTail
 from cudatui.gdbbridge.record.audience import AudienceWatch
@@ -67,7 +68,7 @@ class RunControl:
     async def _start(self, first: bool) -> None:
         ctx = self.ctx
         cfg = ctx.config
-        if cfg.rank is not None and ctx.job is None:
+        if cfg.rank is not None and (ctx.job is None or ctx.job.rank_run is None):
             joined = await self.targets.join_rank(first)
             if joined is None:
                 return
@@ -94,8 +95,9 @@ class RunControl:
         except (DebuggerNotFound, DebuggerGone) as exc:
             if ctx.closed:  # a quit while starting
                 return
-            ctx.set_status(Phase.DEAD, str(exc))
-            ctx.emit(StartupFailed(str(exc)) if first else Notice(str(exc), "error"))
+            message = self.targets.startup_failure(exc)
+            ctx.set_status(Phase.DEAD, message)
+            ctx.emit(StartupFailed(message) if first else Notice(message, "error"))
             return
         if cfg.record and self._audience is None:  # the recorder has the file open now
             self._audience = AudienceWatch(cfg.record, self._followed)
@@ -238,6 +240,8 @@ class RunControl:
         await self._close()
         if self.ctx.job is not None:
             await self.ctx.job.close()
+        if self.ctx.config.attach is not None and not self.ctx.config.replayed:
+            release_abandoned(self.ctx.config.attach)  # an attach cut short left its SIGSTOP pending
 
     def _followed(self, count: int) -> None:
         """How many follow the recording changed (the status bar shows it)."""

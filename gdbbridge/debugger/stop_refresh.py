@@ -197,6 +197,13 @@ class StopRefresh:
         if ctx.state is not None and ctx.builder is not None and ctx.breakpoints is not None and not self.refreshing:
             self._publish(clean(ctx.builder.bump(ctx.state, breakpoints=ctx.breakpoints.listed)))
 
+    def publish_again(self) -> None:
+        """Something behind the stop's painting changed (the source folders): the stop shown again
+        (a new generation), unless a refresh in flight will show it."""
+        ctx = self.ctx
+        if ctx.state is not None and ctx.builder is not None and not self.refreshing:
+            self._publish(ctx.builder.bump(ctx.state))
+
     async def publish_watches(self) -> None:
         """The watches changed: the state shown again with their values (a new generation)."""
         ctx = self.ctx

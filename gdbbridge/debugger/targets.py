@@ -20,7 +20,8 @@ from cudatui.gdbbridge.debugger.events import Notice, StartupFailed
 from cudatui.gdbbridge.debugger.status import Phase
 from cudatui.gdbbridge.debugger.stop_refresh import StopRefresh
 from cudatui.gdbbridge.i18n import tr
-from cudatui.gdbbridge.jobs.attach import ProcessInfo, process_info, refusal, short_command
+from cudatui.gdbbridge.session.errors import DebuggerNotFound, MIError, StartupTimeout
+from cudatui.gdbbridge.jobs.attach import ProcessInfo, attach_hung, process_info, refusal, short_command
 from cudatui.gdbbridge.jobs.ranks import RankJob, RankJobError
 
 
@@ -58,6 +59,14 @@ class Targets:
         for text in ctx.config.breakpoints:
             await self.edits.insert(BreakpointSpec.parse(text))
 
+    def startup_failure(self, exc: MIError | DebuggerNotFound) -> str:
+        """What a debugger that did not start says; gdb stuck attaching (its start-up bound
+        passed, ``-p``) is told with the process's state, not as "is it a gdb?"."""
+        pid = self.ctx.config.attach
+        if pid is not None and isinstance(exc, StartupTimeout) and not self.ctx.config.replayed:
+            return attach_hung(pid, exc.seconds)
+        return str(exc)
+
     def restart_refused(self, key: str) -> str | None:
         """Why ``key`` (``r``, or ``L`` that re-runs with launch blocking) does nothing in an
         attached session while gdb holds the process, or None."""
@@ -68,18 +77,40 @@ class Targets:
         return tr("attached to process {pid}: {key} would kill it. q detaches (it runs on); to run it again, "
                   "start it under cudatui").format(pid=ctx.config.attach, key=key)
 
+    def _new_job(self) -> RankJob:
+        cfg = self.ctx.config
+        assert cfg.rank is not None
+        job = self.ctx.job = RankJob(cfg.program_argv, cfg.rank, cwd=cfg.cwd, env=dict(cfg.env))
+        return job
+
+    async def start_job(self, wait: float) -> str | None:
+        """Start the job's launcher before the screen opens and wait up to ``wait`` seconds for its
+        rank: why the launcher failed or ended first (the job then closed, its log kept), or None
+        (the rank came, or has not yet: :meth:`join_rank` waits on for it, in the UI)."""
+        job = self._new_job()
+        try:
+            await job.start()
+            await job.rank_within(wait)
+        except RankJobError as exc:
+            await job.close()
+            return str(exc)
+        except BaseException:  # ctrl+c while waiting: no launcher is left behind
+            await job.close()
+            raise
+        return None
+
     async def join_rank(self, first: bool) -> LaunchConfig | None:
         """Start the job's launcher and wait for its rank; the config that runs that rank (None
         when the launcher failed or ended first: said as StartupFailed). The Debugger's config
         becomes the rank's: its program, environment and directory, for everything after."""
         ctx = self.ctx
         cfg = ctx.config
-        assert cfg.rank is not None
-        job = ctx.job = RankJob(cfg.program_argv, cfg.rank, cwd=cfg.cwd, env=dict(cfg.env))
+        job = ctx.job if ctx.job is not None else self._new_job()
         ctx.set_context(f"rank {cfg.rank} · other ranks' output: {job.log}")
         ctx.set_status(Phase.STARTING, f"{job.name} starts the job; waiting for rank {cfg.rank}", since=ctx.clock())
         try:
-            await job.start()
+            if not job.started:
+                await job.start()
             run = await job.wait_rank()
         except RankJobError as exc:
             if ctx.closed:  # a quit while waiting for the rank ended the job

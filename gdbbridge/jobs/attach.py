@@ -8,14 +8,19 @@ program, no memory of its own: ``PF_KTHREAD`` in /proc/PID/stat), a process that
 ``/proc/PID/exe`` without CAP_SYS_PTRACE), Yama's ``kernel.yama.ptrace_scope`` (1: only a
 debugger's own children; 2: only with CAP_SYS_PTRACE; 3: never), or a container without
 CAP_SYS_PTRACE. :func:`attach_problem` says which, or None;
-:func:`refusal` explains what gdb said when it was refused anyway.
+:func:`refusal` explains what gdb said when it was refused anyway. An attach that never ends (the
+process cannot stop: a parent held in vfork()) is bounded by the debugger's start-up time-out
+and told by :func:`attach_hung`; :func:`release_abandoned` then lets the process go on.
 """
 
 from __future__ import annotations
 
 import os
+import signal
 from dataclasses import dataclass
 from pathlib import Path
+
+from cudatui.gdbbridge.i18n import tr
 
 YAMA_SCOPE = "/proc/sys/kernel/yama/ptrace_scope"
 """Where Yama keeps its ptrace scope (absent without Yama: no restriction)."""
@@ -134,6 +139,40 @@ def attach_problem(pid: int, *, proc: str = "/proc", yama: str = YAMA_SCOPE) -> 
     except OSError:
         return None
     return yama_problem(scope, privileged)
+
+
+def attach_hung(pid: int, seconds: float) -> str:
+    """One line for a debugger still attaching to ``pid`` after ``seconds``: ptrace attached, but
+    the process never stopped for it (the debugger waits without end)."""
+    info = process_info(pid)
+    if info is not None and info.state == "D":
+        return tr("the debugger did not finish attaching to process {pid} within {seconds} s: it is in uninterruptible "
+                  "sleep (state D: a parent waiting in vfork() for its child to exec or exit, or a process stuck in "
+                  "the kernel) and cannot stop until it wakes; attach once it has, or to its child").format(
+            pid=pid, seconds=f"{seconds:g}")
+    return tr("the debugger did not finish attaching to process {pid} within {seconds} s: it never stopped for it "
+              "(state {state})").format(pid=pid, seconds=f"{seconds:g}", state=info.state if info else "?")
+
+
+def release_abandoned(pid: int, proc: str = "/proc") -> bool:
+    """After the debugger of an attach was ended before the process stopped for it: whether
+    ``pid``, traced by no one now, still held the SIGSTOP that ptrace's attach sent (pending in
+    /proc/PID/status while it cannot stop) and was sent SIGCONT, which discards it. Without
+    that, the process would stop as soon as it wakes, long after cudatui has gone."""
+    try:
+        status = dict(line.split(":", 1) for line in (Path(proc) / str(pid) / "status").read_text().splitlines()
+                      if ":" in line)
+        pending = int(status["SigPnd"], 16) | int(status["ShdPnd"], 16)
+        traced = int(status["TracerPid"])
+    except (OSError, KeyError, ValueError):
+        return False
+    if traced or not pending >> (signal.SIGSTOP - 1) & 1:
+        return False
+    try:
+        os.kill(pid, signal.SIGCONT)
+    except OSError:
+        return False
+    return True
 
 
 def refusal(pid: int, said: str) -> str:

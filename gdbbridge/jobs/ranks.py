@@ -146,14 +146,34 @@ class RankJob:
             os.close(log)
         self._processes.adopt(self._proc.pid)
 
+    @property
+    def started(self) -> bool:
+        """Whether :meth:`start` started the launcher."""
+        return self._proc is not None
+
+    @property
+    def rank_run(self) -> RankRun | None:
+        """How the launcher started rank N, once it did (None before)."""
+        return self._request.result() if self._request is not None and self._request.done() else None
+
     async def wait_rank(self) -> RankRun:
         """How the launcher started rank N, once it did; RankJobError when it ended first."""
+        run = await self._wait_rank(None)
+        assert run is not None
+        return run
+
+    async def rank_within(self, seconds: float) -> bool:
+        """Whether the launcher started rank N within ``seconds``; RankJobError when it ended first."""
+        return await self._wait_rank(seconds) is not None
+
+    async def _wait_rank(self, seconds: float | None) -> RankRun | None:
         assert self._request is not None and self._proc is not None
         ended = asyncio.ensure_future(self._proc.wait())
-        await asyncio.wait([cast(asyncio.Future[object], self._request), cast(asyncio.Future[object], ended)], return_when=asyncio.FIRST_COMPLETED)
-        if self._request.done():
+        await asyncio.wait([cast(asyncio.Future[object], self._request), cast(asyncio.Future[object], ended)],
+                           timeout=seconds, return_when=asyncio.FIRST_COMPLETED)
+        if self._request.done() or not ended.done():
             ended.cancel()
-            return self._request.result()
+            return self.rank_run
         code = self._proc.returncode
         raise RankJobError(f"{self.name} ended (exit code {code}) before starting rank {self.rank}: {self.last_line()} "
                            f"(does it run its ranks' Python through $PYTHON_EXEC, as torchrun does unless "

@@ -1,17 +1,15 @@
 """Frozen data model for compute-sanitizer results.
 
 Parsers (:mod:`cudatui.gdbbridge.sanitizer.report`) build these from the tool's XML or text output; the
-runner (:mod:`cudatui.gdbbridge.sanitizer.run`) returns them; the UI only reads them. Numbers are converted
+runner (:mod:`cudatui.gdbbridge.sanitizer.run`) returns them; the UI only reads them. Folding
+findings into groups is :mod:`.grouping`; where "Debug this finding" stops is :mod:`.culprit_stop`. Numbers are converted
 once, in the parsers: addresses, sizes and program counters are ``int``, coordinates are
 :class:`Dim3`.
 """
 
 from __future__ import annotations
 
-import dataclasses
-import posixpath
 from dataclasses import dataclass, field
-from collections.abc import Iterable
 
 TOOLS: tuple[str, ...] = ("memcheck", "racecheck", "initcheck", "synccheck")
 """The compute-sanitizer tools cudatui runs."""
@@ -54,10 +52,6 @@ def function_name(signature: str | None) -> str | None:
         if char == " " and depth == 0:
             start = i + 1
     return text[start:] or text
-
-
-def _basename(path: str | None) -> str | None:
-    return posixpath.basename(path) if path else path
 
 
 @dataclass(frozen=True)
@@ -232,42 +226,11 @@ class FindingGroup:
     """Identical findings (same tool, kind, access, size, kernel, file, line) folded together."""
 
     first: Finding
-    """The first finding seen; its details stand for the group."""
+    """The first finding seen; its details stand for the group (its identity:
+    :func:`~cudatui.gdbbridge.sanitizer.grouping.group_key`)."""
     count: int
     blocks: Dim3Range | None = None
     threads: Dim3Range | None = None
-
-    @property
-    def key(self) -> tuple[object, ...]:
-        """The grouping key (see :func:`group_key`)."""
-        return group_key(self.first)
-
-
-def group_key(finding: Finding) -> tuple[object, ...]:
-    """Grouping identity of a finding.
-
-    The documented fields plus the hazard type and API error, so that different CUDA API
-    failures or a WAW next to a RAW hazard on the same line stay apart, and the other sides of
-    a race (their access and line), so that one write racing with reads on two lines gives two
-    groups. Text and XML reports give the same key: the kernel is its bare
-    :func:`function_name` and the file its base name (text prints ``oob.cu``, XML
-    ``/src/oob.cu``). Findings without a device line (leaks, API errors) are told apart by
-    their host source line, so leaks of one size from two allocation sites stay two groups.
-    """
-    where = finding.source_location
-    return (
-        finding.tool,
-        finding.kind,
-        finding.access,
-        finding.size,
-        finding.function,
-        _basename(where[0]) if where else None,
-        where[1] if where else None,
-        finding.hazard_type,
-        finding.api_call,
-        finding.error if finding.kind == API_ERROR else None,
-        tuple((a.access, _basename(a.file), a.line) for a in finding.accesses[1:]),
-    )
 
 
 @dataclass(frozen=True)
@@ -301,110 +264,3 @@ class SanitizerReport:
     def finding_count(self) -> int:
         """Number of individual findings across all groups."""
         return sum(g.count for g in self.groups)
-
-
-def debug_breakpoint_for(finding: Finding | FindingGroup, side: int | None = None) -> tuple[str, str]:
-    """Breakpoint location ``"file:line"`` and cuda-gdb condition that stop on the culprit thread.
-
-    ``side`` picks one access of a race (an index into :attr:`Finding.accesses`): its line and
-    its thread, in the hazard's block; None is the finding's own place (a race's first side).
-    ``x`` is always constrained (block 0 is a real block); ``y`` and ``z`` only when non-zero,
-    because a finding does not tell whether its grid has those dimensions. The condition is ""
-    when the finding has no block/thread (a leak's allocation site, a race of racecheck's
-    analysis report). Raises ``ValueError`` when the finding (or the side) has no source line
-    to stop at, or has no such side.
-    """
-    if isinstance(finding, FindingGroup):
-        finding = finding.first
-    where, thread = finding.source_location, finding.thread
-    if side is not None:
-        if not 0 <= side < len(finding.accesses):
-            raise ValueError(f"{finding.message}: no access number {side + 1}")
-        access = finding.accesses[side]
-        where = (access.file, access.line) if access.file and access.line is not None else None
-        thread = access.thread
-    if where is None:
-        raise ValueError(f"{finding.message}: no source line to set a breakpoint on")
-    terms: list[str] = []
-    for name, dim in (("blockIdx", finding.block), ("threadIdx", thread)):
-        if dim is None:
-            continue
-        for axis in ("x", "y", "z"):
-            value = getattr(dim, axis)
-            if axis == "x" or value:
-                terms.append(f"{name}.{axis} == {value}")
-    return f"{where[0]}:{where[1]}", " && ".join(terms)
-
-
-def debug_sides(finding: Finding | FindingGroup) -> tuple[int, ...]:
-    """The accesses of a race that "Debug this finding" can stop at, as indexes into
-    :attr:`Finding.accesses`: those with a source line, the first of any that would give the
-    same breakpoint (two sides on one line without threads are one place to stop). Empty for
-    a finding that is not a race; one index when both sides stop at the same place."""
-    if isinstance(finding, FindingGroup):
-        finding = finding.first
-    seen: dict[tuple[str, str], int] = {}
-    for index, access in enumerate(finding.accesses):
-        if access.file and access.line is not None:
-            seen.setdefault(debug_breakpoint_for(finding, index), index)
-    return tuple(seen.values())
-
-
-class FindingGrouper:
-    """Folds findings into groups as they arrive; memory grows with distinct groups only.
-
-    Groups keep first-seen order, so a live table can append rows and update counts.
-    """
-
-    def __init__(self) -> None:
-        self._groups: dict[tuple[object, ...], FindingGroup] = {}
-        self.finding_count = 0
-
-    def add(self, finding: Finding) -> None:
-        """Count ``finding`` into its group (creating the group on first sight)."""
-        self.finding_count += 1
-        key = group_key(finding)
-        group = self._groups.get(key)
-        if group is None:
-            self._groups[key] = FindingGroup(
-                first=finding,
-                count=1,
-                blocks=Dim3Range(finding.block, finding.block) if finding.block else None,
-                threads=Dim3Range(finding.thread, finding.thread) if finding.thread else None,
-            )
-            return
-        self._groups[key] = FindingGroup(
-            first=group.first,
-            count=group.count + 1,
-            blocks=_widen(group.blocks, finding.block),
-            threads=_widen(group.threads, finding.thread),
-        )
-
-    def groups(self) -> tuple[FindingGroup, ...]:
-        """The groups so far, in first-seen order."""
-        return tuple(self._groups.values())
-
-
-def _widen(current: Dim3Range | None, point: Dim3 | None) -> Dim3Range | None:
-    if point is None:
-        return current
-    return Dim3Range(point, point) if current is None else current.widen(point)
-
-
-def group_findings(findings: Iterable[Finding]) -> tuple[FindingGroup, ...]:
-    """Group identical findings (see :func:`group_key`), in first-seen order."""
-    grouper = FindingGrouper()
-    for finding in findings:
-        grouper.add(finding)
-    return grouper.groups()
-
-
-def apply_assertion(finding: Finding, assertions: dict[tuple[Dim3, Dim3], tuple[str, int, str, str]]) -> Finding:
-    """Give a device-assert finding the file:line and kernel of the assertion message it printed."""
-    if finding.kind != ASSERT or finding.block is None or finding.thread is None:
-        return finding
-    hit = assertions.get((finding.block, finding.thread))
-    if hit is None:
-        return finding
-    file, line, func, cond = hit
-    return dataclasses.replace(finding, file=file, line=line, kernel=func, pc=None, assertion=cond)

@@ -28,7 +28,8 @@ import time
 from dataclasses import dataclass
 from collections.abc import AsyncIterator
 
-from cudatui.gdbbridge.sanitizer.findings import OTHER, TOOLS, FindingGroup, FindingGrouper, SanitizerReport
+from cudatui.gdbbridge.sanitizer.findings import OTHER, TOOLS, FindingGroup, SanitizerReport
+from cudatui.gdbbridge.sanitizer.grouping import FindingGrouper
 from cudatui.gdbbridge.sanitizer.text_report import ReportError, TextReportParser
 from cudatui.gdbbridge.sanitizer.xml_report import parse_xml
 

@@ -15,9 +15,9 @@ from collections.abc import Iterable
 
 from cudatui.gdbbridge.sanitizer.findings import (
     API_ERROR, ASSERT, BARRIER, HAZARD, INVALID_ACCESS, LEAK, OTHER, RACE, UNINITIALIZED_READ,
-    AllocationDistance, DeviceFrame, Dim3, Finding, FindingGrouper, HostFrame, RaceAccess,
-    SanitizerReport, SanitizerSummary, apply_assertion,
+    AllocationDistance, DeviceFrame, Dim3, Finding, HostFrame, RaceAccess, SanitizerReport, SanitizerSummary,
 )
+from cudatui.gdbbridge.sanitizer.grouping import FindingGrouper
 
 
 class ReportError(Exception):
@@ -276,3 +276,13 @@ def parse_text(lines: Iterable[str], tool: str | None = None) -> SanitizerReport
         raise ReportError("not a compute-sanitizer report (no '========= COMPUTE-SANITIZER' output)")
     return SanitizerReport(tool=tool, groups=grouper.groups(), summary=parser.summary, source="text")
 
+
+def apply_assertion(finding: Finding, assertions: dict[tuple[Dim3, Dim3], tuple[str, int, str, str]]) -> Finding:
+    """Give a device-assert finding the file:line and kernel of the assertion message it printed."""
+    if finding.kind != ASSERT or finding.block is None or finding.thread is None:
+        return finding
+    hit = assertions.get((finding.block, finding.thread))
+    if hit is None:
+        return finding
+    file, line, func, cond = hit
+    return dataclasses.replace(finding, file=file, line=line, kernel=func, pc=None, assertion=cond)

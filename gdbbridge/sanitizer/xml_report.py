@@ -23,11 +23,11 @@ from collections.abc import Iterator
 from xml.parsers.expat import errors as expat_errors
 
 from cudatui.gdbbridge.sanitizer.findings import (
-    API_ERROR, HAZARD, LEAK, OTHER, RACE, DeviceFrame, Dim3, Finding, FindingGrouper, HostFrame,
-    RaceAccess, SanitizerReport, apply_assertion,
+    API_ERROR, HAZARD, LEAK, OTHER, RACE, DeviceFrame, Dim3, Finding, HostFrame, RaceAccess, SanitizerReport,
 )
+from cudatui.gdbbridge.sanitizer.grouping import FindingGrouper
 from cudatui.gdbbridge.sanitizer.report_file import open_report
-from cudatui.gdbbridge.sanitizer.text_report import ReportError, classify, number, space_name, tool_for
+from cudatui.gdbbridge.sanitizer.text_report import ReportError, apply_assertion, classify, number, space_name, tool_for
 
 _KIND_OF_RECORD = {"hazard": HAZARD, "api": API_ERROR, "leak": LEAK, "analysis": RACE}
 

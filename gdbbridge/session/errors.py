@@ -27,5 +27,14 @@ class DebuggerGone(MIError):
     """The debugger exited or was killed while a request was pending (or before it was sent)."""
 
 
+class StartupTimeout(DebuggerGone):
+    """The debugger gave no MI answer within its start-up bound (``seconds``): no gdb, or a gdb
+    stuck attaching (``-p``) to a process that never stops."""
+
+    def __init__(self, message: str, seconds: float) -> None:
+        super().__init__(message)
+        self.seconds = seconds
+
+
 class DebuggerNotFound(OSError):
     """The debugger executable could not be started."""

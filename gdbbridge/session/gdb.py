@@ -25,7 +25,7 @@ from typing import Any, cast
 from collections.abc import Callable, Sequence
 
 from cudatui.gdbbridge.session import events as ev
-from cudatui.gdbbridge.session.errors import DebuggerGone, DebuggerNotFound, MIError
+from cudatui.gdbbridge.session.errors import DebuggerGone, DebuggerNotFound, MIError, StartupTimeout
 from cudatui.gdbbridge.session.fanout import Fanout
 from cudatui.gdbbridge.session.core_stop import core_stop
 from cudatui.gdbbridge.session.mi import Flag, build
@@ -193,7 +193,7 @@ class GdbSession(OutputHandling):
         try:
             await asyncio.wait_for(self._handshake(), STARTUP_TIMEOUT)
         except asyncio.TimeoutError:
-            raise DebuggerGone(f"{name} gave no MI answer within {STARTUP_TIMEOUT:g} s: is it a gdb?") from None
+            raise StartupTimeout(f"{name} gave no MI answer within {STARTUP_TIMEOUT:g} s: is it a gdb?", STARTUP_TIMEOUT) from None
         except DebuggerGone as exc:  # its exit status and last words explain why
             await asyncio.wait([self._stderr_ended, self._ended], timeout=1.0)
             said = f" ({self.first_stderr})" if self.first_stderr else ""

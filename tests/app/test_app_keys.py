@@ -32,9 +32,9 @@ CONTRACT = {"r", "c", "f5", "n", "f10", "s", "f11", "f", "shift+f11", "b", "f9",
 """r run/restart, c/F5 continue, n/F10 next, s/F11 step, f/shift+F11 finish, b/F9 breakpoint,
 ctrl+c interrupt, g go to focus, : console, tab/shift+tab panes, ? help, q/ctrl+q quit."""
 
-APP_EXTRA = {"E", "L"}
+APP_EXTRA = {"E", "L", "D"}
 """Keys the app adds beyond the contract: E explains the CUDA error of the last stop or exit, L runs
-the program again with CUDA_LAUNCH_BLOCKING=1."""
+the program again with CUDA_LAUNCH_BLOCKING=1, D chooses the folder of the sources."""
 
 NAVIGATION = {"less_than_sign", "greater_than_sign", "T"}
 """The navigation keys every screen has (tui/apps/navigation.py): < and > the frame up (the caller) and

@@ -129,3 +129,11 @@ def test_run_prints_summary_table() -> None:
     assert header.split() == ["bench", "measurement", "value", "goal", "verdict"]
     assert re.search(r"^mi_roundtrip\s+GdbSession sequential / raw sequential\s+\S+x\s+>= 0.50x\s+(MET|MISSED)$",
                      stdout, re.M)
+
+
+def test_host_stack() -> None:
+    """Each pystack method's read of a waiting Python program, against AUTO (the product's)."""
+    lines = bench_lines(run_module("bench.host_stack", "--rounds", "2", "--plain"))
+    assert [m.group(2).strip() for m in lines] == ["read (AUTO, the product's)", "read (ELF_DATA) / AUTO",
+                                                   "read (SYMBOLS) / AUTO", "read (BSS) / AUTO"]
+    assert lines[0].group(8).startswith("plain; median of 2; ") and lines[0].group(8).endswith(" frames")

@@ -11,6 +11,8 @@ import re
 import signal
 import subprocess
 import sys
+import urllib.error
+import urllib.request
 
 import pytest
 
@@ -29,6 +31,16 @@ RECORDING = RECORDED / "own" / "ui_cupy_oob.jsonl"
 def text(said: bytes | bytearray) -> str:
     """What the terminal stream shows, its escapes removed (as the browser test reads its page)."""
     return re.sub(r"\x1b\[[0-9;?<>=]*[ -/]*[@-~]|\x1b[()][0-9A-Za-z]", "", said.decode("utf-8", "replace"))
+
+
+def page_status(url: str) -> int:
+    """The HTTP status the server answers ``url`` with (a plain blocking GET: the server is
+    another process)."""
+    try:
+        with urllib.request.urlopen(url, timeout=30) as page:
+            return int(page.status)
+    except urllib.error.HTTPError as refused:
+        return refused.code
 
 
 def printed_url(server: subprocess.Popen[str]) -> str:
@@ -73,11 +85,8 @@ async def test_one_viewer_too_many_gets_the_full_page_and_nothing_downloads() ->
             await first.close()
             reader.cancel()
 
-            async def seat_free() -> None:  # the server counts the closed websocket out
-                while (await client.get(f"{base}/?token={token}")).status != 200:
-                    await asyncio.sleep(0.05)
-
-            await asyncio.wait_for(seat_free(), 60)
+            await until(lambda: page_status(f"{base}/?token={token}") == 200, 60,
+                        why="the server to count the closed websocket out (the page served again)")
     finally:
         server.send_signal(signal.SIGINT)
         try:

@@ -22,7 +22,8 @@ from pathlib import Path
 import pytest
 
 from cudatui.gdbbridge.debugger.breakpoints import BreakpointSpec
-from cudatui.gdbbridge.sanitizer.findings import Dim3, FindingGroup, debug_breakpoint_for
+from cudatui.gdbbridge.sanitizer.culprit_stop import debug_breakpoint_for
+from cudatui.gdbbridge.sanitizer.findings import Dim3, FindingGroup
 from cudatui.gdbbridge.sanitizer.run import SanitizerRequest, run_sanitizer
 from cudatui.kernels.lessons import get_lesson
 from cudatui.tui.apps.debugger_app import DebuggerApp

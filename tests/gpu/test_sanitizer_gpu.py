@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 
 from cudatui.gdbbridge.sanitizer.findings import (
-    BARRIER, HAZARD, INVALID_ACCESS, LEAK, OTHER, RACE, UNINITIALIZED_READ, Dim3, debug_breakpoint_for,
-    debug_sides,
+    BARRIER, HAZARD, INVALID_ACCESS, LEAK, OTHER, RACE, UNINITIALIZED_READ, Dim3,
 )
+from cudatui.gdbbridge.sanitizer.culprit_stop import debug_breakpoint_for, debug_sides
 from cudatui.gdbbridge.sanitizer.run import SanitizerRequest, SanitizerResult, SanitizerRun
 from cudatui.gdbbridge.sanitizer.text_report import classify
 from cudatui.tui.commands.sanitize import report_to_dict

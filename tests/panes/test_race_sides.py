@@ -15,7 +15,7 @@ from __future__ import annotations
 import pytest
 
 from cudatui.gdbbridge import set_language
-from cudatui.gdbbridge.sanitizer.findings import debug_breakpoint_for
+from cudatui.gdbbridge.sanitizer.culprit_stop import debug_breakpoint_for
 from cudatui.gdbbridge.sanitizer.report import read_report
 from cudatui.gdbbridge.sanitizer.run import SanitizerRequest
 from cudatui.tui.apps.debugger_app import DebuggerApp

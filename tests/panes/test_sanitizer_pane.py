@@ -11,7 +11,7 @@ from textual.widgets import DataTable, Log, Static
 
 from cudatui.gdbbridge.sanitizer.run import SanitizerRequest
 from cudatui.gdbbridge.sanitizer.report import read_report
-from cudatui.gdbbridge.sanitizer.findings import debug_breakpoint_for
+from cudatui.gdbbridge.sanitizer.culprit_stop import debug_breakpoint_for
 from cudatui.tui.messages import DebugFinding, OpenSource, PostMortem
 from cudatui.tui.panes.sanitizer import SanitizerPane
 from cudatui.tui.apps.sanitize_app import SanitizeApp

@@ -108,13 +108,11 @@ async def test_each_stop_puts_cursor_and_view_on_the_focused_warp():
         await pilot.pause()
         table = pane.query_one("#warps-table", DataTable)
         table.move_cursor(row=7)
-        await pilot.pause()
-        assert table.cursor_row == 7 and table.scroll_y > 0
+        await wait_for(pilot, lambda: table.cursor_row == 7 and table.scroll_y > 0, why="row 7 scrolled into view")
         # the same stop shown again (a new generation): warp 0 holds the focus on the real H200 stop
         app.show(replace(pane.state, generation=pane.state.generation + 1))
-        await pilot.pause()
-        await pilot.pause()
-        assert table.cursor_row == 0 and table.scroll_y == 0
+        await wait_for(pilot, lambda: table.cursor_row == 0 and table.scroll_y == 0,
+                       why=lambda: f"cursor and view back on warp 0 (row {table.cursor_row}, scroll {table.scroll_y})")
 
 
 async def test_culprit_key_at_a_warp_wide_fault_answers_in_one_line():

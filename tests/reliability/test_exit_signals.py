@@ -13,7 +13,6 @@ import shutil
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -21,6 +20,7 @@ import pytest
 from cudatui.tui.plans.demo_plan import RECORDINGS_DIR
 from tests.support.paths import ROOT
 from tests.support.tmux import TmuxServer
+from tests.support.wait import wait_until
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux")
 
@@ -34,11 +34,7 @@ def modes(tmux: TmuxServer) -> dict[str, str]:
 
 
 def read_pid(path: Path, timeout: float = 30.0) -> int:
-    deadline = time.monotonic() + timeout
-    while not (path.exists() and path.read_text().strip()):
-        assert time.monotonic() < deadline, "cudatui never started"
-        time.sleep(0.1)
-    return int(path.read_text())
+    return int(wait_until(lambda: path.exists() and path.read_text().strip(), timeout, "cudatui to start (its pid file)"))
 
 
 @pytest.mark.parametrize("number", [signal.SIGTERM, signal.SIGHUP], ids=["TERM", "HUP"])

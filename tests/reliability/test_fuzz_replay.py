@@ -11,7 +11,6 @@ and a stop line whose payload is no record (``AttributeError`` in the stand-in's
 from __future__ import annotations
 
 import os
-import signal
 import subprocess
 import sys
 import json
@@ -19,7 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from bench.fuzz_replay import Hang, run, served
+from bench.fuzz_replay import run, served
+from bench.fuzzing import hangs_raised
 from cudatui.gdbbridge.record.transcript import TranscriptError, load
 from tests.support.paths import ROOT
 
@@ -27,14 +27,8 @@ LINES = int(os.environ.get("CUDATUI_FUZZ_LINES", "40000"))
 
 
 def test_hostile_recordings_are_served_or_refused_in_one_line(tmp_path: Path) -> None:
-    def alarm(signum: int, frame: object) -> None:
-        raise Hang()
-
-    previous = signal.signal(signal.SIGALRM, alarm)
-    try:
+    with hangs_raised():
         outcomes, failures, _ = run(LINES, 7, tmp_path)
-    finally:
-        signal.signal(signal.SIGALRM, previous)
     assert not failures, failures[:10]
     assert outcomes["served"] and outcomes["refused"], outcomes  # both paths were taken
 

@@ -32,6 +32,7 @@ SCRIPT = textwrap.dedent("""
     import asyncio, sys
     from cudatui.gdbbridge.session import events as ev
     from cudatui.gdbbridge.session.gdb import GdbSession
+    from tests.support.wait import until
 
     async def main(escaper, pid_file):
         session = GdbSession(["gdb"], [escaper, pid_file], cgroup=True)
@@ -40,8 +41,7 @@ SCRIPT = textwrap.dedent("""
         await session.start()
         await session.command("-break-insert", "ready")
         await session.command("-exec-run")
-        while not any(isinstance(e, ev.Stopped) for e in seen):
-            await asyncio.sleep(0.05)
+        await until(lambda: any(isinstance(e, ev.Stopped) for e in seen), 60, why="the stop at ready")
         print(session.pid, flush=True)
         await asyncio.get_running_loop().run_in_executor(None, sys.stdin.read)
 

@@ -33,6 +33,7 @@ from cudatui.gdbbridge.session.offloop import THREAD_NAME
 from cudatui.gdbbridge.session.pipes import DROP_HEAD, LINE_LIMIT, LINE_LIMIT_ENV, LineReader, effective_line_limit
 from cudatui.tui.apps.debugger_app import DebuggerApp
 from tests.support.app import messages, no_internal_errors
+from tests.support.paths import ROOT
 from tests.support.processes import alive, children_named, resident_bytes
 from tests.support.programs import needs_gdb, stand_in
 from tests.support.wait import until, wait_for
@@ -229,6 +230,7 @@ import asyncio, threading
 import cudatui.gdbbridge.session.output as output
 from cudatui.gdbbridge.session.gdb import GdbSession
 from cudatui.gdbbridge.session.mi import BIG_LINE
+from tests.support.wait import until
 
 real = output.parse_line
 def spin(line):
@@ -244,18 +246,16 @@ async def main():
     session = GdbSession({stand_in()!r}, inferior_tty=False)
     await session.start()
     answer = asyncio.ensure_future(session.command("-slow-line", BIG_LINE))
-    while not parsing():
-        await asyncio.sleep(0.01)
+    await until(parsing, 60, why="the big line's parse to start")
     await session.close()
     print("closed, answered", await answer, flush=True)  # the line after the big one is still handled
-    while parsing():
-        await asyncio.sleep(0.01)
+    await until(lambda: not parsing(), 60, why="the parse to stop")
     print("parse stopped", flush=True)
 
 asyncio.run(main())
 print("asyncio.run returned", flush=True)
 """
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300, cwd=ROOT)
     assert done.returncode == 0 and not done.stderr, done.stderr
     assert done.stdout.splitlines() == ["closed, answered {}", "parse stopped", "asyncio.run returned"]
 

@@ -29,7 +29,7 @@ from cudatui.tui.screens.explain_screen import ExplainScreen
 from cudatui.tui.screens.goto_focus import GotoFocusScreen
 from cudatui.tui.screens.help import HelpScreen, key_commands, key_sections
 from cudatui.tui.messages import (
-    BreakpointToggled, Command, Condition, DebugFinding, Delete, Enable, Finished, FocusRequested, FrameSelected,
+    BreakpointToggled, Command, SourceFolderChosen, Condition, DebugFinding, Delete, Enable, Finished, FocusRequested, FrameSelected,
     OpenSource, PostMortem, WatchAdded, WatchRemoved,
 )
 from cudatui.tui.apps.pane_keys import PaneKeysApp
@@ -67,6 +67,7 @@ class DebuggerApp(PaneKeysApp):
         Binding("q", "quit", "Quit"),
         Binding("E", "explain", "Explain error", show=False),
         Binding("L", "launch_blocking", "Re-run with CUDA_LAUNCH_BLOCKING=1", show=False),
+        Binding("D", "source_folder", "Choose the folder of the sources", show=False),
         Binding("ctrl+c", "interrupt", "Interrupt", priority=True, show=False),
         Binding("tab", "cycle_pane(1)", "Next pane", priority=True, show=False),
         Binding("shift+tab", "cycle_pane(-1)", "Previous pane", priority=True, show=False),
@@ -277,6 +278,18 @@ class DebuggerApp(PaneKeysApp):
 
     def on_breakpoint_toggled(self, message: BreakpointToggled) -> None:
         self.spawn(partial(self.debugger.toggle_breakpoint, message.path, message.line), "breakpoint")
+
+    def action_source_folder(self) -> None:
+        """Ask for a folder to look for the program's sources in (a replay from another machine)."""
+        if self.screen is self.screen_stack[0]:
+            self.query_one(SourcePane).action_source_folder()
+
+    def on_source_folder_chosen(self, message: SourceFolderChosen) -> None:
+        shared = self.query_one(SharedMemoryPane)
+        why = self.debugger.add_source_dir(message.folder)
+        if why is not None:
+            self.query_one(SourcePane).note(why)
+        shared.source_dirs = self.config.source_dirs
 
     def on_frame_selected(self, message: FrameSelected) -> None:
         self.spawn(partial(self.debugger.select_frame, message.level), "frame")

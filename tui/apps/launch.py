@@ -8,6 +8,7 @@ The command line (``tui/cli.py``) and the sanitize app's hand-offs ("Debug this 
 
 from __future__ import annotations
 
+import asyncio
 import os
 import shutil
 from pathlib import Path
@@ -20,6 +21,11 @@ from cudatui.tui.needs_terminal import missing_terminal
 
 if TYPE_CHECKING:
     from cudatui.tui.apps.debugger_app import DebuggerApp
+
+RANK_WAIT = 10.0
+"""Seconds a job's launcher (``--rank``) has to hand its rank before the screen opens: one that
+fails or ends first is one line on the terminal; a slower one is waited for in the UI (torchrun
+imports torch first: 3-5 s)."""
 
 
 def check_debugger(debugger: str) -> str | None:
@@ -75,7 +81,21 @@ def run_app(config: LaunchConfig, make: Callable[[LaunchConfig], DebuggerApp] | 
     if not config.replayed and (problem := debugger_problem(config.debugger, config.cwd)):
         return fail(problem)  # before any screen code: the one line is all the terminal gets
     app = (make or (FollowApp if config.follow else DebuggerApp))(config)
-    code = app.run() or 0
+    if config.rank is not None and not config.replayed:
+        problem, code = asyncio.run(_with_job(app))
+        if problem:
+            return fail(problem)  # the launcher failed before the screen opened: one line, as above
+    else:
+        code = app.run() or 0
     if app.failure:
         return fail(app.failure)
     return code
+
+
+async def _with_job(app: DebuggerApp) -> tuple[str | None, int]:
+    """Start the job's launcher (``--rank``), and the app in the same event loop once it handed
+    its rank or :data:`RANK_WAIT` seconds passed: why the launcher failed first, or the app's
+    exit code."""
+    if problem := await app.debugger.start_job(RANK_WAIT):
+        return problem, 2
+    return None, await app.run_async() or 0

@@ -16,13 +16,15 @@ from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Container, Vertical
+from textual.geometry import Size
+from textual.layout import DockArrangeResult
 from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Tab, Tabs
 
 from cudatui.gdbbridge import Debugger
 from cudatui.tui.apps.layout_settings import load_splits, save_splits
-from cudatui.tui.panes.base import QueryPane
+from cudatui.tui.panes.base import QueryPane, set_in_pass
 from cudatui.tui.panes.breakpoints import BreakpointsPane
 from cudatui.tui.panes.console import ConsolePane
 from cudatui.tui.panes.disassembly import DisassemblyPane
@@ -121,11 +123,13 @@ class Workspace(Container):
         """The pane chosen last in the tabs (shown on small screens)."""
         self._last_dock = next(s.id for s in SIDE_PANES if s.id not in COLUMN)
         """The pane not of COLUMN chosen last (shown under the source on wide screens)."""
+        self._laid = False
+        """Whether :meth:`apply` chose the layout (the split sizes then follow each layout pass)."""
 
     def compose(self) -> ComposeResult:
         with Vertical(id="left"):
             config = self.debugger.config
-            yield SourcePane(config.source_dirs, recorded=config.replayed, id="source")
+            yield SourcePane(lambda: self.debugger.config.source_dirs, recorded=config.replayed, id="source")
             yield Splitter("source", vertical=False, id="split-source")
             with Vertical(id="dock"):
                 yield Tabs(*(Tab(spec.title, id=f"tab-{spec.id}") for spec in SIDE_PANES), id="side-tabs")
@@ -156,7 +160,15 @@ class Workspace(Container):
             self.wide = wide
 
     def on_resize(self, event: events.Resize) -> None:
-        self.apply()
+        if not self._laid or self.wide != self.has_class("-wide"):  # sizes follow in the pass (arrange)
+            self.apply()
+
+    def arrange(self, size: Size, optimal: bool = False) -> DockArrangeResult:
+        """Fit the split sizes to ``size`` within the layout pass that gives it (an exception
+        banner shown or gone: one pass, not one more for sizes set again on the Resize after it)."""
+        if self._laid:
+            self._fit(size, quiet=True)
+        return super().arrange(size, optimal)
 
     @property
     def wide(self) -> bool:
@@ -200,7 +212,7 @@ class Workspace(Container):
         """Lay the panes out for the terminal's size, the splits and the selected tab."""
         if not self.is_mounted:
             return
-        wide, (width, height) = self.wide, self.size
+        wide = self.wide
         self.post_message(self.Laid(wide))
         with self.app.batch_update():
             self.set_class(wide, "-wide")
@@ -214,26 +226,39 @@ class Workspace(Container):
             for spec in SIDE_PANES:
                 self.query_one(f"#{spec.id}").display = (wide and spec.id in COLUMN) or spec.id == shown
             in_column = not wide and self.active in COLUMN
-            left, right = self.query_one("#left"), self.query_one("#right")
-            source, locals_ = self.query_one("#source"), self.query_one("#locals")
             self.query_one("#split-columns").display = wide
             self.query_one("#split-locals").display = wide
             self.query_one("#side-panes").display = not in_column
-            right.display = wide or in_column
-            if wide:
-                left.styles.width = clamp(round(width * self.splits.columns), 20, width - 21)
-                left.styles.height = "1fr"
-                source.styles.height = clamp(round(height * self.splits.source), 4, height - 6)
-                locals_.styles.height = clamp(round(height * self.splits.locals), 4, height - CUDA_ROWS)
-            else:
-                left.styles.width = "1fr"
-                left.styles.height = "auto" if in_column else "1fr"
-                source.styles.height = clamp(round(height * self.splits.narrow), 3, height - 7)
-                locals_.styles.height = "1fr"
-            self.query_one("#dock").styles.height = "auto" if in_column else "1fr"
+            self.query_one("#right").display = wide or in_column
+            self._fit(self.size)
+            self._laid = True
             zoomed = self.screen.maximized
             if zoomed is not None:
                 zoomed.styles.height = "1fr"
+
+    def _fit(self, size: Size, quiet: bool = False) -> None:
+        """Set the sizes of the source, its column and Locals for a workspace of ``size``, for the
+        layout :meth:`apply` chose; ``quiet`` within a layout pass (which lays them out as set)."""
+        width, height = size
+        wide, in_column = self.has_class("-wide"), not self.has_class("-wide") and self.active in COLUMN
+        left, source, locals_ = self.query_one("#left"), self.query_one("#source"), self.query_one("#locals")
+        if wide:
+            sizes = [(left, "width", clamp(round(width * self.splits.columns), 20, width - 21)),
+                     (left, "height", "1fr"),
+                     (source, "height", clamp(round(height * self.splits.source), 4, height - 6)),
+                     (locals_, "height", clamp(round(height * self.splits.locals), 4, height - CUDA_ROWS))]
+        else:
+            sizes = [(left, "width", "1fr"), (left, "height", "auto" if in_column else "1fr"),
+                     (source, "height", clamp(round(height * self.splits.narrow), 3, height - 7)),
+                     (locals_, "height", "1fr")]
+        sizes.append((self.query_one("#dock"), "height", "auto" if in_column else "1fr"))
+        for widget, rule, value in sizes:
+            if widget is self.screen.maximized:
+                continue  # the zoomed pane keeps the whole screen
+            if quiet:
+                set_in_pass(widget, rule, value)
+            else:
+                setattr(widget.styles, rule, value)
 
     def action_zoom(self) -> None:
         """Zoom the focused pane to the whole screen, or end the zoom."""

@@ -17,7 +17,7 @@ from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 from textual.cache import LRUCache
-from textual.css.scalar import Unit
+from textual.css.scalar import Scalar, Unit
 from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import DataTable, Static
@@ -112,6 +112,14 @@ class QueryPane(StatePane):
         stop, focus and frame; a bump keeps it). An answer for an older place is dropped here,
         and nowhere else."""
         return self.answerable and self.state is not None and self.place <= asked <= self.state.generation
+
+
+def set_in_pass(widget: Widget, rule: str, value: int | str | None) -> None:
+    """Set a size rule (``"height"``, ``"max_height"``: cells, ``"1fr"``, ``"auto"``, None for the
+    CSS's) of ``widget`` from a container's ``arrange``, within the layout pass that gives the
+    container its size: the pass lays ``widget`` out as set and asks for no other (a style set
+    as usual asks for a layout pass; set on the Resize after a pass, it was a second one)."""
+    widget.styles.set_rule(rule, None if value is None else Scalar.parse(str(value)))
 
 
 class InfoLine(Static):

@@ -14,15 +14,17 @@ from textual.containers import VerticalScroll
 from textual.reactive import reactive
 from textual.timer import Timer
 from textual.widget import Widget
-from textual.widgets import ContentSwitcher, DataTable, Log, Static
+from textual.widgets import ContentSwitcher, DataTable, Log
 
 from cudatui.gdbbridge import (
     API_ERROR, ASSERT, HAZARD, INVALID_ACCESS, LEAK, RACE, UNINITIALIZED_READ, Finding, FindingGroup, ReportError,
-    SanitizerError, SanitizerReport, SanitizerRequest, SanitizerRun, clean, debug_sides, launch_place, launched_from,
-    read_report,
+    SanitizerError, SanitizerReport, SanitizerRequest, SanitizerRun, clean, debug_sides, group_key, launch_place,
+    launched_from, read_report,
 )
 from cudatui.tui.messages import DebugFinding, Finished, OpenSource, PostMortem
 from cudatui.tui.widgets.race_side import RaceSideScreen, side_text
+
+from .base import InfoLine
 
 _COLUMNS = (("count", "Count"), ("what", "What"), ("where", "Where"), ("launch", "Launched from"), ("kernel", "Kernel"),
             ("blocks", "Blocks"), ("threads", "Threads"), ("tool", "Tool"))
@@ -139,7 +141,7 @@ class SanitizerPane(Widget):
     SanitizerPane > #sanitizer-status { height: 1; background: $boost; padding: 0 1; }
     SanitizerPane > DataTable { height: 1fr; min-height: 4; }
     SanitizerPane > ContentSwitcher { height: 45%; border-top: solid $primary; }
-    SanitizerPane #sanitizer-details { padding: 0 1; }
+    SanitizerPane #sanitizer-details { height: auto; padding: 0 1; }
     """
 
     running: reactive[bool] = reactive(False)
@@ -170,14 +172,14 @@ class SanitizerPane(Widget):
         return tuple(self._groups.values())
 
     def compose(self) -> ComposeResult:
-        yield Static(self.status, id="sanitizer-status", markup=False)
+        yield InfoLine(self.status, id="sanitizer-status")
         table: DataTable[str] = DataTable(cursor_type="row", zebra_stripes=True, id="sanitizer-table")
         for key, label in _COLUMNS:
             table.add_column(label, key=key)
         yield table
         with ContentSwitcher(initial="sanitizer-details-scroll"):
             with VerticalScroll(id="sanitizer-details-scroll"):
-                yield Static("", id="sanitizer-details", markup=False)
+                yield InfoLine("", id="sanitizer-details")
             yield Log(max_lines=self._log_lines, id="sanitizer-log")
 
     def on_mount(self) -> None:
@@ -290,18 +292,18 @@ class SanitizerPane(Widget):
 
     def _show_details(self) -> None:
         group = self.selected_group()
-        details = self.query_one("#sanitizer-details", Static)
+        details = self.query_one("#sanitizer-details", InfoLine)
         width = details.content_size.width or self.size.width - 2
         text = details_text(group, self._roots, width if width > 0 else None) if group else "no findings"
-        details.update(Text(text))
+        details.show(Text(text))  # lays the screen out only when its number of rows changes
 
     def on_resize(self) -> None:
         """The sides of a race are cut to the pane's width: cut them again."""
         self._show_details()
 
     def watch_status(self, status: str) -> None:
-        for label in self.query("#sanitizer-status").results(Static):
-            label.update(status)
+        for label in self.query("#sanitizer-status").results(InfoLine):
+            label.show(status)
 
     def watch_show_log(self, show_log: bool) -> None:
         for switcher in self.query(ContentSwitcher).results(ContentSwitcher):
@@ -350,7 +352,7 @@ class SanitizerPane(Widget):
 
 
 def _row_key(group: FindingGroup) -> str:
-    return "|".join(map(str, group.key))
+    return "|".join(map(str, group_key(group.first)))
 
 
 def _place(group: FindingGroup) -> str:

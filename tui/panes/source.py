@@ -4,6 +4,7 @@ breakpoint gutter and a cursor; search, go to line, the file finder and frame up
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,7 +22,7 @@ from cudatui.gdbbridge import (
 )
 from cudatui.tui.widgets.file_finder import FileFinder
 from cudatui.tui.widgets.inline_input import InlineInput
-from cudatui.tui.messages import BreakpointToggled, GutterClicked
+from cudatui.tui.messages import BreakpointToggled, GutterClicked, SourceFolderChosen
 from cudatui.tui.widgets.source_search import Search, find_matches, shorten_left
 from cudatui.tui.widgets.source_view import SourceView
 
@@ -99,9 +100,11 @@ class SourcePane(StatePane):
     shown: reactive[Shown | None] = reactive(None)
     """The file shown."""
 
-    def __init__(self, search_dirs: tuple[str, ...] = (), *, recorded: bool = False, id: str | None = None) -> None:
+    def __init__(self, search_dirs: Callable[[], tuple[str, ...]] = tuple, *, recorded: bool = False,
+                 id: str | None = None) -> None:
         super().__init__(id=id)
-        self.search_dirs = search_dirs
+        self._search_dirs = search_dirs
+        """Where files are looked for: the Debugger's config says (D adds a folder)."""
         self.recorded = recorded
         self.queries: DebuggerQueries | None = None
         """Where the file finder asks for the program's source files (the app's Debugger)."""
@@ -113,10 +116,14 @@ class SourcePane(StatePane):
 
     def compose(self) -> ComposeResult:
         yield InfoLine("no source yet", id="source-title")
-        yield InfoLine("", id="source-missing")
         yield InfoLine("", id="source-note")
+        yield InfoLine("", id="source-missing")
         yield SourceView(id="source-view")
         yield InlineInput(placeholder="", transient=True, compact=True, id="source-input")
+
+    @property
+    def search_dirs(self) -> tuple[str, ...]:
+        return self._search_dirs()
 
     @property
     def view(self) -> SourceView:
@@ -166,6 +173,10 @@ class SourcePane(StatePane):
             self._note(f"exited with code {code}: {error.summary} at {os.path.basename(frame.file)}:{frame.line}"
                        f"\n{step}")
 
+    def note(self, text: str) -> None:
+        """Say ``text`` above the file (or the line saying why there is none) until the next stop."""
+        self._note(text)
+
     def _note(self, text: str, whole: str | None = None) -> None:
         """The note above the file (``whole``: the longer text its tooltip shows)."""
         note = self.query_one("#source-note", InfoLine)
@@ -179,7 +190,7 @@ class SourcePane(StatePane):
         local = find_source(path, self.search_dirs, recorded=self.recorded)
         self.shown = Shown(path, local)
         if local is None:
-            self._show_missing(missing_reason(path, self.search_dirs))
+            self._show_missing(missing_reason(path, self.search_dirs) + "\n" + tr("D: choose the folder it is in"))
             return
         if local not in self._cache:
             try:
@@ -263,7 +274,7 @@ class SourcePane(StatePane):
     # -- search, go to line, open a file ----------------------------------------------------
 
     def _ask(self, what: str, placeholder: str) -> None:
-        if not self.view.display:
+        if not self.view.display and what != "folder":
             self.app.notify("no source file shown", severity="warning")
             return
         self._asking = what
@@ -277,11 +288,17 @@ class SourcePane(StatePane):
     def action_goto_line(self) -> None:
         self._ask("line", f"go to line (1-{len(self.view.lines)})")
 
+    def action_source_folder(self) -> None:
+        self._ask("folder", tr("folder of the program's sources (enter: look there too, escape: cancel)"))
+
     @on(Input.Submitted, "#source-input")
     def _submitted(self, event: Input.Submitted) -> None:
         event.stop()
         text = event.value.strip()
-        if self._asking == "line":
+        if self._asking == "folder":
+            if text:
+                self.post_message(SourceFolderChosen(text))
+        elif self._asking == "line":
             self._goto(text)
         elif text:
             view = self.view

@@ -10,13 +10,14 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.css.scalar import Scalar
+from textual.geometry import Size
+from textual.layout import DockArrangeResult
 from textual.widgets import DataTable
 
 from cudatui.gdbbridge import Folded, Frame, HostFrame, HostStack, StopState, fold, short_name, tr
 from cudatui.tui.messages import FrameSelected, OpenSource
 
-from .base import Cell, InfoLine, PaneTable, StatePane, sync_rows
+from .base import Cell, InfoLine, PaneTable, StatePane, set_in_pass, sync_rows
 
 
 def frame_location(frame: Frame) -> str:
@@ -75,15 +76,15 @@ class StackPane(StatePane):
     def __init__(self, **kwargs: str | None) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
 
-    def on_resize(self) -> None:
+    def arrange(self, size: Size, optimal: bool = False) -> DockArrangeResult:
         """The device frames take the rows they need, up to 70% of the pane (CSS), but never fewer
         than a header and three frames while there is room for them (the Python frames get the
-        rest). The limit is set only where 70% is less (a pane under 6 rows): set at every size,
-        it laid the screen out again each time the pane was shown at another size."""
-        table = self.query_one("#stack-table")
-        least = 4 if int(self.size.height * 0.7) < 4 else None
-        if table.styles.inline.max_height != (None if least is None else Scalar.from_number(least)):
-            table.styles.max_height = least
+        rest). The limit is set only where 70% is less (a pane under 6 rows), in the layout pass
+        that sizes the pane (set on its Resize, it was a second pass each time the pane was shown
+        at another size)."""
+        for table in self.query("#stack-table"):
+            set_in_pass(table, "max_height", 4 if int(size.height * 0.7) < 4 else None)
+        return super().arrange(size, optimal)
 
     def compose(self) -> ComposeResult:
         for table_id, labels in (("stack-table", ("", "#", "Function", "Location")),

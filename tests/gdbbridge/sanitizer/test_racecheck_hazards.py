@@ -24,7 +24,8 @@ from pathlib import Path
 
 import pytest
 
-from cudatui.gdbbridge.sanitizer.findings import HAZARD, Dim3, Finding, debug_breakpoint_for, debug_sides
+from cudatui.gdbbridge.sanitizer.culprit_stop import debug_breakpoint_for, debug_sides
+from cudatui.gdbbridge.sanitizer.findings import HAZARD, Dim3, Finding
 from cudatui.gdbbridge.sanitizer.report import read_report
 from cudatui.kernels.lessons import source_markers
 from tests.support import paths

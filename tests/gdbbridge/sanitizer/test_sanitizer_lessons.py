@@ -21,8 +21,8 @@ import pytest
 
 from cudatui.gdbbridge.sanitizer.findings import (
     LEAK, OTHER, RACE, UNINITIALIZED_READ, Dim3, Dim3Range, FindingGroup, SanitizerReport,
-    group_key,
 )
+from cudatui.gdbbridge.sanitizer.grouping import group_key
 from cudatui.gdbbridge.sanitizer.run import SanitizerRequest, run_sanitizer
 from cudatui.gdbbridge.sanitizer.report import read_report
 from cudatui.gdbbridge.sanitizer.text_report import TextReportParser, classify, parse_text

@@ -12,8 +12,9 @@ import pytest
 
 from cudatui.gdbbridge.sanitizer.findings import (
     API_ERROR, ASSERT, HAZARD, INVALID_ACCESS, LEAK, RACE, UNINITIALIZED_READ, Dim3, Finding,
-    debug_breakpoint_for, debug_sides, group_findings, group_key,
 )
+from cudatui.gdbbridge.sanitizer.culprit_stop import debug_breakpoint_for, debug_sides
+from cudatui.gdbbridge.sanitizer.grouping import group_findings, group_key
 from cudatui.gdbbridge.sanitizer.report import read_report
 from cudatui.gdbbridge.sanitizer.text_report import ReportError, TextReportParser
 from cudatui.gdbbridge.sanitizer.xml_report import XmlReport
@@ -229,6 +230,7 @@ def test_breakpoint_condition_uses_nonzero_y_and_z():
 
 def test_gdbbridge_sanitizer_modules_do_not_import_textual():
     code = ("import sys, cudatui.gdbbridge.sanitizer.run, cudatui.gdbbridge.sanitizer.report, cudatui.gdbbridge.sanitizer.findings;"
+            "import cudatui.gdbbridge.sanitizer.grouping, cudatui.gdbbridge.sanitizer.culprit_stop;"
             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('textual', 'rich')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          cwd=ROOT)
