@@ -50,9 +50,10 @@ async def test_the_banner_is_three_lines_at_every_size(size, make, first, where)
         await app.action_quit()
 
 
-async def test_e_shows_the_whole_banner_in_the_explain_view() -> None:
+@pytest.mark.parametrize("size", SIZES)
+async def test_e_shows_the_whole_banner_in_the_explain_view(size) -> None:
     app = oob()
-    async with app.run_test(size=(120, 36)) as pilot:
+    async with app.run_test(size=size) as pilot:
         await wait_for(pilot, lambda: phase(app) == "stopped" and app.query_one(ExceptionBanner).display)
         await pilot.press("E")
         await wait_for(pilot, lambda: isinstance(app.screen, ExplainScreen))

@@ -93,16 +93,17 @@ async def help_on_screen(app: DebuggerApp, pilot) -> list[str]:
     seen: list[str] = []
     while True:
         await pilot.pause()
-        region = box.region
-        for row in screen_rows(app)[region.y + 1:region.bottom - 1]:
-            inside = " ".join(row[region.x + 1:region.right - 1].replace("▁", " ").replace("▆", " ").split())
+        region = box.scrollable_content_region  # inside the border, without the scrollbar
+        for row in screen_rows(app)[region.y:region.bottom]:
+            inside = " ".join(row[region.x:region.right].split())
             if inside and inside not in seen:
                 seen.append(inside)
         if box.scroll_y >= box.max_scroll_y:
             return seen
         before = box.scroll_y
         await pilot.press("pagedown")
-        await wait_for(pilot, lambda: box.scroll_y > before, why="the next page of the help")
+        await wait_for(pilot, lambda: before < box.scroll_y == box.scroll_target_y,  # its scroll ended: no rows skipped
+                       why="the next page of the help")
 
 
 @pytest.mark.parametrize("size", SIZES)

@@ -242,6 +242,12 @@ async def test_a_lessons_hazard_report_shows_both_threads_and_d_offers_them(less
         assert all("block (" in side and " thread (" in side for side in sides)
         await wait_for(pilot, lambda: all(side in screen_text(app) for side in sides),
                        why=lambda: f"both sides on the screen:\n{screen_text(app)}")
+        rows = screen_rows(app)
+        header = next(r for r in rows if " Blocks " in r)
+        row = next(r for r in rows if first.hazard_type in r and r.split()[0] == str(report.groups[0].count))
+        blocks = row[header.index(" Blocks ") + 1:].split()[0]  # the Blocks column: the report's blocks, not '-'
+        assert blocks.startswith("(") and (blocks.endswith(")") or size[0] == 80), row  # at 80x24 cut at the edge
+        assert f"({first.block.x},{first.block.y},{first.block.z})" in row or size[0] == 80, row
         await pilot.press("d")
         await wait_for(pilot, lambda: isinstance(app.screen, RaceSideScreen), why="the side dialog")
         await pilot.pause()

@@ -77,6 +77,24 @@ async def test_report_rows_details_and_messages():
         assert app.messages[2][0] == "post-mortem"
 
 
+@pytest.mark.parametrize("size", [(80, 24), (120, 36), (160, 48)], ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize(("report", "summary", "detail"), [
+    ("race_racecheck_buggy.xml", "racecheck · 1 finding in 1 group", "Write race.cu:25 reduce_racy [2,032 hazards]"),
+    ("leak_leak_buggy.xml", "memcheck · 7 findings in 3 groups", "allocated at /work/main/kernels/leak.cu:33"),
+], ids=["race", "leak"])
+async def test_the_lessons_reports_summary_and_details_read_right_on_the_screen(report, summary, detail, size):
+    """The H200 reports of the race and leak lessons: one finding is one finding (not '1
+    findings in 1 groups'), a leak says where it was allocated (not 'device: ? at')."""
+    from tests.support.screen import screen_text
+
+    app = SanitizeApp(report=read_report(str(FIXTURES / "lessons" / report)))
+    async with app.run_test(size=size) as pilot:
+        await wait_for(pilot, lambda: detail in " ".join(screen_text(app).split()), why="the first finding's details")
+        rows = [" ".join(row.split()) for row in screen_text(app).splitlines()]
+        assert rows[0] == summary
+        assert not any("device: ?" in row or "1 findings" in row or "1 groups" in row for row in rows), rows
+
+
 async def test_torch_kernel_is_launched_from_the_script_line_and_d_stops_on_the_culprit_thread():
     """PyTorch's index assert (memcheck on the H200): the launch-time backtrace holds 23 library
     frames before `<module> in a.py:5`; that is the launch column, the details keep all of them."""
