@@ -14,12 +14,13 @@ opens the UI on it.
 
 from __future__ import annotations
 
+import signal
 from pathlib import Path
 
 import pytest
 
 from tests.support.jobs import launcher_argv, rank_library
-from tests.support.processes import in_directory
+from tests.support.processes import children_named, in_directory
 from tests.support.terminal import TerminalApp
 from tests.support.wait import wait_until
 
@@ -112,3 +113,19 @@ def test_a_launcher_that_starts_the_rank_opens_the_ui_on_it(tmp_path: Path, shor
         app.close()
     assert "Traceback" not in app.after_exit()
     assert not in_directory(work)
+
+
+def test_ctrl_c_while_waiting_for_the_rank_ends_the_launcher(tmp_path: Path, short: Path) -> None:
+    """ctrl+c (SIGINT) while cudatui waits, before the screen, for a launcher that starts no
+    rank (``sleep 600``): `cudatui: interrupted`, exit 130, and the launcher is gone."""
+    work = tmp_path / "work"
+    work.mkdir()
+    app = TerminalApp(["--debugger", "gdb", "--rank", "1", "--", "sleep", "600"], cwd=work, env={"TMPDIR": str(short)})
+    try:
+        wait_until(lambda: children_named(app.proc.pid, "sleep"), why="the launcher started")
+        app.proc.send_signal(signal.SIGINT)
+        assert app.wait(timeout=60) == 130
+    finally:
+        app.close()
+    assert bytes(app.output) == b"cudatui: interrupted\r\n"
+    wait_until(lambda: not in_directory(work), why="the launcher to be gone")
