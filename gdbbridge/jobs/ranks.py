@@ -79,11 +79,18 @@ def launcher_python(launcher: Sequence[str]) -> str:
     return words[0] if words and os.path.basename(words[0]).startswith("python") else sys.executable
 
 
+SOCKET_ROOM = 107
+"""The longest path a unix socket may have (``sun_path`` holds 108 bytes with its NUL)."""
+
+
 def private_dir() -> Path:
-    """A new directory only we can enter (0700), where a program may be run: the temporary
-    directory, unless it is mounted noexec (then $XDG_RUNTIME_DIR or ~/.cache)."""
+    """A new directory only we can enter (0700), where a program may be run and whose socket
+    path fits a unix socket: the temporary directory, unless it is mounted noexec or too deep
+    (then $XDG_RUNTIME_DIR or ~/.cache)."""
     for base in (tempfile.gettempdir(), os.environ.get("XDG_RUNTIME_DIR"), os.path.expanduser("~/.cache")):
-        if base and os.path.isdir(base) and not os.statvfs(base).f_flag & os.ST_NOEXEC:
+        if not base or len(os.fsencode(os.path.join(base, "cudatui-rank-12345678", "rank.sock"))) > SOCKET_ROOM:
+            continue
+        if os.path.isdir(base) and not os.statvfs(base).f_flag & os.ST_NOEXEC:
             return Path(tempfile.mkdtemp(prefix="cudatui-rank-", dir=base))
     return Path(tempfile.mkdtemp(prefix="cudatui-rank-"))
 

@@ -4,7 +4,8 @@ The app runs as a user runs it (``python -m cudatui`` in a pseudo-terminal); the
 found by walking parent pids from /proc before quitting, and each must be gone after: during
 startup (a debugger that has not answered yet), while the program runs an endless loop,
 during a sanitizer run (the stand-in compute-sanitizer of tests/fixtures/sanitizer/, which
-also starts a child of its own) and during a flood of non-MI lines from the debugger.
+also starts a child of its own), during a flood of non-MI lines from the debugger, and with
+ctrl+q after 50 MiB of console records sent at once.
 """
 
 from __future__ import annotations
@@ -19,17 +20,17 @@ from tests.support.terminal import TerminalApp
 from tests.support.wait import WAIT, wait_until
 
 
-def quit_and_check(app: TerminalApp, expected: set[str], pids: tuple[int, ...] = ()) -> None:
-    """Press q: every process below the app (among them processes named ``expected`` and
+def quit_and_check(app: TerminalApp, expected: set[str], pids: tuple[int, ...] = (), key: str = "q") -> None:
+    """Press q (or ``key``): every process below the app (among them processes named ``expected`` and
     ``pids``) must be gone, and the app must exit with code 0. The bound is generous (a loaded
     machine); what quit does after its graces (SIGKILL) is what makes them go."""
     children = descendants(app.proc.pid)
     names = {Path(f"/proc/{pid}/comm").read_text().strip() for pid in children}
     assert expected <= names and set(pids) <= set(children), (names, pids, children)
     try:
-        app.send("q")
+        app.send(key)
         left = wait_gone(children, timeout=WAIT)
-        assert not left, f"{WAIT:g} s after q still running: {left}"
+        assert not left, f"{WAIT:g} s after {key!r} still running: {left}"
         assert app.wait(timeout=10) == 0
         assert b"Traceback" not in app.output, app.after_exit()
     finally:
@@ -101,3 +102,23 @@ def test_quit_during_a_flood_of_non_mi_lines(tmp_path: Path) -> None:
         app.close()
         raise
     quit_and_check(app, {Path(sys.executable).name[:15]})
+
+
+def test_ctrl_q_after_50_mib_of_console_records_at_once(tmp_path: Path) -> None:
+    """Issue 36: after 50 MB of console records at once (a program printing a tensor), ctrl+q
+    took 3.8 s. The stand-in writes 50 MiB of ``~"..."`` records on -exec-run, all at once; once
+    the UI has read them (the stand-in's writes returned), ctrl+q ends cudatui and the stand-in."""
+    progress = tmp_path / "progress.txt"
+    debugger = tmp_path / "bursting-gdb"
+    command = stand_in("--on-run", "console-burst:50", "--progress", str(progress))
+    debugger.write_text("#!/bin/sh\nexec " + " ".join(f'"{word}"' for word in command) + "\n")
+    debugger.chmod(0o755)
+    app = TerminalApp(["--debugger", str(debugger), "/bin/true"], cwd=tmp_path)
+    try:
+        wait_until(lambda: progress.exists() and "burst written" in progress.read_text(), WAIT,
+                   "the 50 MiB of console records read by cudatui")
+    except AssertionError:
+        kill_all(descendants(app.proc.pid))
+        app.close()
+        raise
+    quit_and_check(app, {Path(sys.executable).name[:15]}, key="\x11")

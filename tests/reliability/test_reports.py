@@ -100,6 +100,31 @@ def test_hostile_reports_are_one_line_and_exit_2(tmp_path: Path, kind: str) -> N
     assert message.startswith(f"cudatui sanitize: {path}: ") and expected in message, message
 
 
+XXE = {
+    "general-entity": ('<!DOCTYPE r [<!ENTITY xxe SYSTEM "{url}">]>', "&xxe;"),
+    "parameter-entity": ('<!DOCTYPE r [<!ENTITY % p SYSTEM "{url}"> %p;]>', "x"),
+    "external-dtd": ('<!DOCTYPE r SYSTEM "{url}">', "x"),
+}
+
+
+@pytest.mark.parametrize("kind", XXE.keys())
+def test_external_entities_are_never_read(tmp_path: Path, kind: str) -> None:
+    """XXE: a report whose entities or DTD name a local file (a secret beside it) never shows the
+    file: expat resolves no external entity; a reference to one is an undefined entity (one line,
+    exit 2); a parameter entity or an external DTD is left unread and the records are read."""
+    secret = tmp_path / "secret.txt"
+    secret.write_text("TOPSECRET-42 the content of a file the report names\n")
+    doctype, text = XXE[kind]
+    report = tmp_path / "report.xml"
+    report.write_text('<?xml version="1.0"?>\n' + doctype.format(url=secret.as_uri()) + "\n" + _record_with(text))
+    done = cudatui("sanitize", "--read", str(report), "--json")
+    assert "TOPSECRET" not in done.stdout + done.stderr
+    if kind == "general-entity":
+        assert one_line(done) == f"cudatui sanitize: {report}: not valid XML (undefined entity &xxe;: line 3, column 64)\n"
+    else:
+        assert done.returncode == 1 and '"findings": 1' in done.stdout and not done.stderr, done.stderr
+
+
 @pytest.mark.parametrize("kind", HOSTILE_RECORDINGS.keys())
 def test_replay_of_devices_fifos_and_huge_files_is_one_line(tmp_path: Path, kind: str) -> None:
     """Each ends with its one line (the gzip was read to the 256 MiB bound: 6 GB before)."""
