@@ -195,15 +195,19 @@ class PaneTable(DataTableHooks[CellType]):
         """Cells updated inside repaint their rows once, at the end. A row's region is found from
         the table's ordered rows, which DataTable builds again (over every row) after each cell
         update: a row refreshed per update was quadratic in the rows (a shared array of 256
-        elements: 60-80% of the UI part of a step, ``python -m bench.stop_to_screen --profile``)."""
+        elements: 60-80% of the UI part of a step, ``python -m bench.stop_to_screen --profile``).
+        More changed rows than the table shows repaint the table once."""
         self._rows_to_repaint = set()
         try:
             yield
         finally:
             rows, self._rows_to_repaint = self._rows_to_repaint, None
-            indices = (table_row_index(self, row) for row in rows)
-            for index in sorted(index for index in indices if index is not None):
-                self.refresh_row(index)
+            indices = [index for index in (table_row_index(self, row) for row in rows) if index is not None]
+            if len(indices) > self.size.height:  # more than it shows: the window repainted once
+                self.refresh()  # (a row's place is a sum over the rows above it)
+            else:
+                for index in sorted(indices):
+                    self.refresh_row(index)
 
     def update_cell(self, row_key: RowKey | str, column_key: ColumnKey | str, value: CellType, *,
                     update_width: bool = False) -> None:
