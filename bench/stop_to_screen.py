@@ -19,17 +19,17 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import cProfile
 import dataclasses
+import io
 import json
+import pstats
 import re
 import tempfile
 import time
 from collections import Counter
 from pathlib import Path
-from typing import Any
 
-from textual.messages import Layout
-from textual.widget import Widget
 
 from cudatui.gdbbridge import load
 from cudatui.gdbbridge.debugger.events import DebuggerEvent
@@ -40,12 +40,12 @@ from cudatui.kernels.lesson_paths import PathStep
 from cudatui.kernels.lessons import LESSONS as LESSON_LIST
 from cudatui.tui.apps import debugger_app as app_module
 from cudatui.tui.apps.debugger_app import DebuggerApp
-from cudatui.tui.screens.app_screen import AppScreen, lays_out
 from cudatui.tui.plans.demo_plan import RECORDINGS_DIR, read_recording, replay_config
 from cudatui.tui.tooling.path_driver import Driver, Reports
 from cudatui.gdbbridge.debugger.config import LaunchConfig
 
 from . import Result, fmt, median, p95, print_results
+from .layout_trace import LayoutTrace
 
 BENCH = "stop_to_screen"
 PASSES = 3
@@ -59,6 +59,10 @@ _ERROR = re.compile(r"^(\d+)\^error")
 SETTLE = 0.05
 """Seconds without a screen update after which a step counts as painted."""
 STEP_TIMEOUT = 60.0
+SLOWEST = 8
+"""Steps ``--steps`` names as the slowest, per size."""
+PROFILE_TOP = 40
+"""Functions ``--profile`` prints."""
 
 
 class TimedApp(DebuggerApp):
@@ -75,6 +79,8 @@ class TimedApp(DebuggerApp):
         self.painted_cpu = 0.0
         """``time.thread_time`` at ``show_state`` and at the last screen update: the CPU the app's
         thread spent, which the other processes of a loaded machine do not change as much."""
+        self.profiler: cProfile.Profile | None = None
+        """Enabled at the first ``show_state`` of a step (``--profile``), disabled once it is painted."""
         self.debugger.subscribe(self._on_event)
 
     def _on_event(self, event: DebuggerEvent) -> None:
@@ -84,92 +90,14 @@ class TimedApp(DebuggerApp):
     def show_state(self, state: StopState) -> None:
         self.shown_at.setdefault(state.generation, time.perf_counter())
         self.shown_cpu.setdefault(state.generation, time.thread_time())
+        if self.profiler is not None:
+            self.profiler.enable()  # a no-op when enabled
         super().show_state(state)
 
     def _display(self, screen, renderable) -> None:  # type: ignore[no-untyped-def]
         if renderable is not None and not self._batch_count:
             self.painted_at, self.painted_cpu = time.perf_counter(), time.thread_time()
         super()._display(screen, renderable)
-
-
-class LayoutTrace:
-    """While active: the screen layout passes (count, ms), which widgets asked for a layout
-    (``refresh(layout=True)`` calls, also those the screen drops: a widget in a hidden pane) and
-    which widgets each pass was for (the requests the screen took since the pass before)."""
-
-    def __init__(self) -> None:
-        self.passes: list[float] = []
-        self.pass_causes: list[tuple[str, ...]] = []
-        """The widgets each pass was for (parallel to ``passes``)."""
-        self.requesters: Counter[str] = Counter()
-        """``refresh(layout=True)`` calls by widget."""
-        self.causes: Counter[str] = Counter()
-        """Passes by widget that asked for them (a pass answers the requests of several)."""
-        self.active = False
-        self._refresh = Widget.refresh
-        self._taken: set[str] = set()
-
-    def __enter__(self) -> LayoutTrace:
-        trace, original = self, self._refresh
-
-        def refresh(widget: Widget, *regions: Any, repaint: bool = True, layout: bool = False,
-                    recompose: bool = False) -> Widget:
-            if layout and trace.active:
-                trace.requesters[_name(widget)] += 1
-            return original(widget, *regions, repaint=repaint, layout=layout, recompose=recompose)
-
-        Widget.refresh = refresh  # type: ignore[method-assign]
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        Widget.refresh = self._refresh  # type: ignore[method-assign]
-
-    def watch(self, screen: Any) -> None:
-        """Time ``screen``'s layout passes and note the layout requests it takes."""
-        original, post = screen._refresh_layout, screen.post_message
-
-        def timed(*args: Any, **kwargs: Any) -> Any:
-            started = time.perf_counter()
-            try:
-                return original(*args, **kwargs)
-            finally:
-                if self.active:
-                    self.passes.append((time.perf_counter() - started) * 1000)
-                    self.pass_causes.append(tuple(sorted(self._taken or {"(resize or scroll)"})))
-                    self.causes.update(self.pass_causes[-1])
-                self._taken = set()
-
-        def posted(message: Any) -> bool:
-            if isinstance(message, Layout) and (not isinstance(screen, AppScreen) or lays_out(message.widget)):
-                self._taken.add(_name(message.widget))
-            return bool(post(message))
-
-        screen._refresh_layout = timed
-        screen.post_message = posted
-
-    def forget(self, passes: int, requesters: Counter[str], causes: Counter[str]) -> None:
-        """Forget what was traced since there were ``passes`` passes (a step not measured)."""
-        del self.passes[passes:]
-        del self.pass_causes[passes:]
-        self.requesters, self.causes = requesters, causes
-
-    def summary(self, steps: int) -> str:
-        """The passes per step and who asked for them."""
-        per = max(1, steps)
-        asked = ", ".join(f"{name} x{count / per:.1f}" for name, count in self.requesters.most_common(6))
-        answered = ", ".join(f"{name} {count / max(1, len(self.passes)):.0%}"
-                             for name, count in self.causes.most_common(6))
-        return (f"{len(self.passes) / per:.2f} layout passes per step, median {fmt(median(self.passes))} ms each; "
-                f"the passes were for: {answered or 'nobody'} (of the passes); "
-                f"layouts asked per step: {asked or 'none'}")
-
-
-def _name(widget: Widget) -> str:
-    """``Type#id`` of ``widget``, or of the pane (the nearest container with an id) it is in."""
-    if widget.id:
-        return f"{type(widget).__name__}#{widget.id}"
-    owner = next((node.id for node in widget.ancestors if node.id), None)
-    return f"{type(widget).__name__} in #{owner}"
 
 
 def _idle(app: TimedApp, driver: Driver) -> bool:
@@ -210,10 +138,12 @@ class StepPasses:
     number: int
     keys: str
     passes: tuple[tuple[str, ...], ...]
+    ui: float
+    """The step's UI part, ms."""
 
     def line(self) -> str:
         causes = "; ".join(", ".join(cause) for cause in self.passes)
-        return f"{self.lesson} step {self.number} ({self.keys}): {len(self.passes)} passes: {causes}"
+        return f"{self.lesson} step {self.number} ({self.keys}): {fmt(self.ui)} ms, {len(self.passes)} passes: {causes}"
 
 
 @dataclasses.dataclass
@@ -236,9 +166,10 @@ class Walk:
         return [part for parts in self.by_kind.values() for part in parts]
 
 
-async def _walk(recording: Path, record: Path, trace: LayoutTrace, size: tuple[int, int], walk: Walk) -> None:
+async def _walk(recording: Path, record: Path, trace: LayoutTrace, size: tuple[int, int], walk: Walk,
+                profiler: cProfile.Profile | None = None) -> None:
     """Replay ``recording`` at ``size`` along its recorded path; time each step that shows a new
-    state, into ``walk``."""
+    state, into ``walk`` (``profiler``: over the UI part of each step)."""
     steps = tuple(PathStep(step.kind, step.arg, "") for step in recorded_path(load(str(recording))))
     config = dataclasses.replace(replay_config(read_recording(recording)), record=str(record))
     app = TimedApp(config)
@@ -253,11 +184,14 @@ async def _walk(recording: Path, record: Path, trace: LayoutTrace, size: tuple[i
             before, stops = driver.generation(), len(app.stopped_at)
             passes, requesters, causes = len(trace.passes), trace.requesters.copy(), trace.causes.copy()
             trace.active = True
+            app.profiler = profiler if step.kind != "start" else None
             note = await driver.do(step, before, STEP_TIMEOUT)
             if note.startswith(("FAILED", "TIMED OUT")):
                 raise RuntimeError(f"{recording.name} step {number} ({step.keys}) at {size}: {note}\n"
                                    + "\n".join(log.lines))
             painted = await _painted(app, driver, pilot)
+            if profiler is not None:
+                profiler.disable()
             trace.active = False
             if step.kind == "start" or driver.generation() == before:  # not measured
                 trace.forget(passes, requesters, causes)
@@ -268,7 +202,7 @@ async def _walk(recording: Path, record: Path, trace: LayoutTrace, size: tuple[i
             ui = max(painted - shown, 0.0) * 1000  # 0: the new state changed nothing on the screen
             walk.cpu.append(max(app.painted_cpu - app.shown_cpu[generation], 0.0) * 1000 if painted >= shown else 0.0)
             walk.steps.append(StepPasses(recording.name.split(".")[0], number, step.keys,
-                                         tuple(trace.pass_causes[passes:])))
+                                         tuple(trace.pass_causes[passes:]), ui))
             walk.by_kind.setdefault(f"key {step.arg}" if step.kind == "key" else step.kind, []).append(ui)
             if resumed:
                 walk.mi.append((shown - resumed[-1]) * 1000)
@@ -295,20 +229,23 @@ def _errors(record: Path) -> Counter[str]:
 
 
 def measure(quick: bool = False, lessons: tuple[str, ...] = LESSONS, sizes: tuple[tuple[int, int], ...] = SIZES,
-            passes: int = PASSES, steps: bool = False) -> list[Result]:
+            passes: int = PASSES, steps: bool = False, profile: str | None = None) -> list[Result]:
     """Walk each of ``lessons`` (``quick``: race, once) ``passes`` times at each of ``sizes``;
-    ``steps``: also print each step that cost more than one layout pass, with what each was for."""
+    ``steps``: also print each step that cost more than one layout pass, with what each was for,
+    and the slowest steps; ``profile``: cProfile the UI parts, the statistics saved to
+    ``profile`` (``.WxH`` added per size) and their top functions printed."""
     if quick:
         lessons, passes = ("race",), 1
     results: list[Result] = []
     for size in sizes:
         total, errors = Walk(), Counter[str]()
+        profiler = cProfile.Profile() if profile else None
         with LayoutTrace() as trace:
             for _ in range(passes):
                 for name in lessons:
                     with tempfile.TemporaryDirectory(prefix="cudatui-bench-") as tmp:
                         record = Path(tmp) / "record.jsonl"
-                        asyncio.run(_walk(RECORDINGS_DIR / f"{name}.jsonl.gz", record, trace, size, total))
+                        asyncio.run(_walk(RECORDINGS_DIR / f"{name}.jsonl.gz", record, trace, size, total, profiler))
                         errors += _errors(record)
         where = f"{len(lessons)} lesson recording{'s' if len(lessons) > 1 else ''} x {passes}"
         results += _results(total, errors, trace, f"{size[0]}x{size[1]}", where)
@@ -316,7 +253,20 @@ def measure(quick: bool = False, lessons: tuple[str, ...] = LESSONS, sizes: tupl
             for step in total.steps:
                 if len(step.passes) > 1:
                     print(f"{size[0]}x{size[1]} {step.line()}", flush=True)
+            for step in sorted(total.steps, key=lambda s: -s.ui)[:SLOWEST]:
+                print(f"{size[0]}x{size[1]} slowest: {step.line()}", flush=True)
+        if profiler is not None and profile:
+            _print_profile(profiler, f"{profile}.{size[0]}x{size[1]}")
     return results
+
+
+def _print_profile(profiler: cProfile.Profile, path: str) -> None:
+    """Save ``profiler``'s statistics to ``path`` and print the top functions by cumulative time."""
+    profiler.dump_stats(path)
+    out = io.StringIO()
+    pstats.Stats(path, stream=out).sort_stats("cumulative").print_stats(PROFILE_TOP)
+    print(f"profile of the UI parts saved to {path}; top {PROFILE_TOP} by cumulative time:")
+    print(out.getvalue().split("ncalls", 1)[-1].rstrip(), flush=True)
 
 
 def _results(walk: Walk, errors: Counter[str], trace: LayoutTrace, size: str, where: str) -> list[Result]:
@@ -363,6 +313,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--passes", type=int, default=PASSES, help=f"walks of each lesson per size (default {PASSES})")
     parser.add_argument("--steps", action="store_true",
                         help="print each step that cost more than one layout pass, and what each pass was for")
+    parser.add_argument("--profile", metavar="PATH",
+                        help="cProfile the UI parts; statistics saved to PATH.WxH, top functions printed")
     parser.add_argument("--size", choices=[f"{w}x{h}" for w, h in SIZES], help="one size only (default: both)")
     args = parser.parse_args(argv)
     for name in args.lessons or ():
@@ -371,7 +323,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.passes < 1:
         parser.error("--passes must be at least 1")
     sizes = tuple(s for s in SIZES if args.size in (None, f"{s[0]}x{s[1]}"))
-    print_results(measure(args.quick, tuple(args.lessons or LESSONS), sizes, args.passes, args.steps))
+    print_results(measure(args.quick, tuple(args.lessons or LESSONS), sizes, args.passes, args.steps, args.profile))
     return 0
 
 

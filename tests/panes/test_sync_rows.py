@@ -115,3 +115,43 @@ async def test_a_row_painted_before_the_table_measured_it_is_painted_again_at_th
         await pilot.pause()
         assert table.columns["condition"].content_width >= len("depth == 3 && blockIdx.x < 3")  # type: ignore[index]
         assert "depth == 3 && blockIdx.x < 3" in "".join(s.text for s in table.render_line(1))
+
+
+class CountingTable(PaneTable[str]):
+    """A PaneTable that counts its row repaints (:meth:`refresh_row`)."""
+
+    repaints = 0
+
+    def refresh_row(self, row_index: int) -> CountingTable:
+        self.repaints += 1
+        super().refresh_row(row_index)
+        return self
+
+
+class ManyRowsApp(App[None]):
+    def compose(self) -> ComposeResult:
+        yield CountingTable()
+
+
+async def test_a_sync_that_changes_every_cell_of_many_rows_repaints_each_row_once_and_shows_them():
+    """A shared array of 256 elements changed at a stop: each changed cell repainted its row, and
+    DataTable found the row's place over all the rows after each cell (60-80% of such a step's UI
+    part); the changed rows are repainted once each, at the end of the sync, and the whole table
+    once where more rows changed than it shows. The screen shows every new value."""
+    app = ManyRowsApp()
+    async with app.run_test(size=(60, 20)) as pilot:
+        table = app.query_one(CountingTable)
+        columns = ("index", "value", "hex")
+        sync_rows(table, columns, {f"r{i}": (f"[{i}]", f"{i}", f"0x{i:04x}") for i in range(300)})
+        await pilot.pause()
+        table.repaints = 0
+        sync_rows(table, columns, {f"r{i}": (f"[{i}]", f"{i}", f"0x{i:04x}" if i % 50 else "0xffff") for i in range(300)})
+        assert table.repaints == 5  # one per changed row (the widest of a column measures it)
+        table.repaints = 0
+        sync_rows(table, columns, {f"r{i}": (f"[{i}]", f"{i + 7}", f"0x{i + 7:04x}") for i in range(300)})
+        assert table.repaints == 0  # more rows than it shows: the table repainted once (refresh)
+        await pilot.pause()
+        screen = app.export_screenshot()
+        for i in range(5):  # the rows on the screen show their new values
+            assert f"0x{i + 7:04x}" in screen and f"0x{i:04x}" not in screen  # no new value is under 0x0007
+        assert all(f"0x{i + 7:04x}" in "".join(s.text for s in table.render_line(i + 1)) for i in range(15))
