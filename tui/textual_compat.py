@@ -88,6 +88,7 @@ __all__ = [
     "ServeHooks", "Toast", "app_notifications",
     "log_forget_rendered_line", "log_line_processor", "log_line_strip", "table_bump_update_count", "table_cell_key", "table_has_cell",
     "table_render_inputs", "table_row_index", "table_set_cell_quietly", "toast_notification", "toasts_take_no_selection",
+    "forget_arrangements",
 ]
 
 TEXTUAL_VERSION = "8.2.8"
@@ -105,6 +106,8 @@ PRIVATE_NAMES = frozenset({
     "_toast", "_notification", "_notifications",
     # textual.screen.Screen
     "_screen_resized", "_size", "_refresh_layout", "_layout_required",
+    # textual.widget.Widget
+    "_clear_arrangement_cache",
     # textual.app.App, textual.screen.Screen, textual._dispatch_key (keys)
     "_on_key", "_modal_binding_chain", "_dispatch_key",
     # textual._types
@@ -113,6 +116,21 @@ PRIVATE_NAMES = frozenset({
     "_make_app",
 })
 """The private Textual names this module uses; no other module of tui/ may name one."""
+
+
+# Widget ------------------------------------------------------------------------------------------
+
+
+def forget_arrangements(widget: Widget) -> None:
+    """Drop the arrangements cached by ``widget``'s ancestors. Textual keys a container's cached
+    arrangement on its size alone and clears it when a child's style asks for a layout; a size
+    rule set within a layout pass (:func:`~cudatui.tui.panes.base.set_in_pass`) asks for none, so
+    a container back at a size it had before would lay its children out as they were then (the
+    source pane two rows short, a blank row under it, after the exception banner came and the
+    guide went at 80x24)."""
+    for ancestor in widget.ancestors:
+        if isinstance(ancestor, Widget):
+            ancestor._clear_arrangement_cache()
 
 
 # ScrollView --------------------------------------------------------------------------------------

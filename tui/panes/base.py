@@ -25,7 +25,7 @@ from textual.widgets.data_table import CellType, ColumnKey, RowKey
 
 from cudatui.gdbbridge import DebuggerQueries, StopState
 from cudatui.tui.textual_compat import (
-    DataTableHooks, SegmentLines, table_bump_update_count, table_cell_key, table_has_cell, table_render_inputs,
+    DataTableHooks, SegmentLines, forget_arrangements, table_bump_update_count, table_cell_key, table_has_cell, table_render_inputs,
     table_row_index, table_set_cell_quietly,
 )
 
@@ -119,7 +119,10 @@ def set_in_pass(widget: Widget, rule: str, value: int | str | None) -> None:
     CSS's) of ``widget`` from a container's ``arrange``, within the layout pass that gives the
     container its size: the pass lays ``widget`` out as set and asks for no other (a style set
     as usual asks for a layout pass; set on the Resize after a pass, it was a second one)."""
-    widget.styles.set_rule(rule, None if value is None else Scalar.parse(str(value)))
+    scalar = None if value is None else Scalar.parse(str(value))
+    if widget.styles.get_rule(rule) != scalar:
+        widget.styles.set_rule(rule, scalar)
+        forget_arrangements(widget)  # an arrangement cached for the old rule is stale
 
 
 class InfoLine(Static):
