@@ -44,10 +44,14 @@ def command(path: Path) -> str:
     return f"{run} replay {shlex.quote(str(path))} --source-dir {sources} {breaks}"
 
 
-@pytest.mark.xfail(reason="known, issue 31: in a full `python -m tests` run (4 workers on 2 cores) one walk in 16 "
-                   "fails at a step (Sanitize: d at 80x24, a Locals or Stack row not repainted); each passes alone and "
-                   "under a busy-loop load; cause not found", strict=False)
-@pytest.mark.parametrize("size", [(80, 24), (160, 48)], ids=["80x24", "160x48"])
+BLANK_STACK_ROW = pytest.mark.xfail(
+    reason="known, issue 31: under load (both cores busy) about one 160x48 walk in eight shows the Stack pane's "
+           "device frame row blank at the first stop (the table renders the row's text; the terminal keeps a blank "
+           "line there: a paint lost, not a test defect); the tab and focus races are fixed", strict=False)
+"""The one failure left under load, at 160x48 only (the walks at 80x24 pass under it: they are strict)."""
+
+
+@pytest.mark.parametrize("size", [(80, 24), pytest.param((160, 48), marks=BLANK_STACK_ROW)], ids=["80x24", "160x48"])
 @pytest.mark.parametrize("path", CASES, ids=[*(lesson.name for lesson in LESSONS), "panes_path"])
 def test_recorded_path_key_by_key_shows_each_recorded_stop(path: Path, size: tuple[int, int], tmp_path: Path,
                                                            claim_counts: dict[str, str]) -> None:
