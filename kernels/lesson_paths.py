@@ -288,7 +288,9 @@ PATHS: dict[str, tuple[PathStep, ...]] = {
         _s("pane", "disassembly", "SASS of the window read", _c("disassembly", r"SASS ")),
         _s("sanitize", "racecheck", "the recorded racecheck report: the store in load_tile races with the read",
            _c("sanitizer", r"tile\.cu:(28|37)", "next 1")),
-        _s("debug", "", "d: the program runs again to the racing thread"),
+        _s("debug", "", "d asks which side of the race to stop at (1 the read in box3x3, 2 the write in load_tile); "
+                        "1: the program runs again to a thread at the read",
+           _c("screen", r"tile\.cu:37 · box3x3", "next 1")),
     ),
 }
 """The recorded path of each lesson, by lesson name."""

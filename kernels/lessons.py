@@ -338,7 +338,8 @@ LESSONS: tuple[Lesson, ...] = (
         ),
         next_steps=(
             "g, then block (1,1,0) thread (15,15,0); then : print tile[16][16]@3",
-            "S runs racecheck (Sanitize pane): the store in load_tile races with the read in box3x3",
+            ("S runs racecheck (Sanitize pane): the store in load_tile races with the read in box3x3; d asks which "
+             "side to stop at (1 the read, 2 the write) and runs the program again to it"),
             "cudatui demo tile --fixed: __syncthreads() after load_tile, output equals torch's",
         ),
         fix="call __syncthreads() between load_tile and the window reads",

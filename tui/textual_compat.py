@@ -52,6 +52,13 @@ Why each hack exists:
   (space in Breaks, then a click on the Stack tab: the breakpoint stayed on). A key that a click
   overtook is bound where it was typed; any other key is looked up as Textual does.
   ``dispatch_key`` is in the private ``textual._dispatch_key``.
+- Tabs (:class:`TabsFocusedOnPress`), for the workspace's tab row: a press on a tab focuses the
+  tab row (as on any focusable widget), and Textual's ``Tabs._on_tab_clicked`` (and
+  ``_on_underline_clicked``) focuses it again once the tab's Clicked message has come up to it. A
+  widget pressed meanwhile (a busy app takes the click on the Sanitize tab and the click on its
+  findings table in one turn) lost the focus to the tab row: ``d`` then went to the tab row and
+  the finding was never debugged. The tab row takes the focus on the press only;
+  ``_activate_tab`` activates the tab as Textual does.
 - ``SegmentLines`` (``textual._types``): the type of a rendered cell.
 - textual-serve 1.1.3 (:class:`ServeHooks`), for :class:`~cudatui.tui.commands.serve.FollowServer`: its
   ``Server`` builds its aiohttp application in ``_make_app`` and offers no way to check a request
@@ -79,13 +86,14 @@ from textual.screen import Screen
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.widget import Widget
-from textual.widgets import DataTable, Log
+from textual.widgets import DataTable, Log, Tab, Tabs
+from textual.widgets._tabs import Underline
 from textual.widgets._toast import Toast
 from textual.widgets.data_table import CellType, ColumnKey, RowKey
 
 __all__ = [
     "PRIVATE_NAMES", "DataTableHooks", "InPlaceScrollView", "InPlaceTree", "KeysWhereTyped", "LogHooks", "SameSizeScreen", "SegmentLines",
-    "ServeHooks", "Toast", "app_notifications",
+    "ServeHooks", "TabsFocusedOnPress", "Toast", "app_notifications",
     "log_forget_rendered_line", "log_line_processor", "log_line_strip", "table_bump_update_count", "table_cell_key", "table_has_cell",
     "table_render_inputs", "table_row_index", "table_set_cell_quietly", "toast_notification", "toasts_take_no_selection",
     "forget_arrangements",
@@ -110,6 +118,8 @@ PRIVATE_NAMES = frozenset({
     "_clear_arrangement_cache",
     # textual.app.App, textual.screen.Screen, textual._dispatch_key (keys)
     "_on_key", "_modal_binding_chain", "_dispatch_key",
+    # textual.widgets.Tabs
+    "_tabs", "_on_tab_clicked", "_on_underline_clicked", "_activate_tab",
     # textual._types
     "_types",
     # textual_serve.server.Server (1.1.3)
@@ -214,6 +224,25 @@ class KeysWhereTyped(_App):
                 if not binding.priority and await self.run_action(binding.action, namespace):
                     return
         await dispatch_key(self, event)
+
+class TabsFocusedOnPress(Tabs):
+    """Tabs that take the focus when pressed, not again once the click's message reaches them
+    (see the module docstring): a widget pressed meanwhile keeps it."""
+
+    async def _on_tab_clicked(self, event: Tab.Clicked) -> None:
+        event.prevent_default()  # Textual calls each class's handler, Tabs' after this one unless prevented
+        event.stop()
+        self._activate_tab(event.tab)
+
+    def _on_underline_clicked(self, event: Underline.Clicked) -> None:
+        event.prevent_default()
+        event.stop()
+        offset = event.offset + (0, -1)
+        for tab in self.query(Tab):
+            if offset in tab.region and not tab.disabled:
+                self._activate_tab(tab)
+                break
+
 
 class InPlaceTree(InPlaceScrollView):
     """Mixed in before a Tree: lines added or gone (``Tree._invalidate``, which asks for a layout

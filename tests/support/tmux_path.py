@@ -24,6 +24,16 @@ FOOTER = {"Stack": "Up frame", "Warps": "Warp watch", "Shared": "Format", "Break
 TAB_ROW = re.compile(r"^(Locals\s+Focus\s+Warps\s+)?Stack\s+Breaks")
 
 
+def race_sides(pane: str) -> tuple[str, str] | None:
+    """The two lines of the first race on two lines the Sanitize pane lists (``tile.cu:37/28``:
+    ``tile.cu:37`` and ``tile.cu:28``; ``a.cu:3/b.cu:5``), None when it lists none."""
+    match = re.search(r"([\w.-]+):(\d+)/(?:([\w.-]+):)?(\d+)\b", pane)
+    if match is None:
+        return None
+    file, line, other, other_line = match.groups()
+    return f"{file}:{line}", f"{other or file}:{other_line}"
+
+
 class ScreenPath:
     """The app in the tmux server's window, ``wide`` at 160x48 (every pane shown)."""
 
@@ -333,11 +343,18 @@ class ScreenPath:
         elif kind == "debug":
             self.show("sanitizer")
             self.cursor_to("Sanitize", r"^\s*\d+\s+\S")
-            two_lines = any(re.search(r"\S:\d+/\d", text) for _, _, text in self.pane_rows("Sanitize"))
+            sides = race_sides("\n".join(self.pane("Sanitize")))
             self.keys("d")
-            if two_lines:  # a race on two lines (tile.cu:37/28): d asks which side; the recording took the first
-                self.wait(lambda: "Debug which side of the race?" in self.tmux.screen(), "the race's side dialog")
+            if sides:  # a race on two lines (tile.cu:37/28): d asks which side; the recording took the first
+                self.wait(lambda: self.side_chooser_shows(sides), f"the race's side dialog offering 1 {sides[0]}, 2 {sides[1]}")
                 self.keys("1")
+
+    def side_chooser_shows(self, sides: tuple[str, str]) -> bool:
+        """Whether the dialog ``d`` opens on a race asks which side, numbering each side's line
+        (``1  Read   tile.cu:37  box3x3``)."""
+        screen = self.tmux.screen()
+        return "Debug which side of the race?" in screen and all(
+            re.search(rf"\b{number}\s+\S+\s+{re.escape(place)}\b", screen) for number, place in zip("12", sides))
 
     def submit(self, taken: Callable[[], bool], why: str) -> None:
         """Enter in an input, again if the app did not take it (an enter the busy app dropped:

@@ -38,6 +38,7 @@ from cudatui.tui.panes.shared_memory import SharedMemoryPane
 from cudatui.tui.panes.source import SourcePane
 from cudatui.tui.panes.stack import StackPane
 from cudatui.tui.panes.warps import WarpsPane
+from cudatui.tui.textual_compat import TabsFocusedOnPress
 from cudatui.tui.widgets.splitter import Splitter
 
 WIDE = (120, 36)
@@ -125,6 +126,8 @@ class Workspace(Container):
         """The pane not of COLUMN chosen last (shown under the source on wide screens)."""
         self._laid = False
         """Whether :meth:`apply` chose the layout (the split sizes then follow each layout pass)."""
+        self._laid_tab = ""
+        """The tab the last layout selected in the tab row."""
 
     def compose(self) -> ComposeResult:
         with Vertical(id="left"):
@@ -132,7 +135,7 @@ class Workspace(Container):
             yield SourcePane(lambda: self.debugger.config.source_dirs, recorded=config.replayed, id="source")
             yield Splitter("source", vertical=False, id="split-source")
             with Vertical(id="dock"):
-                yield Tabs(*(Tab(spec.title, id=f"tab-{spec.id}") for spec in SIDE_PANES), id="side-tabs")
+                yield TabsFocusedOnPress(*(Tab(spec.title, id=f"tab-{spec.id}") for spec in SIDE_PANES), id="side-tabs")
                 with Container(id="side-panes"):
                     for spec in SIDE_PANES:
                         if spec.id not in COLUMN:
@@ -183,25 +186,37 @@ class Workspace(Container):
         if self.screen.maximized is not None and self.screen.maximized is not pane:
             self.screen.minimize()
         if pane_id != "source" and not (pane_id in COLUMN and self.wide):
-            self.query_one(Tabs).active = f"tab-{pane_id}"
-            self._select(pane_id, chosen=True)
+            clicked = self._take_clicked_tab()  # a tab clicked just before: this choice comes after it
+            if self._choose(pane_id, chosen=True) or clicked:
+                self.apply()
         return pane
 
     @on(Tabs.TabActivated, "#side-tabs")
-    def _tab_activated(self, event: Tabs.TabActivated) -> None:
-        if event.tab.id:
-            self._select(event.tab.id.removeprefix("tab-"))
+    def _tab_activated(self) -> None:
+        """A tab the user chose: the one the tab row shows now, not the message's (a message
+        about a tab that a layout has replaced since changes nothing)."""
+        if self._take_clicked_tab():
+            self.apply()
 
-    def _select(self, pane_id: str, chosen: bool = False) -> None:
-        """Show ``pane_id``'s tab; a tab activated on a wide screen (where hiding a tab activates
-        the next one) changes only the pane under the source, unless ``chosen`` (show_pane)."""
+    def _take_clicked_tab(self) -> bool:
+        """Take the tab row's active tab as chosen when it is not the tab the last layout selected
+        (the user clicked it since: its TabActivated is still on its way); whether the pane to
+        show changed. A layout done before that message came (a resize: the stop's banner going
+        away) selected the old tab again, and the two messages then selected each other's tab in
+        turn, for ever."""
+        active = self.query_one(Tabs).active
+        return bool(active) and active != self._laid_tab and self._choose(active.removeprefix("tab-"))
+
+    def _choose(self, pane_id: str, chosen: bool = False) -> bool:
+        """Make ``pane_id`` the pane shown in the tabs; a tab activated on a wide screen (where
+        hiding a tab activates the next one) changes only the pane under the source, unless
+        ``chosen`` (show_pane). Whether that changed anything."""
         before = (self.active, self._last_dock)
         if chosen or not self.wide:
             self.active = pane_id
         if pane_id not in COLUMN:
             self._last_dock = pane_id
-        if (self.active, self._last_dock) != before:
-            self.apply()
+        return (self.active, self._last_dock) != before
 
     def _pane_ids(self) -> set[str]:
         return {spec.id for spec in SIDE_PANES}
@@ -217,7 +232,8 @@ class Workspace(Container):
         with self.app.batch_update():
             self.set_class(wide, "-wide")
             tabs = self.query_one(Tabs)
-            selected = f"tab-{self._last_dock if wide else self.active}"
+            self._take_clicked_tab()  # a tab clicked since the last layout stays chosen
+            selected = self._laid_tab = f"tab-{self._last_dock if wide else self.active}"
             if tabs.active != selected:
                 tabs.active = selected  # before hiding tabs: hiding the active one activates another
             for pane_id in COLUMN:
