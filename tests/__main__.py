@@ -13,9 +13,9 @@ Arguments after ``--`` go to every pytest run (``python -m tests -- -x``). GPU t
 ``gpu`` and skip themselves without a GPU.
 
 The tiers write Python's bytecode to .pytest_cache/pycache (``PYTHONPYCACHEPREFIX``), even where
-``PYTHONDONTWRITEBYTECODE`` is set (the 2-core machines set it): otherwise every pytest worker compiled every
-module and rewrote the asserts of every test module again (5.0 s of CPU for one collection of the
-app tier, 2.3 s with the cache), and every app, replay stand-in and tool a test starts compiled
+``PYTHONDONTWRITEBYTECODE`` is set (the 2-core machines set it): otherwise every pytest worker
+compiled every module and rewrote the asserts of every test module again (collecting tier 4: 5.0 s
+of CPU, 2.3 s with the cache), and every app, replay stand-in and tool a test starts compiled
 cudatui again. The repository's own folders stay free of ``__pycache__``.
 """
 

@@ -32,6 +32,7 @@ def test_every_packaged_recording_is_checked() -> None:
     assert any(p.parent.name == "findings" for p in RECORDINGS)
 
 
+@pytest.mark.long  # a lesson walk each: handed out first, not left for the end of the run
 @pytest.mark.parametrize("path", RECORDINGS, ids=lambda p: str(p.relative_to(ROOT)))
 async def test_replayed_path_builds_the_recorded_stop_states(path: Path) -> None:
     recorded = path_of(path)

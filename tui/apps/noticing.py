@@ -93,7 +93,8 @@ class NoticesApp(NavigatingApp):
         screen.set_class(not right, "-toasts-left")
 
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
-        self.place_toasts()
+        if self.screen_stack:  # a focus change still queued while the app closes comes after its screens
+            self.place_toasts()
 
     def action_notices(self) -> None:
         if not isinstance(self.screen, NoticesScreen):
