@@ -43,7 +43,8 @@ Why each hack exists:
   skips that pass when its size is the one it has (what Textual itself checks on resume). A
   layout pass sets every widget's ``virtual_size``, which asks for a second pass that changes
   nothing unless a scrollbar came or went: the screen drops those requests (``_refresh_layout``,
-  ``_layout_required``).
+  ``_layout_required``). Its compositor (:class:`LaidOutCompositor`) repaints every widget a
+  layout pass moved or resized, also when the map was arranged again in between.
 - Keys (:class:`KeysWhereTyped`), for :class:`~cudatui.tui.apps.toasts.ToastingApp`: the App gives
   a key to the focused widget, and looks its bindings up when the key has bubbled back, from the
   widget focused THEN (``App._on_key``, ``Screen._modal_binding_chain``). A click the App took
@@ -78,6 +79,7 @@ from rich.style import Style
 from textual import events
 from textual._dispatch_key import dispatch_key
 from textual._types import SegmentLines
+from textual._compositor import Compositor, CompositorMap, ReflowResult
 from textual.app import App
 from textual.geometry import Region, Size
 from textual.notifications import Notification
@@ -92,7 +94,7 @@ from textual.widgets._toast import Toast
 from textual.widgets.data_table import CellType, ColumnKey, RowKey
 
 __all__ = [
-    "PRIVATE_NAMES", "DataTableHooks", "InPlaceScrollView", "InPlaceTree", "KeysWhereTyped", "LogHooks", "SameSizeScreen", "SegmentLines",
+    "PRIVATE_NAMES", "DataTableHooks", "InPlaceScrollView", "InPlaceTree", "KeysWhereTyped", "LaidOutCompositor", "LogHooks", "SameSizeScreen", "SegmentLines",
     "ServeHooks", "TabsFocusedOnPress", "Toast", "app_notifications",
     "log_forget_rendered_line", "log_line_processor", "log_line_strip", "table_bump_update_count", "table_cell_key", "table_has_cell",
     "table_render_inputs", "table_row_index", "table_set_cell_quietly", "toast_notification", "toasts_take_no_selection",
@@ -112,7 +114,8 @@ PRIVATE_NAMES = frozenset({
     "_scroll_update", "_invalidate", "_get_scrollable_region", "_container_size", "_refresh_scrollbars",
     # textual.widgets._toast.Toast, textual.app.App
     "_toast", "_notification", "_notifications",
-    # textual.screen.Screen
+    # textual.screen.Screen, textual._compositor
+    "_compositor", "_full_map", "_dirty_regions",
     "_screen_resized", "_size", "_refresh_layout", "_layout_required",
     # textual.widget.Widget
     "_clear_arrangement_cache",
@@ -271,6 +274,10 @@ class SameSizeScreen(Screen[object]):
     widgets whose scrollbars the pass showed or hid.
     """
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._compositor = LaidOutCompositor()
+
     def _screen_resized(self, size: Size) -> None:
         if size != self._size:
             super()._screen_resized(size)
@@ -286,6 +293,36 @@ class SameSizeScreen(Screen[object]):
             if widget._layout_required and widget not in pending and (
                     not widget.is_scrollable or bars.get(widget) == _scrollbars(widget)):
                 widget._layout_required = False
+
+
+class LaidOutCompositor(Compositor):
+    """A Compositor whose layout pass (``reflow``) repaints what moved since the last pass.
+
+    Textual marks for repaint the regions of the widgets whose place changed between the map it
+    had and the one the pass arranges. But that map is also arranged again, lazily, when a
+    widget's region is asked for after an update of a widget not on the screen (a hidden pane,
+    a table with ``display: none``): that map already has the new places, marks nothing, and
+    the pass after it found no change. A widget grown meanwhile got its new rows painted only
+    where something else was repainted: the Stack pane's frame row stayed blank at the first
+    stop under load (the table had asked for a repaint at its old height of one row). Here the
+    pass compares with the map the last pass arranged, and with the one arranged since.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.laid_out: CompositorMap = {}
+        """The map the last layout pass arranged (what the terminal was painted from)."""
+
+    def reflow(self, parent: Widget, size: Size) -> ReflowResult:
+        since = self._full_map
+        self._full_map = self.laid_out  # the changes (and resized widgets) since the last pass
+        result = super().reflow(parent, size)
+        self.laid_out = self._full_map
+        if since is not self.laid_out and size.region not in self._dirty_regions:
+            self._dirty_regions.update(  # and since a map arranged in between (painted from)
+                region for region in (geometry.clip.intersection(geometry.region)
+                                      for _, geometry in self._full_map.items() ^ since.items()) if region)
+        return result
 
 
 def _scrollbars(widget: Widget) -> tuple[bool, bool]:

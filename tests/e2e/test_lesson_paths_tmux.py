@@ -9,7 +9,6 @@ the lessons; ``cudatui replay`` for the recording the path driver made with GNU 
 
 from __future__ import annotations
 
-import re
 import shlex
 import shutil
 import sys
@@ -45,14 +44,6 @@ def command(path: Path) -> str:
     return f"{run} replay {shlex.quote(str(path))} --source-dir {sources} {breaks}"
 
 
-NOT_REPAINTED = re.compile(r"waiting for (?:the Stack pane to show|the Locals pane to list|"
-                           r"\w+ step \d+ \(.*?\): the guide says .*?; (?:stack|locals) to match)")
-"""The one failure left under load (about one walk in sixteen, both cores busy): a row of the Stack
-or Locals pane not painted with the stop's text (the Stack pane's device frame row a blank line at
-the first stop at 160x48, the table having rendered its text; idx still ``optimized out`` in
-Locals at 80x24 after n). Known, issue 31, open; any other failure of a walk fails it."""
-
-
 @pytest.mark.parametrize("size", [(80, 24), (160, 48)], ids=["80x24", "160x48"])
 @pytest.mark.parametrize("path", CASES, ids=[*(lesson.name for lesson in LESSONS), "panes_path"])
 def test_recorded_path_key_by_key_shows_each_recorded_stop(path: Path, size: tuple[int, int], tmp_path: Path,
@@ -75,11 +66,6 @@ def test_recorded_path_key_by_key_shows_each_recorded_stop(path: Path, size: tup
             screen.check(step)
             if claims is not None:
                 claims.check(screen, step)
-    except AssertionError as failure:
-        if NOT_REPAINTED.search(str(failure)):
-            pytest.xfail(f"known, issue 31: a pane row not painted with the stop's text: {str(failure).splitlines()[0]}")
-        raise
-    else:
         if claims is not None:
             claim_counts[f"{lesson} {size[0]}x{size[1]}"] = claims.summary()
             print(claims.summary())
