@@ -85,16 +85,22 @@ def test_quit_during_a_sanitizer_run_that_ignores_sigterm(tmp_path: Path) -> Non
     quit_and_check(app, {"gdb"}, (int(child_pid.read_text()),))
 
 
+def under_stand_in(tmp_path: Path, name: str, on_run: str, progress: Path) -> TerminalApp:
+    """cudatui on /bin/true in a terminal, its debugger the stand-in doing ``on_run`` at -exec-run
+    and writing its progress to ``progress`` (a script named ``name``, as a debugger is given)."""
+    debugger = tmp_path / name
+    command = stand_in("--on-run", on_run, "--progress", str(progress))
+    debugger.write_text("#!/bin/sh\nexec " + " ".join(f'"{word}"' for word in command) + "\n")
+    debugger.chmod(0o755)
+    return TerminalApp(["--debugger", str(debugger), "/bin/true"], cwd=tmp_path)
+
+
 def test_quit_during_a_flood_of_non_mi_lines(tmp_path: Path) -> None:
     """The stand-in debugger answers the first commands, then floods non-MI lines on -exec-run
     and never reads -gdb-exit (one that ignores SIGTERM too is killed a moment later:
     tests/reliability/test_transport.py); the UI's console pane stays bounded meanwhile."""
     progress = tmp_path / "progress.txt"
-    debugger = tmp_path / "flooding-gdb"
-    command = stand_in("--on-run", "flood", "--progress", str(progress))
-    debugger.write_text("#!/bin/sh\nexec " + " ".join(f'"{word}"' for word in command) + "\n")
-    debugger.chmod(0o755)
-    app = TerminalApp(["--debugger", str(debugger), "/bin/true"], cwd=tmp_path)
+    app = under_stand_in(tmp_path, "flooding-gdb", "flood", progress)
     try:
         wait_until(lambda: progress.exists() and progress.read_text(), why="4 MiB of flood read by the UI")
     except AssertionError:
@@ -109,11 +115,7 @@ def test_ctrl_q_after_50_mib_of_console_records_at_once(tmp_path: Path) -> None:
     took 3.8 s. The stand-in writes 50 MiB of ``~"..."`` records on -exec-run, all at once; once
     the UI has read them (the stand-in's writes returned), ctrl+q ends cudatui and the stand-in."""
     progress = tmp_path / "progress.txt"
-    debugger = tmp_path / "bursting-gdb"
-    command = stand_in("--on-run", "console-burst:50", "--progress", str(progress))
-    debugger.write_text("#!/bin/sh\nexec " + " ".join(f'"{word}"' for word in command) + "\n")
-    debugger.chmod(0o755)
-    app = TerminalApp(["--debugger", str(debugger), "/bin/true"], cwd=tmp_path)
+    app = under_stand_in(tmp_path, "bursting-gdb", "console-burst:50", progress)
     try:
         wait_until(lambda: progress.exists() and "burst written" in progress.read_text(), WAIT,
                    "the 50 MiB of console records read by cudatui")
