@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import replace
+from typing import Any
 
 from cudatui.gdbbridge.cuda.culprit import culprit_of
 from cudatui.gdbbridge.cuda.evaluation import evaluation
@@ -193,16 +194,16 @@ class StopRefresh:
 
     def publish_breakpoints(self) -> None:
         """Show changed breakpoints now, unless a refresh in flight will show them."""
-        ctx = self.ctx
-        if ctx.state is not None and ctx.builder is not None and ctx.breakpoints is not None and not self.refreshing:
-            self._publish(clean(ctx.builder.bump(ctx.state, breakpoints=ctx.breakpoints.listed)))
+        if self.ctx.breakpoints is not None:
+            self.publish_again(breakpoints=self.ctx.breakpoints.listed)
 
-    def publish_again(self) -> None:
-        """Something behind the stop's painting changed (the source folders): the stop shown again
-        (a new generation), unless a refresh in flight will show it."""
+    def publish_again(self, **changes: Any) -> None:
+        """Something behind the stop's painting changed (the breakpoints, the source folders): the
+        stop shown again with ``changes`` (a new generation), unless a refresh in flight will show
+        it."""
         ctx = self.ctx
         if ctx.state is not None and ctx.builder is not None and not self.refreshing:
-            self._publish(ctx.builder.bump(ctx.state))
+            self._publish(clean(ctx.builder.bump(ctx.state, **changes)))
 
     async def publish_watches(self) -> None:
         """The watches changed: the state shown again with their values (a new generation)."""

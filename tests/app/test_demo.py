@@ -297,7 +297,7 @@ async def test_a_recorded_live_lesson_sets_its_panes_up_before_the_build(tmp_pat
     async with app.run_test(size=(160, 48)) as pilot:
         await wait_for(pilot, lambda: app.query_one(ModeStatusBar).status.phase == "dead", timeout=60)
         assert app.query_one(GpuStatsPane).always
-        assert app.query_one(SharedMemoryPane).source_dirs == config.source_dirs
+        assert app.query_one(SharedMemoryPane).search_dirs() == config.source_dirs
         await pilot.press("q")
 
 

@@ -71,8 +71,7 @@ def test_formats_and_banks():
 async def test_extern_array_of_the_kernel_source_is_shown_without_adding_it():
     # reduce_racy declares `extern __shared__ float sdata[];` (bugs.cu, the recorded kernel's source):
     # not a local on cuda-gdb 13.0, found in the source and paged as blockDim.x = 256 elements
-    pane = SharedMemoryPane(page_size=32)
-    pane.source_dirs = (str(TRANSCRIPTS),)
+    pane = SharedMemoryPane(page_size=32, search_dirs=lambda: (str(TRANSCRIPTS),))
     app = PaneApp(pane, "inspect.jsonl", first_stop)
     async with app.run_test(size=(120, 24)) as pilot:
         await wait_for(pilot, lambda: app.ready)

@@ -104,8 +104,7 @@ async def test_a_source_file_is_read_clean(tmp_path: Path) -> None:
     source = (TRANSCRIPTS / "bugs.cu").read_text()
     hostile = f"extern __shared__ float{clipboard('SHARED-CLIP')} {title('SHARED-TITLE')}sdata[];"
     (tmp_path / "bugs.cu").write_text(source.replace("extern __shared__ float sdata[];", hostile))
-    pane = SharedMemoryPane(page_size=32)
-    pane.source_dirs = (str(tmp_path),)
+    pane = SharedMemoryPane(page_size=32, search_dirs=lambda: (str(tmp_path),))
     app = PaneApp(pane, "inspect.jsonl", first_stop)
     async with app.run_test(size=(120, 24)) as pilot:
         await wait_for(pilot, lambda: app.ready)

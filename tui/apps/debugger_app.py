@@ -39,7 +39,6 @@ from cudatui.tui.panes.console import ConsolePane
 from cudatui.tui.panes.exception import ExceptionBanner
 from cudatui.tui.panes.gpu_stats import GpuStatsPane
 from cudatui.tui.panes.output import OutputPane
-from cudatui.tui.panes.shared_memory import SharedMemoryPane
 from cudatui.tui.panes.source import SourcePane
 from cudatui.tui.panes.status import StatusBar
 
@@ -102,8 +101,6 @@ class DebuggerApp(PaneKeysApp):
         yield KeyBar(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
-        shared = self.query_one(SharedMemoryPane)
-        shared.source_dirs, shared.recorded = self.config.source_dirs, self.config.replayed
         self.query_one(GpuStatsPane).always = bool(self.config.record or self.config.replayed)
         self.start_debugger()
 
@@ -285,11 +282,9 @@ class DebuggerApp(PaneKeysApp):
             self.query_one(SourcePane).action_source_folder()
 
     def on_source_folder_chosen(self, message: SourceFolderChosen) -> None:
-        shared = self.query_one(SharedMemoryPane)
         why = self.debugger.add_source_dir(message.folder)
         if why is not None:
             self.query_one(SourcePane).note(why)
-        shared.source_dirs = self.config.source_dirs
 
     def on_frame_selected(self, message: FrameSelected) -> None:
         self.spawn(partial(self.debugger.select_frame, message.level), "frame")

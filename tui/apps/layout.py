@@ -83,6 +83,9 @@ CUDA_ROWS = 24
 def build(spec: PaneSpec, debugger: Debugger) -> Widget:
     if spec.cls is GpuStatsPane:
         pane: Widget = GpuStatsPane(debugger_sampler(debugger), id=spec.id)
+    elif spec.cls is SharedMemoryPane:
+        pane = SharedMemoryPane(debugger, search_dirs=lambda: debugger.config.source_dirs,
+                                recorded=debugger.config.replayed, id=spec.id)
     elif issubclass(spec.cls, QueryPane):
         pane = spec.cls(debugger, id=spec.id)
     else:

@@ -17,6 +17,7 @@ way, in a kernel or in a CPU program.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from rich.text import Text
 from textual import work
@@ -74,17 +75,19 @@ class SharedMemoryPane(QueryPane):
     page: reactive[int] = reactive(0)
     """The page of the array shown."""
 
-    def __init__(self, queries: DebuggerQueries | None = None, page_size: int = 256, *, name: str | None = None,
+    def __init__(self, queries: DebuggerQueries | None = None, page_size: int = 256, *,
+                 search_dirs: Callable[[], tuple[str, ...]] = tuple, recorded: bool = False, name: str | None = None,
                  id: str | None = None, classes: str | None = None) -> None:
         super().__init__(queries, name=name, id=id, classes=classes)
         self.page_size = page_size
         """Elements (rows, for a 2-D array) read per page."""
         self.added: list[SharedArray] = []
-        self.source_dirs: tuple[str, ...] = ()
-        """Where to look for a source file under the name the debugger gave (set by the app)."""
-        self.recorded = False
-        """True when the debugger's paths come from a recording (set by the app)."""
-        self._declared: dict[tuple[str, str], tuple[SharedDecl, ...]] = {}
+        self.search_dirs = search_dirs
+        """Where a source file is looked for under the name the debugger gave: the Debugger's config
+        says (D adds a folder), as for the Source pane."""
+        self.recorded = recorded
+        """True when the debugger's paths come from a recording."""
+        self._declared: dict[tuple[str, str, tuple[str, ...]], tuple[SharedDecl, ...]] = {}
         self.message = ""
         self._values: dict[tuple[int, str, int], tuple[str, ...]] = {}
         self._reading = Reading()
@@ -112,9 +115,10 @@ class SharedMemoryPane(QueryPane):
         if state is None or frame is None or not frame.func or not (frame.fullname or frame.file):
             return []
         path = frame.fullname or frame.file or ""
-        key = (path, frame.func)
+        dirs = self.search_dirs()
+        key = (path, frame.func, dirs)
         if key not in self._declared:
-            local = find_source(path, self.source_dirs, recorded=self.recorded)
+            local = find_source(path, dirs, recorded=self.recorded)
             try:
                 text = read_source(local) if local else ""
             except OSError:
