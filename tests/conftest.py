@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -45,6 +46,16 @@ def gpu_available() -> bool:
     return out.returncode == 0 and "GPU" in out.stdout
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """The tests run as a command typed at a terminal does, whoever started them: with SIGINT's
+    default action. A shell that starts a command in the background without job control
+    (``python -m tests &`` in a script or a CI step) starts it with SIGINT ignored, which every
+    process a test starts inherits; cudatui then rightly keeps it ignored, and the tests that
+    send it ctrl+c saw none (they failed in such runs only, on every worker)."""
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Tests marked ``long`` first, the longest (``long(N)``: N times a lesson walk, 1 if not
     given) before the others (a stable sort: the rest keep their order), so that the xdist workers
@@ -62,6 +73,25 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if "gpu" in item.keywords:
             item.add_marker(skip)
+
+
+def signal_dispositions() -> tuple[object, str]:
+    """SIGINT's Python handler, and the signals this process blocks and ignores (``/proc``): what
+    every process a test starts inherits."""
+    status = Path("/proc/self/status").read_text().splitlines()
+    return signal.getsignal(signal.SIGINT), " ".join(line for line in status if line.startswith(("SigBlk", "SigIgn")))
+
+
+@pytest.fixture(autouse=True)
+def signals_kept() -> Iterator[None]:
+    """A test that leaves the test process's signals changed (SIGINT ignored, say) fails, and they
+    are put back (SIGINT's handler): every later test's subprocesses would inherit them."""
+    before = signal_dispositions()
+    yield
+    after = signal_dispositions()
+    if after != before:
+        signal.signal(signal.SIGINT, before[0])  # type: ignore[arg-type]
+        pytest.fail(f"the test changed the test process's signals: {before} -> {after}")
 
 
 @pytest.fixture(autouse=True)

@@ -22,7 +22,7 @@ from tests.support.paths import ROOT
 from tests.support.tmux import TmuxServer
 from tests.support.wait import wait_until
 
-pytestmark = [pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux"), pytest.mark.one_at_a_time]
+pytestmark = [pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux")]
 
 WORDS = re.compile(r"(?<![\w@./-])[a-z]{2,}(?:,? [a-z]{2,}){2,}(?![\w(/.-])")
 """Three plain lower-case English words in a row (a sentence's body; code has punctuation)."""

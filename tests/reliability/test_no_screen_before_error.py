@@ -24,11 +24,6 @@ from tests.support.processes import children_named, in_directory
 from tests.support.terminal import TerminalApp
 from tests.support.wait import wait_until
 
-KNOWN_FULL_RUN = pytest.mark.xfail(
-    reason="known, issue 30: fails in the full four-worker `python -m tests` run on the 2-core box (ctrl+c lands "
-           "after the read or wait has ended), passes run alone; cause not found", strict=False)
-
-
 
 def killed_by_a_signal(directory: Path) -> str:
     script = directory / "crash-gdb"
@@ -120,7 +115,6 @@ def test_a_launcher_that_starts_the_rank_opens_the_ui_on_it(tmp_path: Path, shor
     assert not in_directory(work)
 
 
-@KNOWN_FULL_RUN
 def test_ctrl_c_while_waiting_for_the_rank_ends_the_launcher(tmp_path: Path, short: Path) -> None:
     """ctrl+c (SIGINT) while cudatui waits, before the screen, for a launcher that starts no
     rank (``sleep 600``): `cudatui: interrupted`, exit 130, and the launcher is gone."""
