@@ -93,7 +93,11 @@ def children_named(pid: int, name: str) -> list[int]:
     """The descendants of ``pid`` whose command is ``name``."""
     found, todo = [], [pid]
     while todo:
-        for task in Path(f"/proc/{todo.pop()}/task").glob("*/children"):
+        try:
+            tasks = list(Path(f"/proc/{todo.pop()}/task").glob("*/children"))
+        except OSError:  # it ended meanwhile: it has no children to list
+            continue
+        for task in tasks:
             try:
                 children = [int(child) for child in task.read_text().split()]
             except OSError:

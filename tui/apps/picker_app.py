@@ -17,4 +17,4 @@ class PickerApp(ToastingApp[str]):
         """The lesson to highlight first (the one just left with q)."""
 
     def on_mount(self) -> None:
-        self.push_screen(LessonPicker(self.highlight), self.exit)
+        self.push_screen(LessonPicker(self.highlight))

@@ -117,5 +117,9 @@ class LessonPicker(Screen[str]):
 
     @on(DataTable.RowSelected)
     def _selected(self, event: DataTable.RowSelected) -> None:
-        self.dismiss(str(event.row_key.value))
+        """The app ends with the lesson chosen, the picker still on the screen: popped first, the
+        app showed a blank screen before it ended, and a key typed once the picker had gone was
+        thrown away with the terminal's input when the app stopped (ctrl+q typed while the lesson
+        loads was lost)."""
+        self.app.exit(str(event.row_key.value))
 
