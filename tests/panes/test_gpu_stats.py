@@ -29,6 +29,7 @@ from cudatui.tui.apps.stats_app import StatsApp
 from tests.support.nvml import (
     NO_DRIVER_REASON, NVML_WORKS, SAMPLES, NoDriverSource, cuda_gdb_pci_bus, needs_samples, no_driver,
 )
+from tests.support.screen import screen_rows
 from tests.support.wait import wait_for
 
 
@@ -273,6 +274,27 @@ async def test_debuggee_pid_is_marked_in_the_process_list():
         assert "debuggee" in str(table.get_cell(str(pid), "mark"))
         others = [k.value for k in table.rows if k.value != str(pid)]
         assert all(str(table.get_cell(k, "mark")) == "" for k in others)
+
+
+async def test_a_memory_value_grown_wider_is_shown_whole():
+    """The recorded H200 samples: process 1339's memory grows from 1,092 MiB to tens of GiB; its
+    column widens with it (measured once, it showed ``30,788 Mi``: screenshots/gpu-160x48)."""
+    snapshots = list(iter_snapshots_jsonl(SAMPLES))
+    grown = next(i for i, snap in enumerate(snapshots)
+                 if any(p.pid == 1339 and (p.used_memory or 0) >= 10_000 * 1024**2 for p in snap.gpus[0].processes))
+    assert any(p.pid == 1339 for snap in snapshots[:grown] for p in snap.gpus[0].processes)  # shown narrower before
+    source = GatedSource(ReplaySource(SAMPLES))
+    source.allow(grown + 1)  # sampling stops there: what the screen shows settles
+    app = StatsApp(Sampler(source, interval_s=0.05))
+    async with app.run_test(size=(160, 48)) as pilot:
+        table = app.query_one(GpuStatsPane).query_one(DataTable)
+        await wait_for(pilot, lambda: source.reads == grown + 1 and "1339" in table.rows
+                       and str(table.get_cell("1339", "mem")).endswith("MiB")
+                       and len(str(table.get_cell("1339", "mem"))) >= len("10,000 MiB"))
+        value = str(table.get_cell("1339", "mem"))
+        await wait_for(pilot, lambda: any("1339" in row and value in row for row in screen_rows(app)),
+                       why=lambda: f"{value} whole on the screen:\n" + "\n".join(screen_rows(app)[:14]))
+        source.allow(1)  # the read waiting at the gate ends
 
 
 # ---- formatting --------------------------------------------------------------------------

@@ -19,6 +19,7 @@ from cudatui.gdbbridge import (
     Debugger, GpuSample, NvmlUnavailable, RecordedSource, Sampler, Snapshot, clean, find_device,
 )
 from cudatui.tui.messages import Sampled, Unavailable
+from .base import sync_rows
 
 STYLES = {"ok": "green", "warn": "yellow", "high": "bold red", "na": "dim"}
 """Rich style per level."""
@@ -27,6 +28,8 @@ BAD_THROTTLE = {"hw slowdown", "hw thermal", "sw thermal", "power brake"}
 """Throttle reasons shown in red (the others are routine)."""
 
 GIB = 1024**3
+COLUMNS = (("mark", ""), ("pid", "PID"), ("name", "Process"), ("mem", "GPU mem"))
+"""The process table's columns: key, heading."""
 
 
 def level(value: float | None, warn: float, high: float) -> str:
@@ -203,7 +206,7 @@ class GpuStatsPane(Widget, can_focus=False):
         self.query_one("#stats").display = False
         self.query_one("#device-select").display = False
         table = self.query_one(DataTable)
-        for key, label in (("mark", ""), ("pid", "PID"), ("name", "Process"), ("mem", "GPU mem")):
+        for key, label in COLUMNS:
             table.add_column(label, key=key)
         self.set_interval(self.sampler.interval_s, self._tick)
         self.call_after_refresh(self._tick)
@@ -357,8 +360,7 @@ class GpuStatsPane(Widget, can_focus=False):
         self._show_processes(sample)
 
     def _show_processes(self, sample: GpuSample) -> None:
-        """Diff the process table on pid keys."""
-        table = self.query_one(DataTable)
+        """Diff the process table on pid keys (a value grown wider widens its column)."""
         rows = {
             str(p.pid): (
                 Text("▶ debuggee", "bold cyan") if p.is_debuggee else Text(""),
@@ -368,11 +370,4 @@ class GpuStatsPane(Widget, can_focus=False):
             )
             for p in sample.processes
         }
-        for key in [k.value for k in table.rows if k.value not in rows]:
-            table.remove_row(key)
-        for key, cells in rows.items():
-            if key in table.rows:
-                for column, value in zip(("mark", "pid", "name", "mem"), cells):
-                    table.update_cell(key, column, value)
-            else:
-                table.add_row(*cells, key=key)
+        sync_rows(self.query_one(DataTable), [key for key, _ in COLUMNS], rows, [label for _, label in COLUMNS])
