@@ -52,3 +52,24 @@ async def test_the_source_view_fills_its_rows_after_the_banner_came_and_the_guid
         rows = screen_rows(app)[view.y:view.bottom]
         assert rows and all(NUMBERED.match(row[view.x:]) for row in rows), rows
         await app.action_quit()
+
+
+@pytest.mark.parametrize("size", [(120, 36), (160, 48)], ids=["120x36", "160x48"])
+async def test_locals_keep_room_for_the_arguments_beside_a_lesson_guide(size) -> None:
+    """The assert lesson's first stop beside its guide: Locals shows the kernel's arguments, not
+    only its first two locals over an empty Warps pane (120x36: Warps kept 16 rows whatever the
+    height); Warps still shows its focused warp and PC summary."""
+    app = DemoApp(plan_demo("assert", "replay"))
+    async with app.run_test(size=size) as pilot:
+        await wait_for(pilot, lambda: app.debugger.state is not None and app.debugger.phase == "stopped",
+                       why="the first stop")
+
+        def right_column() -> list[str]:
+            return [row[row.rfind("│ │") + 3:] if "│ │" in row else row for row in screen_rows(app)]
+
+        await wait_for(pilot, lambda: any("labels (arg)" in row for row in right_column())
+                       and any("out (arg)" in row for row in right_column())
+                       and any(row.lstrip(" │").startswith("*2") for row in right_column())
+                       and any("assert.cu:20" in row and "warps" in row for row in right_column()),
+                       why=lambda: "the arguments in Locals, warp 2 and the PC summary in Warps:\n" + "\n".join(screen_rows(app)))
+        await app.action_quit()

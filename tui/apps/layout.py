@@ -77,7 +77,14 @@ SIDE_PANES: tuple[PaneSpec, ...] = (
 COLUMN = ("locals", "focus", "warps")
 """The panes of the right column on wide screens (tabs on small ones), top to bottom."""
 CUDA_ROWS = 24
-"""Wide screens: the rows under Locals that its splitter (1), Focus (7) and Warps (16) need (cudatui.tcss)."""
+"""Wide screens: the rows under Locals that its splitter (1), Focus (7) and Warps (16: its lines,
+a handful of warps, the PC summary and the warp watch) take where there is room."""
+SHORT_CUDA_ROWS = 18
+"""The fewest they take (Warps 10, its ``min-height`` in cudatui.tcss), where Locals would keep
+fewer than :data:`LOCALS_ROWS` rows (120x36 with a lesson's guide: two locals shown, the
+arguments out of sight, under an empty Warps pane)."""
+LOCALS_ROWS = 10
+"""The rows Locals keeps (its box included) before the CUDA panes under it give up room."""
 
 
 def build(spec: PaneSpec, debugger: Debugger) -> Widget:
@@ -97,6 +104,11 @@ def build(spec: PaneSpec, debugger: Debugger) -> Widget:
 
 def clamp(value: int, low: int, high: int) -> int:
     return max(low, min(value, max(low, high)))
+
+
+def cuda_rows(height: int) -> int:
+    """The rows under Locals in a wide workspace ``height`` rows high."""
+    return clamp(height - LOCALS_ROWS, SHORT_CUDA_ROWS, CUDA_ROWS)
 
 
 class Workspace(Container):
@@ -265,7 +277,7 @@ class Workspace(Container):
             sizes = [(left, "width", clamp(round(width * self.splits.columns), 20, width - 21)),
                      (left, "height", "1fr"),
                      (source, "height", clamp(round(height * self.splits.source), 4, height - 6)),
-                     (locals_, "height", clamp(round(height * self.splits.locals), 4, height - CUDA_ROWS))]
+                     (locals_, "height", clamp(round(height * self.splits.locals), 4, height - cuda_rows(height)))]
         else:
             sizes = [(left, "width", "1fr"), (left, "height", "auto" if in_column else "1fr"),
                      (source, "height", clamp(round(height * self.splits.narrow), 3, height - 7)),
