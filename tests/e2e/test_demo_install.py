@@ -19,6 +19,7 @@ import pytest
 from cudatui.gdbbridge.session.mi import parse_line
 from cudatui.gdbbridge.record.transcript import load
 from cudatui.tui.plans.demo_plan import RECORDINGS_DIR, read_recording
+from tests.support.once import built_once
 from tests.support.paths import ROOT
 from tests.support.processes import wait_ended
 from tests.support.recorded_path import path_of
@@ -35,8 +36,12 @@ COPY_IGNORE = shutil.ignore_patterns(".git", "tests", "bench", "screenshots", "b
 
 @pytest.fixture(scope="session")
 def venv(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A fresh venv with cudatui installed by plain ``pip install`` (one per test session)."""
-    base = tmp_path_factory.mktemp("demo-venv")
+    """A fresh venv with cudatui installed by plain ``pip install``, once per test run (the
+    workers share it: tests/support/once.py)."""
+    return built_once(tmp_path_factory, "demo-venv", install) / "venv"
+
+
+def install(base: Path) -> None:
     source = base / "src"
     shutil.copytree(ROOT, source, ignore=COPY_IGNORE)
     env_dir = base / "venv"
@@ -44,7 +49,6 @@ def venv(tmp_path_factory: pytest.TempPathFactory) -> Path:
     pip = [str(env_dir / "bin" / "python"), "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
     done = subprocess.run([*pip, str(source)], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
-    return env_dir
 
 
 def test_install_adds_only_the_cudatui_package(venv: Path) -> None:
