@@ -79,6 +79,10 @@ async def reselect_frame(session: GdbSession, level: int) -> None:
         pass
 
 
+async def _nothing() -> dict[str, Any]:
+    return {}
+
+
 class StateBuilder:
     """Builds StopStates for one session; generations only grow."""
 
@@ -91,14 +95,18 @@ class StateBuilder:
 
     async def refresh(
         self, stop: StopEvent, *, selected_frame: int = 0, focus: CudaFocus | None = None, requery_focus: bool = False,
-        select: bool | None = None, threads: bool = False,
+        select: bool | None = None, threads: bool = False, shown: StopState | None = None,
     ) -> StopState:
         """Run the batch for ``stop``. ``focus`` overrides the stop's (after a focus switch);
         ``requery_focus`` derives it from the tables (after a console command); ``select``: whether to
         select the frame in gdb (None: unless it is frame 0, which a stop selects; False: gdb has
         it selected already, after a console ``up``; True: always, as a return to frame 0 needs);
         ``threads``: read the kernels' thread table too (at a new stop), and the ranges at the
-        breakpoint hit. A refused thread table is no failure of the stop: its lines are left out."""
+        breakpoint hit. A refused thread table is no failure of the stop: its lines are left out.
+        ``shown``: the state shown at this same stop, before a frame or focus change, which cannot
+        change the breakpoints (their table is kept, no ``-break-list``) nor, with the focus kept (a
+        frame change), the CUDA tables (kept too: no tables, so no frame to select again after them).
+        The frame's selection is pipelined with the batch (gdb answers in order)."""
         self.generation += 1
         generation = self.generation
         if stop.exited:
@@ -106,33 +114,41 @@ class StateBuilder:
         errors: list[QueryFailure] = []
         focus = focus or stop.focus
         in_kernel = focus is not None or requery_focus
-        if select or (select is None and selected_frame):
-            await self._try(self.session.command("-stack-select-frame", selected_frame), errors, "select frame")
+        same_focus = shown is not None and shown.stop is stop and shown.focus == focus and not requery_focus
+        selecting = select or (select is None and selected_frame)
+        select_p = self._try(self.session.command("-stack-select-frame", selected_frame), errors, "select frame") \
+            if selecting else _nothing()
         frames_p = self._try(self.session.command("-stack-list-frames"), errors, "stack")
         vars_p = self._try(self.session.command("-stack-list-variables", Flag("--simple-values")), errors, "locals")
         regs_p = self._try(
             self.session.command("-data-list-register-values", Flag("--skip-unavailable"), Flag("x")), errors, "registers"
         )
         tables: dict[str, Awaitable[dict[str, Any]]] = {}
-        if in_kernel:
+        if in_kernel and not same_focus:
             for what in ("devices", "sms", "kernels", "warps", "lanes"):
                 if what in ("warps", "lanes") and warp_tables_unsafe(stop):
                     continue
                 tables[what] = self._try(info(self.session, what), errors, f"cuda {what}")
             if threads and not warp_tables_unsafe(stop):
                 tables["threads"] = self._try(info(self.session, "threads"), [], "cuda threads")
+        listed = self._breakpoints(errors) if shown is None or shown.stop is not stop else self._listed()
         results = await asyncio.gather(
-            frames_p, vars_p, self._names(in_kernel, errors), regs_p, self._breakpoints(errors), *tables.values()
+            select_p, frames_p, vars_p, self._names(in_kernel, errors), regs_p, listed, *tables.values()
         )
-        frames_r, vars_r, names, regs_r, breakpoints, *table_r = results
-        if in_kernel and selected_frame:
+        _, frames_r, vars_r, names, regs_r, breakpoints, *table_r = results
+        if tables and selected_frame:
             await reselect_frame(self.session, selected_frame)  # cuda-gdb's info cuda tables select frame 0
         t = dict(zip(tables, table_r))
-        devices = parse_devices(t.get("devices", {}))
-        sms = parse_sms(t.get("sms", {}))
-        kernels = parse_kernels(t.get("kernels", {}))
-        warps = parse_warps(t.get("warps", {}))
-        lanes = parse_lanes(t.get("lanes", {}))
+        if same_focus and shown is not None:
+            devices, kernels, warps, lanes = shown.devices, shown.kernels, shown.warps, shown.lanes
+            sms: tuple[Any, ...] = ()
+            errors.extend(e for e in shown.errors if e.what.startswith("cuda "))  # the tables' failures stand
+        else:
+            devices = parse_devices(t.get("devices", {}))
+            sms = parse_sms(t.get("sms", {}))
+            kernels = parse_kernels(t.get("kernels", {}))
+            warps = parse_warps(t.get("warps", {}))
+            lanes = parse_lanes(t.get("lanes", {}))
         if requery_focus or focus is None:
             focus = focus_from_tables(devices, sms, kernels, warps, lanes) or focus
         frames = tuple(
@@ -172,6 +188,9 @@ class StateBuilder:
                 return {}
             self._register_names[in_kernel] = names
         return self._register_names[in_kernel]
+
+    async def _listed(self) -> tuple[Breakpoint, ...]:
+        return self.breakpoints.listed
 
     async def _breakpoints(self, errors: list[QueryFailure]) -> tuple[Breakpoint, ...]:
         failed: list[QueryFailure] = []
