@@ -38,7 +38,7 @@ from cudatui.gdbbridge.debugger.breakpoints import Breakpoints
 from cudatui.gdbbridge.session.gdb import MI_FLAGS, GdbSession
 from cudatui.gdbbridge.debugger.state import StateBuilder
 
-from . import Result, fmt, median, print_results
+from . import Result, fmt, median, print_results, stop_queries
 
 BENCH = "gpu"
 HIT = re.compile(r"hit Breakpoint \d+|^Breakpoint \d+, ")
@@ -110,40 +110,97 @@ async def _next_stop(stops: asyncio.Queue[ev.Event]) -> ev.Stopped:
             return event
 
 
-def raw_steps(target: Target, steps: int, switches: list[float] | None = None) -> list[float]:
-    """Step times over a raw MI pipe: write ``-exec-next``, read until ``*stopped``; then, into
-    ``switches`` when given, ``steps`` focus switches (``-cuda-focus-switch``) until their answer."""
-    proc = subprocess.Popen([target.debugger, *MI_FLAGS, "--args", *target.program], cwd=target.cwd,
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, bufsize=0)
-    assert proc.stdin is not None and proc.stdout is not None
-    stdin, stdout = proc.stdin, proc.stdout
+STOP_BATCH = ("-stack-list-frames", "-stack-list-variables --simple-values",
+              "-data-list-register-values --skip-unavailable x")
+"""What the Debugger asks at every stop (gdbbridge/debugger/state.py), in its order."""
+CUDA_TABLES = tuple(f"-cuda-info-{what}" for what in ("devices", "sms", "kernels", "warps", "lanes"))
+"""...and in a kernel; at a new stop also ``-break-list`` before them and ``-cuda-info-threads`` after."""
 
-    def until_stopped() -> bool:
+
+def stop_batch(in_kernel: bool) -> list[str]:
+    """The MI commands the Debugger sends to build a new stop's state."""
+    return [*STOP_BATCH, "-break-list", *(CUDA_TABLES + ("-cuda-info-threads",) if in_kernel else ())]
+
+
+@dataclass
+class RawTimes:
+    """Round trips over the raw pipe: ``-exec-next`` alone, ``-exec-next`` and the stop's batch
+    (the same MI commands the app sends for ``n``), a focus switch and its batch."""
+
+    next_alone: list[float]
+    next_batch: list[float]
+    switch_alone: list[float]
+    switch_batch: list[float]
+    commands: dict[str, int]
+
+
+def raw_steps(target: Target, steps: int, switches: bool = True) -> RawTimes:
+    """Round trips over a raw MI pipe, each the same MI commands the app sends for that key, all
+    independent ones in one write: ``n`` is ``-exec-next`` until ``*stopped``, then the stop's
+    batch (:func:`stop_batch`) until its last answer; a focus switch (``steps`` of them, when
+    ``switches`` and the program stopped in a kernel) is ``-cuda-focus-switch`` and the batch of a
+    focus change (no ``-break-list``, no thread table) written at once, until the last answer.
+    ``-exec-next`` and the focus switch alone are timed too (to ``*stopped``, to the switch's answer)."""
+    proc = subprocess.Popen([target.debugger, *MI_FLAGS, "--args", *target.program], cwd=target.cwd,
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    assert proc.stdin is not None and proc.stdout is not None
+    stdout = proc.stdout  # buffered: a 10 KB answer line is read in a few reads, not one byte a read
+
+    def write(text: str) -> None:
+        assert proc.stdin is not None
+        proc.stdin.write(text.encode())
+        proc.stdin.flush()
+
+    token = iter(range(1000, 10**9))
+
+    def until_stopped() -> bytes:
         while line := stdout.readline():
             if line.startswith(b"*stopped"):
-                return b'reason="exited' not in line
+                return line
         raise RuntimeError("the debugger closed its output")
 
+    def round_trip(commands: list[str]) -> tuple[float, bool]:
+        """Write ``commands`` at once; seconds until the first and the last is answered, and
+        whether every one was done."""
+        tokens = [next(token) for _ in commands]
+        write("".join(f"{t}{c}\n" for t, c in zip(tokens, commands)))
+        left, first, ok = {str(t).encode() for t in tokens}, None, True
+        while left and (line := stdout.readline()):
+            head = line.split(b"^", 1)[0]
+            if b"^" in line and head in left:
+                left.discard(head)
+                ok = ok and line.startswith(head + b"^done")
+                first = first if first is not None else time.perf_counter()
+        if left:
+            raise RuntimeError("the debugger closed its output")
+        return first or time.perf_counter(), ok
+
+    times = RawTimes([], [], [], [], {})
     try:
-        stdin.write(f'-break-insert -f "{target.location}"\n-exec-run\n'.encode())
-        until_stopped()
-        times = []
+        write(f'-break-insert -f "{target.location}"\n-exec-run\n')
+        in_kernel = b"CudaFocus" in until_stopped()
+        batch = stop_batch(in_kernel)
+        times.commands = {"n": 1 + len(batch)}
         for _ in range(steps):
             t0 = time.perf_counter()
-            stdin.write(b"-exec-next\n")
-            if not until_stopped():
+            write("-exec-next\n")
+            stopped = until_stopped()
+            if b'reason="exited' in stopped:
                 break
-            times.append(time.perf_counter() - t0)
-        for thread in range(1, steps + 1) if switches is not None else ():
+            times.next_alone.append(time.perf_counter() - t0)
+            round_trip(batch)
+            times.next_batch.append(time.perf_counter() - t0)
+        switch_batch = [*STOP_BATCH, *CUDA_TABLES]
+        times.commands["focus switch"] = 1 + len(switch_batch)
+        for thread in range(1, steps + 1) if switches and in_kernel else ():
             t0 = time.perf_counter()
-            stdin.write(f'-cuda-focus-switch "thread ({thread},0,0)"\n'.encode())
-            while (line := stdout.readline()) and not line.startswith((b"^done", b"^error")):
-                pass
-            if line.startswith(b"^done"):
-                switches.append(time.perf_counter() - t0)
+            answered, ok = round_trip([f'-cuda-focus-switch "thread ({thread},0,0)"', *switch_batch])
+            if ok:
+                times.switch_alone.append(answered - t0)
+                times.switch_batch.append(time.perf_counter() - t0)
         return times
     finally:
-        stdin.write(b"-gdb-exit\n")
+        write("-gdb-exit\n")
         try:
             proc.wait(10)
         except subprocess.TimeoutExpired:
@@ -151,20 +208,26 @@ def raw_steps(target: Target, steps: int, switches: list[float] | None = None) -
             proc.wait()
 
 
-async def app_steps(target: Target, steps: int) -> tuple[list[float], list[float], list[float]]:
+async def app_steps(target: Target, steps: int, record: Path | None = None,
+                    ) -> tuple[list[float], list[float], list[float]]:
     """Key to screen in the real app: ``n`` pressed ``steps`` times, then ``steps`` focus switches
     (the Debugger's switch_focus, as the Focus pane's Enter calls it), each until the new state is
-    the app's and the app is idle (painted); also, for each ``n``, the seconds until the new state
-    was the Debugger's (before the app painted it)."""
+    the app's and the app is idle (painted); also, for each ``n``, the seconds until the Debugger
+    published the new stop's state (told by its ``StateChanged``, not when ``pilot.press``, which
+    waits for the app to settle, came back)."""
     from cudatui.gdbbridge.debugger.config import LaunchConfig
+    from cudatui.gdbbridge.debugger.events import StateChanged
     from cudatui.gdbbridge.debugger.status import Phase
     from cudatui.tui.apps.debugger_app import DebuggerApp
 
     app = DebuggerApp(LaunchConfig(debugger=(target.debugger,), target=target.program, cwd=target.cwd,
-                                   breakpoints=(target.location,)))
+                                   breakpoints=(target.location,), record=str(record) if record else None))
     nexts: list[float] = []
     states: list[float] = []
     switches: list[float] = []
+    published: list[tuple[float, object]] = []  # (when, the stop) of every state the Debugger published
+    app.debugger.subscribe(lambda e: published.append((time.perf_counter(), e.state.stop))
+                           if isinstance(e, StateChanged) else None)
     async with app.run_test(size=(160, 48)) as pilot:
 
         async def until(done: Callable[[], bool], limit: float = STEP_TIMEOUT) -> float:
@@ -185,13 +248,13 @@ async def app_steps(target: Target, steps: int) -> tuple[list[float], list[float
         await until(shown_after(0))
         for _ in range(steps):
             assert app.debugger.state is not None
-            before, t0 = app.debugger.state.generation, time.perf_counter()
+            before, stop, t0 = app.debugger.state.generation, app.debugger.state.stop, time.perf_counter()
             await pilot.press("n")
-            reached = await until(shown_after(before))
+            await until(shown_after(before))
             if app.debugger.state.stop.exited:
                 break
             nexts.append(time.perf_counter() - t0)
-            states.append(reached - t0)
+            states.append(next(when for when, shown in published if when > t0 and shown is not stop) - t0)
         for thread in range(1, steps + 1):
             assert app.debugger.state is not None
             if app.debugger.state.focus is None:
@@ -210,21 +273,27 @@ async def app_steps(target: Target, steps: int) -> tuple[list[float], list[float
     return nexts, states, switches
 
 
-def measure(target: Target, rounds: int = 3, steps: int = 3) -> list[Result]:
-    bare, hits, shown, steps_session, steps_raw = [], [], [], [], []
+def measure(target: Target, rounds: int = 3, steps: int = 3, record: Path | None = None) -> list[Result]:
+    """The rows; ``record``: the app's sessions recorded there (ROUND.jsonl each), for
+    ``python -m bench.stop_queries`` to say where the time after each stop went."""
+    bare, hits, shown, steps_session = [], [], [], []
+    raw = RawTimes([], [], [], [], {})
     app_nexts: list[float] = []
     app_states: list[float] = []
     app_switches: list[float] = []
-    raw_switches: list[float] = []
-    for _ in range(rounds):
+    for round_ in range(rounds):
         bare.append(bare_first_hit(target))
         hit, state, step_times = asyncio.run(session_first_hit(target, steps))
         hits.append(hit)
         shown.append(state)
         steps_session += step_times
-        steps_raw += raw_steps(target, steps, raw_switches)
+        got = raw_steps(target, steps)
+        for name in ("next_alone", "next_batch", "switch_alone", "switch_batch"):
+            getattr(raw, name).extend(getattr(got, name))
+        raw.commands = got.commands
         try:
-            nexts, states, switches = asyncio.run(app_steps(target, steps))
+            nexts, states, switches = asyncio.run(
+                app_steps(target, steps, record / f"app{round_ + 1}.jsonl" if record else None))
         except RuntimeError as exc:  # said in the rows' absence, the other rows still printed
             print(f"bench.gpu: key to screen: {exc}", file=sys.stderr)
             continue
@@ -241,21 +310,30 @@ def measure(target: Target, rounds: int = 3, steps: int = 3) -> list[Result]:
         Result(BENCH, "first breakpoint: first StopState shown / bare -batch", s / b, "x",
                f"StopState at {fmt(s)} s (refresh batch {fmt((s - h) * 1000)} ms)"),
     ]
-    if steps_session and steps_raw:
-        ms, mr = median(steps_session) * 1000, median(steps_raw) * 1000
+    if steps_session and raw.next_alone:
+        ms, mr = median(steps_session) * 1000, median(raw.next_alone) * 1000
         results.append(Result(BENCH, "step (-exec-next): GdbSession / raw MI pipe", ms / mr, "x",
                               f"GdbSession {fmt(ms)} ms vs raw {fmt(mr)} ms median over {len(steps_session)} "
-                              f"and {len(steps_raw)} steps"))
-    for name, app_times, raw_times in (("n", app_nexts, steps_raw), ("focus switch", app_switches, raw_switches)):
-        if app_times and raw_times:
-            ma, mr = median(app_times) * 1000, median(raw_times) * 1000
+                              f"and {len(raw.next_alone)} steps"))
+    for name, app_times, same, alone, what in (
+            ("n", app_nexts, raw.next_batch, raw.next_alone, "-exec-next"),
+            ("focus switch", app_switches, raw.switch_batch, raw.switch_alone, "-cuda-focus-switch")):
+        if app_times and same:
+            ma, mr = median(app_times) * 1000, median(same) * 1000
             results.append(Result(BENCH, f"key to screen ({name}): the app / raw MI round trip", ma / mr, "x",
                                   f"app {fmt(ma)} ms (painted, idle) vs raw {fmt(mr)} ms median over "
-                                  f"{len(app_times)} and {len(raw_times)}", ("<=", 1.2),
-                                  "the app gathers every visible pane's data in the stop's refresh batch, then "
-                                  "paints once: bench.stop_to_screen splits the UI part"))
-    if app_nexts and app_states and steps_raw:
-        ms, mr = median(app_states) * 1000, median(steps_raw) * 1000
+                                  f"{len(app_times)} and {len(same)}: the same {raw.commands.get(name, 0)} MI "
+                                  f"commands as the app's, independent ones in one write", ("<=", 1.2),
+                                  "python -m bench.stop_queries on the app's recording (--record) says where the "
+                                  "time after the stop went (each query, the host stack, the publication); "
+                                  "bench.stop_to_screen splits the UI part"))
+        if app_times and alone:
+            ma, mr = median(app_times) * 1000, median(alone) * 1000
+            results.append(Result(BENCH, f"key to screen ({name}): the app / raw {what} alone", ma / mr, "x",
+                                  f"app {fmt(ma)} ms vs raw {fmt(mr)} ms (the command alone, without the "
+                                  "queries a stop's screen needs: the issue 29 rows before batch 39)"))
+    if app_nexts and app_states and raw.next_batch:
+        ms, mr = median(app_states) * 1000, median(raw.next_batch) * 1000
         results.append(Result(BENCH, "key to state (n): the Debugger's new state / raw MI round trip", ms / mr, "x",
                               f"state {fmt(ms)} ms, then painted at {fmt(median(app_nexts) * 1000)} ms; raw "
                               f"{fmt(mr)} ms: the rest of the key-to-screen row is the app's paint"))
@@ -281,7 +359,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--break", dest="location", help="breakpoint location for --program")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--steps", type=int, default=3)
+    parser.add_argument("--record", type=Path, help="record the app's sessions into this folder (appN.jsonl) and "
+                        "print where the time after each stop went (bench.stop_queries); default: $OUT/app_sessions "
+                        "when $OUT is set")
     args = parser.parse_args(argv)
+    out = os.environ.get("OUT")
+    record = args.record or (Path(out, "app_sessions") if out else None)
     debugger = shutil.which(args.debugger)
     if debugger is None:
         print(f"bench.gpu: debugger {args.debugger!r} not found on PATH", file=sys.stderr)
@@ -294,12 +377,15 @@ def main(argv: list[str] | None = None) -> int:
             target = Target(debugger, (program,), os.path.dirname(program), args.location)
         else:
             target = lesson_target(args.lesson, debugger)
-        results = measure(target, max(1, args.rounds), max(0, args.steps))
+        if record is not None:
+            record.mkdir(parents=True, exist_ok=True)
+        results = measure(target, max(1, args.rounds), max(0, args.steps), record)
     except (RuntimeError, ValueError, OSError, asyncio.TimeoutError) as exc:
         print(f"bench.gpu: {exc or type(exc).__name__}", file=sys.stderr)
         return 1
     print_results(results)
-    out = os.environ.get("OUT")
+    for recording in sorted(record.glob("app*.jsonl")) if record is not None else ():
+        stop_queries.main([str(recording)])
     if out:
         Path(out, "bench_gpu.txt").write_text("\n".join(r.line() for r in results) + "\n", encoding="utf-8")
     return 0

@@ -16,7 +16,7 @@ from collections.abc import Awaitable
 from cudatui.gdbbridge.cuda.breakpoint_threads import at_breakpoint
 from cudatui.gdbbridge.cuda.registers import parse_register_values, usable_register_names
 from cudatui.gdbbridge.cuda.tables import (
-    info, parse_devices, parse_kernels, parse_lanes, parse_sms, parse_threads, parse_warps,
+    parse_devices, parse_kernels, parse_lanes, parse_sms, parse_threads, parse_warps,
 )
 from cudatui.gdbbridge.debugger.breakpoints import Breakpoints
 from cudatui.gdbbridge.session.mi import Flag
@@ -79,6 +79,18 @@ async def reselect_frame(session: GdbSession, level: int) -> None:
         pass
 
 
+async def _nothing() -> dict[str, Any]:
+    return {}
+
+
+async def _known(breakpoints: tuple[Breakpoint, ...]) -> tuple[Breakpoint, ...]:
+    return breakpoints
+
+
+CUDA_TABLES = ("devices", "sms", "kernels", "warps", "lanes", "threads")
+"""The CUDA tables of a batch, in the order asked (the threads only at a new stop)."""
+
+
 class StateBuilder:
     """Builds StopStates for one session; generations only grow."""
 
@@ -91,14 +103,18 @@ class StateBuilder:
 
     async def refresh(
         self, stop: StopEvent, *, selected_frame: int = 0, focus: CudaFocus | None = None, requery_focus: bool = False,
-        select: bool | None = None, threads: bool = False,
+        select: bool | None = None, threads: bool = False, shown: StopState | None = None,
     ) -> StopState:
         """Run the batch for ``stop``. ``focus`` overrides the stop's (after a focus switch);
         ``requery_focus`` derives it from the tables (after a console command); ``select``: whether to
         select the frame in gdb (None: unless it is frame 0, which a stop selects; False: gdb has
         it selected already, after a console ``up``; True: always, as a return to frame 0 needs);
         ``threads``: read the kernels' thread table too (at a new stop), and the ranges at the
-        breakpoint hit. A refused thread table is no failure of the stop: its lines are left out."""
+        breakpoint hit. A refused thread table is no failure of the stop: its lines are left out.
+        ``shown``: the state shown at this same stop, before a frame or focus change, which cannot
+        change the breakpoints (their table is kept, no ``-break-list``) nor, with the focus kept (a
+        frame change), the CUDA tables (kept too: no tables, so no frame to select again after them).
+        The frame's selection is pipelined with the batch (gdb answers in order)."""
         self.generation += 1
         generation = self.generation
         if stop.exited:
@@ -106,33 +122,35 @@ class StateBuilder:
         errors: list[QueryFailure] = []
         focus = focus or stop.focus
         in_kernel = focus is not None or requery_focus
-        if select or (select is None and selected_frame):
-            await self._try(self.session.command("-stack-select-frame", selected_frame), errors, "select frame")
-        frames_p = self._try(self.session.command("-stack-list-frames"), errors, "stack")
-        vars_p = self._try(self.session.command("-stack-list-variables", Flag("--simple-values")), errors, "locals")
-        regs_p = self._try(
-            self.session.command("-data-list-register-values", Flag("--skip-unavailable"), Flag("x")), errors, "registers"
-        )
-        tables: dict[str, Awaitable[dict[str, Any]]] = {}
-        if in_kernel:
-            for what in ("devices", "sms", "kernels", "warps", "lanes"):
-                if what in ("warps", "lanes") and warp_tables_unsafe(stop):
-                    continue
-                tables[what] = self._try(info(self.session, what), errors, f"cuda {what}")
-            if threads and not warp_tables_unsafe(stop):
-                tables["threads"] = self._try(info(self.session, "threads"), [], "cuda threads")
+        same_stop = shown is not None and shown.stop is stop
+        same_focus = same_stop and shown is not None and shown.focus == focus and not requery_focus
+        asked = self._send_batch(stop, select=bool(select or (select is None and selected_frame)), level=selected_frame,
+                                 in_kernel=in_kernel, tables=in_kernel and not same_focus, threads=threads,
+                                 breakpoints=not same_stop)
+        tables = {what: self._try(asked[f"-cuda-info-{what}"], errors if what != "threads" else [], f"cuda {what}")
+                  for what in CUDA_TABLES if f"-cuda-info-{what}" in asked}
         results = await asyncio.gather(
-            frames_p, vars_p, self._names(in_kernel, errors), regs_p, self._breakpoints(errors), *tables.values()
-        )
-        frames_r, vars_r, names, regs_r, breakpoints, *table_r = results
-        if in_kernel and selected_frame:
+            self._try(asked["-stack-select-frame"], errors, "select frame") if "-stack-select-frame" in asked else _nothing(),
+            self._try(asked["-stack-list-frames"], errors, "stack"),
+            self._try(asked["-stack-list-variables"], errors, "locals"),
+            self._names(in_kernel, errors, asked.get("-data-list-register-names")),
+            self._try(asked["-data-list-register-values"], errors, "registers"),
+            self._breakpoints(errors, asked["-break-list"]) if "-break-list" in asked else _known(self.breakpoints.listed),
+            *tables.values())
+        _, frames_r, vars_r, names, regs_r, breakpoints, *table_r = results
+        if tables and selected_frame:
             await reselect_frame(self.session, selected_frame)  # cuda-gdb's info cuda tables select frame 0
         t = dict(zip(tables, table_r))
-        devices = parse_devices(t.get("devices", {}))
-        sms = parse_sms(t.get("sms", {}))
-        kernels = parse_kernels(t.get("kernels", {}))
-        warps = parse_warps(t.get("warps", {}))
-        lanes = parse_lanes(t.get("lanes", {}))
+        if same_focus and shown is not None:
+            devices, kernels, warps, lanes = shown.devices, shown.kernels, shown.warps, shown.lanes
+            sms: tuple[Any, ...] = ()
+            errors.extend(e for e in shown.errors if e.what.startswith("cuda "))  # the tables' failures stand
+        else:
+            devices = parse_devices(t.get("devices", {}))
+            sms = parse_sms(t.get("sms", {}))
+            kernels = parse_kernels(t.get("kernels", {}))
+            warps = parse_warps(t.get("warps", {}))
+            lanes = parse_lanes(t.get("lanes", {}))
         if requery_focus or focus is None:
             focus = focus_from_tables(devices, sms, kernels, warps, lanes) or focus
         frames = tuple(
@@ -164,18 +182,44 @@ class StateBuilder:
         self.generation += 1
         return replace(state, generation=self.generation, **changes)
 
-    async def _names(self, in_kernel: bool, errors: list[QueryFailure]) -> dict[int, str]:
-        if in_kernel not in self._register_names:
-            payload = await self._try(self.session.command("-data-list-register-names"), errors, "register names")
-            names = usable_register_names(str(n) for n in payload.get("register-names", []) or [])
-            if not names:
-                return {}
+    async def _names(self, in_kernel: bool, errors: list[QueryFailure], request: Awaitable[dict[str, Any]] | None,
+                     ) -> dict[int, str]:
+        """The register names: known, or ``request``'s answer (asked once per kind of frame)."""
+        if request is None:
+            return self._register_names.get(in_kernel, {})
+        payload = await self._try(request, errors, "register names")
+        names = usable_register_names(str(n) for n in payload.get("register-names", []) or [])
+        if names:
             self._register_names[in_kernel] = names
-        return self._register_names[in_kernel]
+        return names
 
-    async def _breakpoints(self, errors: list[QueryFailure]) -> tuple[Breakpoint, ...]:
+    def _send_batch(self, stop: StopEvent, *, select: bool, level: int, in_kernel: bool, tables: bool, threads: bool,
+                    breakpoints: bool) -> dict[str, asyncio.Future[dict[str, Any]]]:
+        """Write the batch's requests now, in one loop turn (no answer is read between them), in
+        gdb's order; each one's future by operation. Nothing is left pending if gdb is gone."""
+        asked: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        operations: list[tuple[str, tuple[str | int | Flag, ...]]] = [
+            *((("-stack-select-frame", (level,)),) if select else ()),
+            ("-stack-list-frames", ()), ("-stack-list-variables", (Flag("--simple-values"),)),
+            *((("-data-list-register-names", ()),) if in_kernel not in self._register_names else ()),
+            ("-data-list-register-values", (Flag("--skip-unavailable"), Flag("x"))),
+            *((("-break-list", ()),) if breakpoints else ()),
+            *((f"-cuda-info-{what}", ()) for what in CUDA_TABLES if tables and (
+                what in ("devices", "sms", "kernels") or not warp_tables_unsafe(stop) and (what != "threads" or threads))),
+        ]
+        try:
+            for operation, args in operations:
+                asked[operation] = self.session.send(operation, *args)
+        except DebuggerGone:
+            for future in asked.values():
+                future.cancel()
+            raise
+        return asked
+
+    async def _breakpoints(self, errors: list[QueryFailure], request: Awaitable[dict[str, Any]] | None = None,
+                           ) -> tuple[Breakpoint, ...]:
         failed: list[QueryFailure] = []
-        payload = await self._try(self.session.command("-break-list"), failed, "breakpoints")
+        payload = await self._try(request or self.session.command("-break-list"), failed, "breakpoints")
         errors.extend(failed)
         if not failed:
             table = payload.get("BreakpointTable") or {}

@@ -24,7 +24,8 @@ class Viewpoint:
         ctx = self.ctx
         async with ctx.lock:
             if ctx.state is not None and ctx.phase is Phase.STOPPED:
-                await self.refresh.refresh(ctx.state.stop, selected_frame=level, focus=ctx.state.focus, select=True)
+                await self.refresh.refresh(ctx.state.stop, selected_frame=level, focus=ctx.state.focus, select=True,
+                                           viewpoint=True)
 
     async def move_frame(self, step: int) -> None:
         """Select the frame ``step`` levels up (positive: the callers, as gdb's ``up``) or down from
@@ -41,7 +42,7 @@ class Viewpoint:
                 where = "outermost (initial)" if step > 0 else "innermost (bottom)"
                 ctx.notice(f"already at the {where} frame: #{edge.level} {short_name(edge.func)}", "warning")
                 return
-            await self.refresh.refresh(state.stop, selected_frame=level, focus=state.focus, select=True)
+            await self.refresh.refresh(state.stop, selected_frame=level, focus=state.focus, select=True, viewpoint=True)
 
     async def switch_focus(self, request: str) -> None:
         """Move the CUDA focus (``block (1,0,0) thread (5,0,0)``, ``warp 2 lane 3``, ``sm 4``)."""
@@ -55,7 +56,7 @@ class Viewpoint:
             except (FocusSyntaxError, MIError) as exc:
                 ctx.notice(f"focus: {exc}", "error", exc if isinstance(exc, MIError) else None)
                 return
-            await self.refresh.refresh(ctx.state.stop, focus=result.focus)
+            await self.refresh.refresh(ctx.state.stop, focus=result.focus, viewpoint=True)
 
     async def add_watch(self, expression: str) -> None:
         """Watch ``expression``: evaluated at every stop (``StopState.watches``)."""

@@ -301,20 +301,20 @@ class GdbSession(OutputHandling):
 
     async def command(self, operation: str, *args: str | int | Flag) -> dict[str, Any]:
         """Send one MI command; return its result payload or raise :class:`MIError`."""
+        return await self.send(operation, *args)
+
+    def send(self, operation: str, *args: str | int | Flag) -> asyncio.Future[dict[str, Any]]:
+        """Write one MI command now, before any answer is read (a batch so sent leaves at once)."""
         if self._exited is not None or self._transport is None:
             raise DebuggerGone(self._exited.description if self._exited else "debugger not started", operation)
         token = self._next_token
         self._next_token += 1
         line = build(token, operation, *args)
+        self._write(line)  # DebuggerGone: nothing pending; else no answer is read before the next line
         future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._pending[token] = (future, line, time.monotonic())
-        try:
-            self._write(line)
-        except DebuggerGone:
-            self._pending.pop(token, None)
-            raise
         self._sent()
-        return await future
+        return future
 
     async def console(self, command: str) -> str:
         """Run a CLI command (``info cuda lanes``) and return the console text it printed."""
@@ -373,9 +373,8 @@ class GdbSession(OutputHandling):
         return self._events.subscribe(listener)
 
     def subscribe_raw(self, listener: RawListener) -> Callable[[], None]:
-        """Call ``listener(RawLine)`` for every line written to gdb ("in"), read from its stdout
-        ("out", before it is parsed) or its stderr ("err"); returns an unsubscriber. Without a
-        raw listener the I/O path only checks an empty list per line."""
+        """Call ``listener(RawLine)`` for every line written to gdb ("in"), read from its stdout ("out",
+        before it is parsed) or its stderr ("err"); returns an unsubscriber (none: no cost per line)."""
         return self._raw.subscribe(listener)
 
     def queue(self) -> asyncio.Queue[ev.Event]:

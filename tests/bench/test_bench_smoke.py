@@ -105,13 +105,20 @@ def test_gpu_set_runs_with_gnu_gdb(tmp_path: Path) -> None:
     program = tmp_path / "steps"
     subprocess.run(["gcc", "-g", "-O0", "-o", str(program), str(ROOT / "tests/fixtures/c/bridge/steps.c")], check=True)
     stdout = run_module("bench.gpu", "--debugger", "gdb", "--program", str(program), "--break", "steps.c:15",
-                        "--rounds", "1", "--steps", "2")
-    names = [m.group(2) for m in bench_lines(stdout)]
-    assert names == ["first breakpoint: gdbbridge *stopped / bare -batch",
-                     "first breakpoint: first StopState shown / bare -batch",
-                     "step (-exec-next): GdbSession / raw MI pipe",
-                     "key to screen (n): the app / raw MI round trip",
-                     "key to state (n): the Debugger's new state / raw MI round trip"]  # GNU gdb has no CUDA focus to switch
+                        "--rounds", "1", "--steps", "2", "--record", str(tmp_path / "sessions"))
+    lines = bench_lines(stdout)
+    assert [m.group(2) for m in lines] == [
+        "first breakpoint: gdbbridge *stopped / bare -batch",
+        "first breakpoint: first StopState shown / bare -batch",
+        "step (-exec-next): GdbSession / raw MI pipe",
+        "key to screen (n): the app / raw MI round trip",
+        "key to screen (n): the app / raw -exec-next alone",
+        "key to state (n): the Debugger's new state / raw MI round trip"]  # GNU gdb has no CUDA focus to switch
+    # the baseline is the same MI commands as the app's: -exec-next, then the stop's batch outside a kernel
+    assert "the same 5 MI commands as the app's" in lines[3].group(8)
+    # where the time after each of the app's stops went, read from its recording
+    assert re.search(r"^app1\.jsonl: \d+ states published$", stdout, re.M), stdout
+    assert re.search(r"^  next +x2 +queries 4, gdb [\d.]+, trips 1, ", stdout, re.M), stdout
 
 
 def test_gpu_set_reports_missing_debugger_in_one_line() -> None:
@@ -137,3 +144,16 @@ def test_host_stack() -> None:
     assert [m.group(2).strip() for m in lines] == ["read (AUTO, the product's)", "read (ELF_DATA) / AUTO",
                                                    "read (SYMBOLS) / AUTO", "read (BSS) / AUTO"]
     assert lines[0].group(8).startswith("plain; median of 2; ") and lines[0].group(8).endswith(" frames")
+
+
+def test_stop_queries_reads_a_lesson_recording() -> None:
+    """Per published state of the race lesson's H200 recording: what led to it and what built it."""
+    stdout = run_module("bench.stop_queries", "--steps", str(ROOT / "kernels/recordings/race.jsonl.gz"))
+    assert stdout.splitlines()[0] == "race.jsonl.gz: 7 states published"
+    # the first stop: -exec-run, then the batch of 11 queries in one write (one trip), the host stack waited for
+    first = stdout.splitlines()[1]
+    assert re.match(r"^  run +step [\d.]+ \| 11 q, gdb [\d.]+, trips 1, idle [\d.]+, serial [\d.]+, host [\d.]+, "
+                    r"publish [\d.]+ ms \| stack-list-frames=[\d.]+ ", first), first
+    assert "threads=" in first and "break-list=" in first
+    assert re.search(r"^  cuda-focus-switch +x1 +queries 10, gdb [\d.]+, trips 2, ", stdout, re.M), stdout
+    assert re.search(r"^  cuda-gdb per query \(median ms, count\): .*data-list-register-values [\d.]+ x7", stdout, re.M)

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -15,7 +17,9 @@ from cudatui.gdbbridge.models import StopEvent
 from cudatui.gdbbridge.session.errors import DebuggerGone
 from cudatui.gdbbridge.session.gdb import GdbSession
 from cudatui.gdbbridge.debugger.state import StateBuilder, focus_from_tables
-from tests.support.paths import TRANSCRIPTS
+from tests.support.paths import ROOT, TRANSCRIPTS
+
+RECORDINGS = ROOT / "kernels" / "recordings"
 
 
 async def replay_session(name: str):
@@ -97,3 +101,48 @@ async def test_refresh_fails_cleanly_when_debugger_is_gone():
 
 def test_focus_from_tables_needs_current_warp_and_lane():
     assert focus_from_tables((), (), (), (), ()) is None
+
+
+def sent_since(recording: Path, mark: int) -> list[str]:
+    """The MI operations the session sent after its ``mark``-th command (from its own recording)."""
+    sent = [json.loads(line)["line"] for line in recording.read_text().splitlines()
+            if json.loads(line).get("dir") == "in" and not json.loads(line)["line"].startswith("999999999")]
+    return [line.split()[0].lstrip("0123456789") for line in sent[mark:]]
+
+
+async def test_a_frame_or_focus_change_asks_only_what_it_can_change(tmp_path: Path):
+    """At the same stop a frame change asks for no breakpoint table and no CUDA table (the focus is
+    kept: they cannot have changed), so no frame to select again after them; a focus switch asks for
+    the tables again, not the breakpoints. Both keep what they did not ask for."""
+    record = tmp_path / "tile.jsonl"
+    session = GdbSession([sys.executable, "-m", "cudatui.gdbbridge.record.replay", str(RECORDINGS / "tile.jsonl.gz")],
+                         ["python3", "tile.py"], record=record)
+    q = session.queue()
+    await asyncio.wait_for(session.start(), 20)
+    try:
+        for location in ("tile.cu:51", "tile.cu:37"):
+            await session.command("-break-insert", Flag("-f"), location)
+        builder = StateBuilder(session)
+        first = await run_to_stop(session, q, "-exec-run")
+        at_hit = await asyncio.wait_for(builder.refresh(first, threads=True), 20)
+        moved = await switch_focus(session, "block (1,1,0) thread (15,15,0)")
+        mark = len(sent_since(record, 0))
+        switched = await asyncio.wait_for(builder.refresh(first, focus=moved.focus, shown=at_hit), 20)
+        assert sent_since(record, mark) == ["-stack-list-frames", "-stack-list-variables", "-data-list-register-values",
+                                            *(f"-cuda-info-{what}" for what in ("devices", "sms", "kernels", "warps", "lanes"))]
+        assert switched.focus == moved.focus and switched.breakpoints == at_hit.breakpoints and not switched.errors
+        assert any(w.block == (1, 1, 0) for w in switched.warps) and switched.warps != at_hit.warps
+
+        stop = await run_to_stop(session, q, "-exec-continue")
+        shown = await asyncio.wait_for(builder.refresh(stop, threads=True), 20)
+        assert len(shown.frames) > 1 and shown.warps and shown.lanes and shown.breakpoints and not shown.errors
+
+        mark = len(sent_since(record, 0))
+        up = await asyncio.wait_for(builder.refresh(stop, selected_frame=1, focus=shown.focus, select=True, shown=shown), 20)
+        assert sent_since(record, mark) == [
+            "-stack-select-frame", "-stack-list-frames", "-stack-list-variables", "-data-list-register-values"]
+        assert up.selected_frame == 1 and up.frame is not None and up.frame.level == 1 and not up.errors
+        assert (up.devices, up.kernels, up.warps, up.lanes, up.breakpoints) == \
+            (shown.devices, shown.kernels, shown.warps, shown.lanes, shown.breakpoints)
+    finally:
+        await session.close()
