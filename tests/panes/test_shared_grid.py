@@ -41,7 +41,8 @@ async def test_a_2d_array_with_repeats_is_a_grid_of_numbers_with_banks_and_chang
     app = DebuggerApp(gdb_config(vars_program, f"vars.c:{FIRST}", f"vars.c:{SECOND}"))
     async with app.run_test(size=(160, 48)) as pilot:
         await stopped_at(pilot, app, FIRST)
-        pane = app.query_one(SharedMemoryPane)
+        pane = app.show_pane("shared")  # as a user would (a hidden pane builds no rows)
+        assert isinstance(pane, SharedMemoryPane)
         raw = await app.debugger.evaluate("tile[0]@18")
         assert raw == "{{0 <repeats 18 times>} <repeats 18 times>}"  # what the grid has to decode
         pane.action_add()
@@ -79,7 +80,8 @@ async def test_paging_a_big_2d_array(vars_program: Path) -> None:
     app = DebuggerApp(gdb_config(vars_program, f"vars.c:{SECOND}"))
     async with app.run_test(size=(160, 48)) as pilot:
         await stopped_at(pilot, app, SECOND)
-        pane = app.query_one(SharedMemoryPane)
+        pane = app.show_pane("shared")  # as a user would (a hidden pane builds no rows)
+        assert isinstance(pane, SharedMemoryPane)
         pane.page_size = 8
         pane.action_add()
         await wait_for(pilot, lambda: app.focused is pane.query_one("#shared-add"), why="the add line")

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 import struct
 from dataclasses import dataclass
+from functools import cached_property
 
 from cudatui.gdbbridge import SharedDecl
 
@@ -38,8 +39,9 @@ class SharedArray:
     note: str = ""
     """Where a guessed size comes from (an ``extern`` array sized at launch), for the title."""
 
-    @property
+    @cached_property
     def element_size(self) -> int:
+        """Bytes per element (read per cell: computed once)."""
         return next((size for word, size in SIZES.items() if word in self.element.split()), 4)
 
     @property
@@ -107,8 +109,10 @@ def bits(value: str, element: str = "?") -> int | None:
 
 def shown(value: str, mode: str, element: str = "?") -> str:
     """``value`` in the display ``mode`` (see MODES)."""
+    if mode == "value":
+        return value
     pattern = bits(value, element)
-    if mode == "value" or pattern is None:
+    if pattern is None:
         return value
     if mode == "hex":
         return f"{pattern:#010x}"

@@ -29,7 +29,7 @@ from textual.widgets import DataTable, Input
 from cudatui.gdbbridge import DebuggerQueries, MIError, SharedDecl, StopState, find_source, read_source, shared_arrays
 from cudatui.tui.widgets.inline_input import InlineInput
 
-from .base import InfoLine, PaneTable, QueryPane, Reading, sync_rows
+from .base import InfoLine, PaneTable, QueryPane, Reading, same_stop, sync_rows
 from .shared_array import MODES, SharedArray, bank, bits, from_declaration, from_variable_type, parse_added, shown
 
 
@@ -96,6 +96,8 @@ class SharedMemoryPane(QueryPane):
         """The address of each array's first element at the stop shown."""
         self._stale_addresses: dict[str, int | None] = {}
         """The addresses at the stop shown before (its rows stay, dimmed, while the new ones are read)."""
+        self._unshown = False
+        """What the pane shows changed while it was hidden (its rows are built when it is shown)."""
 
     def compose(self) -> ComposeResult:
         yield InfoLine("Shared memory", id="shared-title")
@@ -181,6 +183,8 @@ class SharedMemoryPane(QueryPane):
         self._load()
 
     def render_state(self, state: StopState, previous: StopState | None) -> None:
+        if previous is not None and same_stop(state, previous) and state.kernels is previous.kernels:
+            return  # a bump (breakpoints, watches, notes): nothing shown here changed, no page to read
         if previous is None or state.stop is not previous.stop:
             self._stale_addresses, self._addresses = self._addresses, {}
         self._load()
@@ -231,9 +235,18 @@ class SharedMemoryPane(QueryPane):
                    and g < self.place]
         return self._values[(max(earlier), array.name, self.page)] if earlier else ()
 
+    def on_show(self) -> None:
+        """Shown (its tab chosen): the rows of what changed while hidden."""
+        if self._unshown:
+            self._show()
+
     def _show(self) -> None:
         if not self.is_mounted:
             return
+        if not self.display:  # its tab is not shown: rows built at each stop were ~10% of a step's UI part
+            self._unshown = True
+            return
+        self._unshown = False
         title = self.query_one("#shared-title", InfoLine)
         table: DataTable[Text] = self.query_one(DataTable)
         array, state = self.current(), self.state
