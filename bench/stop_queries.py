@@ -13,7 +13,9 @@ later), and the critical path:
   and ``idle``: how long it sat so, between the trigger and the publication;
 * ``serial``: the sum of every query's own round trip (what sending them one after another
   would cost);
-* ``host``: how long the publication waited for the Python stack after gdb's last answer;
+* ``host``: how long the publication waited for the Python stack after gdb's last answer, and
+  ``read``: how long pystack's read itself took in its thread (recordings made since batch 39
+  mark it), so a slow read is told from one that waited for its turn;
 * ``publish``: from the trigger (``*stopped``, else the first command sent) to the publication.
 
 Usage: ``python -m bench.stop_queries [RECORDING...]`` (default: every lesson recording), and
@@ -58,6 +60,8 @@ class Episode:
     mover_sent: float | None = None
     queries: list[Query] = field(default_factory=list)
     host_at: float | None = None
+    host_read: float | None = None
+    """Seconds pystack's read took in its thread (the ``host-stack read=`` mark), when marked."""
     published: float | None = None
 
     @property
@@ -112,6 +116,9 @@ def episodes(path: Path) -> list[Episode]:
                 if sessions > 1:
                     break
                 continue
+            if kind == "mark" and line.startswith("host-stack read=") and current is not None:
+                current.host_read = float(line.removeprefix("host-stack read="))
+                continue
             if kind == "in":
                 m = COMMAND.match(line)
                 if not m:
@@ -162,10 +169,17 @@ def step_line(e: Episode) -> str:
     trips, idle = e.idle()
     host = max(0.0, (e.host_at or 0.0) - e.last_answer()) if e.host_at else 0.0
     mover = f" step {ms(e.start - e.mover_sent)}" if e.mover_sent is not None else ""
+    read = f" (read {ms(e.host_read)})" if e.host_read is not None else ""
     each = " ".join(f"{q.op.removeprefix('-').removeprefix('cuda-info-').removeprefix('data-')}={ms(t)}"
                     for q, t in times)
     return (f"  {e.kind:<18}{mover} | {len(e.queries)} q, gdb {ms(gdb)}, trips {trips}, idle {ms(idle)}, "
-            f"serial {ms(serial)}, host {ms(host)}, publish {ms(e.published - e.start)} ms | {each}")
+            f"serial {ms(serial)}, host {ms(host)}{read}, publish {ms(e.published - e.start)} ms | {each}")
+
+
+def reads(group: list[Episode]) -> str:
+    """`` (read N)``: the median of pystack's own read times, where the recording marks them."""
+    took = [e.host_read for e in group if e.host_read is not None]
+    return f" (read {ms(statistics.median(took))})" if took else ""
 
 
 def summary(path: Path, eps: list[Episode]) -> list[str]:
@@ -181,7 +195,8 @@ def summary(path: Path, eps: list[Episode]) -> list[str]:
             f"  {kind:<18} x{len(group):<3} queries {statistics.median([len(e.queries) for e in group]):.0f}, "
             f"gdb {med([sum(t for _, t in e.gdb_times()) for e in group])}, trips {trips:.0f}, "
             f"idle {med([e.idle()[1] for e in group])}, "
-            f"host wait {med([max(0.0, (e.host_at or 0) - e.last_answer()) if e.host_at else 0.0 for e in group])}, "
+            f"host wait {med([max(0.0, (e.host_at or 0) - e.last_answer()) if e.host_at else 0.0 for e in group])}"
+            f"{reads(group)}, "
             f"publish {med([(e.published or e.start) - e.start for e in group])} ms (median)")
     per_op: dict[str, list[float]] = defaultdict(list)
     for e in eps:

@@ -36,7 +36,9 @@
 #   threads-at-bp          threads at a breakpoint recorded through the UI (scripts/gpu_threads_at_bp.py)
 #   tmux LESSON COLSxROWS BREAKPOINT   cudatui in a real terminal (scripts/tmux_live.sh)
 #   bench                  the stop-to-screen bench on the box's idle CPU, then bench.gpu (divergence)
-#   bench-gpu [ROUNDS]     bench.gpu alone (divergence): first breakpoint, steps, key to screen
+#   bench-gpu [ROUNDS [LESSON]]  bench.gpu alone (default divergence): first breakpoint, steps, key to
+#                          screen against the same MI commands over a raw pipe; the app's sessions
+#                          recorded into $R/app_sessions_LESSON and read by bench.stop_queries
 #   bench-host-stack [ROUNDS]  bench.host_stack: the Python stack read of a torch program, per pystack method
 #   jobs                   attach to a hung program and rank 1 of a torchrun job through the UI
 #                          (tests/gpu/test_jobs_gpu.py), recorded into $OUT/own/
@@ -190,9 +192,11 @@ bench() {
 
 bench_gpu() {
   build > /dev/null
-  timeout 200 python3 -m bench.gpu --lesson divergence --rounds "${1:-2}" > "$R/bench_gpu.log" 2>&1
-  echo "bench.gpu rc=$?" >> "$R/bench_gpu.log"
-  tail -8 "$R/bench_gpu.log" | cut -c1-400
+  local lesson=${2:-divergence}
+  timeout 200 python3 -m bench.gpu --lesson "$lesson" --rounds "${1:-2}" --record "$R/app_sessions_$lesson" \
+    > "$R/bench_gpu_$lesson.log" 2>&1
+  echo "bench.gpu rc=$?" >> "$R/bench_gpu_$lesson.log"
+  grep -v '^  WHY/FIX' "$R/bench_gpu_$lesson.log" | tail -30 | cut -c1-400
 }
 
 bench_host_stack() {

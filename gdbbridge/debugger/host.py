@@ -14,13 +14,16 @@ import asyncio
 import os
 import re
 import sys
+import time
 from collections.abc import Mapping
 
 from cudatui.gdbbridge.advice import JIT_ENV
 from cudatui.gdbbridge.debugger.config import LaunchConfig
 from cudatui.gdbbridge.host.encoding import COMMAND, decode, record
 from cudatui.gdbbridge.host.fault_trace import parse as parse_fault_trace
-from cudatui.gdbbridge.host.reader import host_stack, read_core_stack
+from cudatui.gdbbridge.host.reader import read_core_stack, read_python_stack
+from cudatui.gdbbridge.host.view import SYNC_CALLS
+from cudatui.gdbbridge.models import StopEvent, StopState
 from cudatui.gdbbridge.models.host import HostStack
 from cudatui.gdbbridge.session.errors import MIError
 from cudatui.gdbbridge.session.gdb import GdbSession
@@ -95,7 +98,36 @@ def debuggee_env(config: LaunchConfig, launch_blocking: bool) -> Mapping[str, st
     return env
 
 
-def start_live_read(session: GdbSession, config: LaunchConfig) -> asyncio.Task[HostStack] | None:
+def host_held(shown: StopState | None, stop: StopEvent, env: Mapping[str, str], pid: int | None) -> bool:
+    """Whether the host stack ``shown`` at the last stop still holds at the new ``stop``, so that it
+    need not be read again: both stops in the same kernel launch (device, grid) of the same
+    process, the stack read whole, with one Python thread, and that thread waiting for the GPU
+    (``CUDA_LAUNCH_BLOCKING=1``: inside the launch; or its line at a call that waits for the GPU,
+    :data:`~cudatui.gdbbridge.host.view.SYNC_CALLS`). Such a thread cannot move before the kernel
+    ends, and the kernel has not ended: it stopped again. On the H200 the read was the longest part
+    of a step's refresh (47-65 ms against a 20 ms batch, kernels/recordings, bench.stop_queries)."""
+    host = shown.host if shown is not None else None
+    if shown is None or host is None or host.error or len(host.threads) != 1 or host.pid != pid:
+        return False
+    before, now = shown.focus, stop.focus
+    if before is None or now is None or (before.device, before.grid) != (now.device, now.grid) or stop.exited:
+        return False
+    frame = host.user_frame
+    return env.get(LAUNCH_BLOCKING) == "1" or (frame is not None and any(p.search(frame.code) for _, p in SYNC_CALLS))
+
+
+LiveRead = asyncio.Future[tuple[HostStack, float]]
+"""A live read under way: the stack, and the seconds pystack took in its thread."""
+
+
+def timed_read(pid: int) -> tuple[HostStack, float]:
+    """:func:`read_python_stack` and the seconds it took (in the thread that ran it)."""
+    began = time.perf_counter()
+    stack = read_python_stack(pid)
+    return stack, time.perf_counter() - began
+
+
+def start_live_read(session: GdbSession, config: LaunchConfig) -> LiveRead | None:
     """A live Python debuggee's stack, its read started now in a worker thread so that it runs
     beside the stop's MI batch (pystack reads without attaching, and gdb holds the process
     stopped meanwhile); None where the stack is not read live (a replay, a coredump, a program
@@ -103,17 +135,19 @@ def start_live_read(session: GdbSession, config: LaunchConfig) -> asyncio.Task[H
     pid = session.own_debuggee  # never a pid the debugger merely names: pystack stops the process it reads
     if config.replayed or config.core or pid is None or not is_python(config):
         return None
-    return asyncio.ensure_future(host_stack(pid))
+    return asyncio.ensure_future(asyncio.to_thread(timed_read, pid))
 
 
-async def read_host_stack(session: GdbSession, config: LaunchConfig,
-                          live: asyncio.Task[HostStack] | None) -> HostStack | None:
-    """The host stack at this stop: the ``live`` read (:func:`start_live_read`), recorded; or the
-    recorded one of a replay, or a post-mortem's from its files (the program's output, a CPU
-    core); None when there is none to show (not a Python program, a recording without it)."""
+async def read_host_stack(session: GdbSession, config: LaunchConfig, live: LiveRead | None) -> HostStack | None:
+    """The host stack at this stop: the ``live`` read (:func:`start_live_read`), recorded with a
+    mark of the seconds pystack took in its thread (``host-stack read=0.0053``: beside the time
+    the stop waited for it, ``python -m bench.stop_queries`` tells a slow read from a late one);
+    or the recorded one of a replay, or a post-mortem's from its files (the program's output, a
+    CPU core); None when there is none to show (not a Python program, a recording without it)."""
     if live is not None:
-        read = await live
+        read, took = await live
         record(session.record, read)
+        session.record("mark", f"host-stack read={took:.6f}")
         return read
     if config.replayed:
         try:

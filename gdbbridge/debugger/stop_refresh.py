@@ -11,7 +11,6 @@ it) are bumps: the same snapshot again with a new generation. Nothing else publi
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import replace
 from typing import Any
 
@@ -22,7 +21,7 @@ from cudatui.gdbbridge.cuda.warp_watch import WarpWatchError
 from cudatui.gdbbridge.debugger.breakpoints import pending_text
 from cudatui.gdbbridge.debugger.context import DebuggerContext
 from cudatui.gdbbridge.debugger.events import ProgramText, QueriesFailed, StateChanged
-from cudatui.gdbbridge.debugger.host import debuggee_env, read_host_stack, start_live_read
+from cudatui.gdbbridge.debugger.host import LiveRead, debuggee_env, host_held, read_host_stack, start_live_read
 from cudatui.gdbbridge.debugger.status import Phase, focused_kernel, stop_detail
 from cudatui.gdbbridge.debugger.steps import STEPS, Step
 from cudatui.gdbbridge.host.view import sync_point
@@ -103,7 +102,9 @@ class StopRefresh:
             self.pending = None
         self.refreshing = True
         assert ctx.session is not None
-        live = start_live_read(ctx.session, ctx.config) if new_stop and not stop.exited else None
+        held = new_stop and host_held(previous, stop, debuggee_env(ctx.config, ctx.launch_blocking),
+                                      ctx.session.inferior_pid)
+        live = start_live_read(ctx.session, ctx.config) if new_stop and not stop.exited and not held else None
         try:
             shown = previous if viewpoint and previous is not None and previous.stop is stop else None
             state = await ctx.builder.refresh(stop, selected_frame=selected_frame, focus=focus, shown=shown,
@@ -116,9 +117,9 @@ class StopRefresh:
             if ctx.variables is not None:
                 await ctx.variables.follow(state)
             watches = await self._watch_values(state)
-            if new_stop:
+            if new_stop and not held:
                 host, note = await self._host_behind(state, live)
-            elif previous is not None and previous.stop is stop:
+            elif previous is not None and (held or previous.stop is stop):  # the host cannot have moved
                 host, note = previous.host, previous.host_note
             else:
                 host, note = None, None
@@ -220,7 +221,7 @@ class StopRefresh:
 
     # -- what a stop gathers beside the batch ----------------------------------------------
 
-    async def _host_behind(self, state: StopState, live: asyncio.Task[HostStack] | None,
+    async def _host_behind(self, state: StopState, live: LiveRead | None,
                            ) -> tuple[HostStack | None, str | None]:
         """The host stack behind a new stop (``live``: its read, started with the batch), when the
         program is Python (or the recording has it), and the note saying when its line is a sync
