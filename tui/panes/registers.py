@@ -79,6 +79,8 @@ class RegistersPane(StatePane):
         super().__init__(name=name, id=id, classes=classes)
         self._changed: frozenset[str] = frozenset()
         self._seen: set[str] = set()
+        self._unshown = False
+        """The rows changed while the pane was hidden (they are built when it is shown)."""
 
     def compose(self) -> ComposeResult:
         yield InfoLine("Registers", id="registers-title")
@@ -95,6 +97,11 @@ class RegistersPane(StatePane):
 
     def on_mount(self) -> None:
         self._refill()
+
+    def on_show(self) -> None:
+        """Shown (its tab chosen): the rows of the stop shown."""
+        if self._unshown:
+            self._refill()
 
     def watch_group(self) -> None:
         self._refill()
@@ -136,6 +143,10 @@ class RegistersPane(StatePane):
     def _refill(self) -> None:
         if not self.is_mounted:
             return
+        if not self.display:  # its tab is not shown: ~200 rows compared at each stop for nothing
+            self._unshown = True
+            return
+        self._unshown = False
         state = self.state
         regs = self.visible_registers()
         title = self.query_one("#registers-title", InfoLine)

@@ -37,7 +37,8 @@ def lane_kinds(warp: Warp, lanes: tuple[Lane, ...]) -> list[str]:
 
 
 def strip(kinds: list[str], cursor: int | None = None, focused: int | None = None) -> Text:
-    """The lane strip; the lane cursor is reversed, the focused lane underlined."""
+    """The lane strip; the lane cursor is reversed, the focused lane underlined. Lanes side by
+    side in one style are one span (a table cell renders each span: 32 for every warp row)."""
     glyphs: list[str] = []
     spans: list[Span] = []
     for i, kind in enumerate(kinds):
@@ -47,5 +48,8 @@ def strip(kinds: list[str], cursor: int | None = None, focused: int | None = Non
         if i == cursor:
             style += " reverse"
         glyphs.append(glyph)
-        spans.append(Span(i, i + 1, style))
+        if spans and spans[-1].style == style and spans[-1].end == i:
+            spans[-1] = Span(spans[-1].start, i + 1, style)
+        else:
+            spans.append(Span(i, i + 1, style))
     return Text("".join(glyphs), spans=spans)
