@@ -19,9 +19,9 @@ import pytest
 
 from cudatui.gdbbridge.session import events as ev
 from cudatui.gdbbridge.session.gdb import GdbSession
-from cudatui.gdbbridge.session.mi import Flag
-from tests.support.processes import alive, children_named
+from tests.support.processes import alive
 from tests.support.programs import needs_gdb
+from tests.support.shell_child import gdb_killed_under_a_shell_sleep
 from tests.support.wait import until
 
 pytestmark = needs_gdb
@@ -130,13 +130,7 @@ async def test_close_kills_the_shell_child_of_a_killed_gdb(cgroup: bool) -> None
     session, seen = await session_on(["gdb"], cgroup)
     sleeper = 0
     try:
-        shell = asyncio.ensure_future(session.command("-interpreter-exec", Flag("console"), "shell sleep 120"))
-        assert session.pid is not None
-        gdb = session.pid
-        await until(lambda: children_named(gdb, "sleep"))
-        sleeper = children_named(gdb, "sleep")[0]
-        os.kill(gdb, signal.SIGKILL)
-        await until(lambda: any(isinstance(e, ev.DebuggerExited) for e in seen))
+        shell, sleeper = await gdb_killed_under_a_shell_sleep(session, seen)
         await asyncio.gather(shell, return_exceptions=True)
         assert alive(sleeper)
         await asyncio.wait_for(session.close(), WAIT)

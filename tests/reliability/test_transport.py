@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import errno
-import os
 import re
 import signal
 import subprocess
@@ -28,14 +27,14 @@ from cudatui.gdbbridge.debugger.config import LaunchConfig
 from cudatui.gdbbridge.session import events as ev
 from cudatui.gdbbridge.session.errors import DebuggerGone, MIError
 from cudatui.gdbbridge.session.gdb import GdbSession
-from cudatui.gdbbridge.session.mi import Flag
 from cudatui.gdbbridge.session.offloop import THREAD_NAME
 from cudatui.gdbbridge.session.pipes import DROP_HEAD, LINE_LIMIT, LINE_LIMIT_ENV, LineReader, effective_line_limit
 from cudatui.tui.apps.debugger_app import DebuggerApp
 from tests.support.app import messages, no_internal_errors
 from tests.support.paths import ROOT
-from tests.support.processes import alive, children_named, resident_bytes
+from tests.support.processes import alive, resident_bytes
 from tests.support.programs import needs_gdb, stand_in
+from tests.support.shell_child import gdb_killed_under_a_shell_sleep
 from tests.support.wait import until, wait_for
 
 WAIT = 60.0
@@ -355,13 +354,7 @@ async def test_gdb_killed_while_its_shell_child_holds_its_streams_is_reported_at
     SIGKILLed: the death is reported while the sleep still holds the streams."""
     session, seen = await started(["gdb"])
     try:
-        shell = asyncio.ensure_future(session.command("-interpreter-exec", Flag("console"), "shell sleep 120"))
-        assert session.pid is not None
-        gdb = session.pid
-        await until(lambda: children_named(gdb, "sleep"))
-        sleeper = children_named(gdb, "sleep")[0]
-        os.kill(gdb, signal.SIGKILL)
-        await until(lambda: any(isinstance(e, ev.DebuggerExited) for e in seen))
+        shell, sleeper = await gdb_killed_under_a_shell_sleep(session, seen)
         assert alive(sleeper), "reported only once the sleep ended"
         assert [e for e in seen if isinstance(e, ev.DebuggerExited)] == [ev.DebuggerExited(-signal.SIGKILL, False)]
         with pytest.raises(DebuggerGone, match="SIGKILL"):
