@@ -30,7 +30,7 @@ from tests.support.nvml import (
     NO_DRIVER_REASON, NVML_WORKS, SAMPLES, NoDriverSource, cuda_gdb_pci_bus, needs_samples, no_driver,
 )
 from tests.support.screen import screen_rows
-from tests.support.wait import wait_for
+from tests.support.wait import WAIT, wait_for
 
 
 class CountingSource:
@@ -65,16 +65,18 @@ class GatedSource(CountingSource):
     """A real source that reads only as often as the test lets it (``allow``): sampling stops
     with a read waiting at the gate, so what the pane shows settles."""
 
-    def __init__(self, inner) -> None:
+    def __init__(self, inner, bound: float = 30.0) -> None:
         super().__init__(inner)
         self.gate = threading.Semaphore(0)
+        self.bound = bound
+        """Seconds a read waits at the gate before it fails (the app then says the sample failed)."""
 
     def allow(self, reads: int) -> None:
         for _ in range(reads):
             self.gate.release()
 
     def read(self) -> Snapshot:
-        if not self.gate.acquire(timeout=30):
+        if not self.gate.acquire(timeout=self.bound):
             raise TimeoutError("the test let no more reads through")
         return super().read()
 
@@ -283,18 +285,20 @@ async def test_a_memory_value_grown_wider_is_shown_whole():
     grown = next(i for i, snap in enumerate(snapshots)
                  if any(p.pid == 1339 and (p.used_memory or 0) >= 10_000 * 1024**2 for p in snap.gpus[0].processes))
     assert any(p.pid == 1339 for snap in snapshots[:grown] for p in snap.gpus[0].processes)  # shown narrower before
-    source = GatedSource(ReplaySource(SAMPLES))
+    source = GatedSource(ReplaySource(SAMPLES), bound=WAIT * 10)  # the next read waits while the test looks
     source.allow(grown + 1)  # sampling stops there: what the screen shows settles
     app = StatsApp(Sampler(source, interval_s=0.05))
     async with app.run_test(size=(160, 48)) as pilot:
-        table = app.query_one(GpuStatsPane).query_one(DataTable)
-        await wait_for(pilot, lambda: source.reads == grown + 1 and "1339" in table.rows
-                       and str(table.get_cell("1339", "mem")).endswith("MiB")
-                       and len(str(table.get_cell("1339", "mem"))) >= len("10,000 MiB"))
-        value = str(table.get_cell("1339", "mem"))
-        await wait_for(pilot, lambda: any("1339" in row and value in row for row in screen_rows(app)),
-                       why=lambda: f"{value} whole on the screen:\n" + "\n".join(screen_rows(app)[:14]))
-        source.allow(1)  # the read waiting at the gate ends
+        try:
+            table = app.query_one(GpuStatsPane).query_one(DataTable)
+            await wait_for(pilot, lambda: source.reads == grown + 1 and "1339" in table.rows
+                           and str(table.get_cell("1339", "mem")).endswith("MiB")
+                           and len(str(table.get_cell("1339", "mem"))) >= len("10,000 MiB"))
+            value = str(table.get_cell("1339", "mem"))
+            await wait_for(pilot, lambda: any("1339" in row and value in row for row in screen_rows(app)),
+                           why=lambda: f"{value} whole on the screen:\n" + "\n".join(screen_rows(app)[:14]))
+        finally:
+            source.allow(1)  # the read waiting at the gate ends before the app does
 
 
 # ---- formatting --------------------------------------------------------------------------

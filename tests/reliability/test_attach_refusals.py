@@ -28,7 +28,7 @@ from tests.support.app import no_internal_errors
 from tests.support.cli import WAIT, one_line, run_main
 from tests.support.jobs import JOBS
 from tests.support.paths import ROOT
-from tests.support.processes import alive, proc_stat
+from tests.support.processes import alive, proc_stat, stat_fields
 from tests.support.programs import compile_c, needs_gdb
 from tests.support.wait import wait_for, wait_until
 
@@ -52,11 +52,8 @@ def kernel_thread() -> int:
     """The pid of a kernel thread (the test's own look at /proc, not cudatui's)."""
     for entry in sorted(os.listdir("/proc"), key=lambda name: (len(name), name)):
         if entry.isdigit():
-            try:
-                stat = Path(f"/proc/{entry}/stat").read_text()
-            except OSError:
-                continue
-            if int(stat.rsplit(")", 1)[1].split()[6]) & PF_KTHREAD:
+            fields = stat_fields(int(entry))
+            if fields is not None and int(fields[6]) & PF_KTHREAD:
                 return int(entry)
     pytest.skip("no kernel thread in /proc (a pid namespace?)")
 

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from cudatui.gdbbridge.session.recorder import FORMAT, VERSION
 from tests.support.paths import ROOT
-from tests.support.processes import proc_stat
+from tests.support.processes import proc_stat, stat_fields
 
 GIB_IN_MIB = 1024
 MEMORY = 512 << 20
@@ -43,11 +43,8 @@ def session_members(sid: int) -> list[int]:
     members = []
     for entry in os.listdir("/proc"):
         if entry.isdigit():
-            try:
-                fields = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            if int(fields[3]) == sid and fields[0] not in "ZX":
+            fields = stat_fields(int(entry))
+            if fields is not None and int(fields[3]) == sid and fields[0] not in "ZX":
                 members.append(int(entry))
     return members
 

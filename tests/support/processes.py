@@ -8,22 +8,26 @@ from pathlib import Path
 from .wait import wait_until, within
 
 
-def start_time(pid: int) -> str | None:
-    """Field 22 of /proc/PID/stat (tells a pid from a reused one), or None when it is gone."""
+def stat_fields(pid: int) -> list[str] | None:
+    """The fields of /proc/PID/stat after the process's name (field 3, the state, first), or None
+    when it no longer exists. Read as bytes: a name is any bytes (the hostile-name tests run
+    programs named ``prog\\xff``, which a look at every process meets)."""
     try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[19]
+        return Path(f"/proc/{pid}/stat").read_bytes().rsplit(b")", 1)[1].decode("ascii").split()
     except (OSError, IndexError):
         return None
+
+
+def start_time(pid: int) -> str | None:
+    """Field 22 of /proc/PID/stat (tells a pid from a reused one), or None when it is gone."""
+    fields = stat_fields(pid)
+    return fields[19] if fields is not None and len(fields) > 19 else None
 
 
 def proc_stat(pid: int) -> tuple[str, int] | None:
-    """(state letter, parent pid) of ``pid``, or None when it no longer exists. Read as bytes: a
-    process's name is any bytes (the hostile-name tests run programs named ``prog\\xff``)."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_bytes().rsplit(b")", 1)[1].split()
-    except (OSError, IndexError):
-        return None
-    return fields[0].decode(), int(fields[1])
+    """(state letter, parent pid) of ``pid``, or None when it no longer exists."""
+    fields = stat_fields(pid)
+    return (fields[0], int(fields[1])) if fields is not None else None
 
 
 def descendants(root: int) -> dict[int, str]:
@@ -60,8 +64,8 @@ def alive(pid: int) -> bool:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
-    stat = Path(f"/proc/{pid}/stat")
-    return stat.exists() and stat.read_text().rsplit(")", 1)[-1].split()[0] != "Z"
+    stat = proc_stat(pid)
+    return stat is not None and stat[0] != "Z"
 
 
 def wait_gone(pids: dict[int, str], timeout: float) -> dict[int, str]:
@@ -109,7 +113,7 @@ def children_named(pid: int, name: str) -> list[int]:
 
 def _comm(pid: int) -> str | None:
     try:
-        return Path(f"/proc/{pid}/comm").read_text().strip()
+        return Path(f"/proc/{pid}/comm").read_bytes().decode("utf-8", "replace").strip()
     except OSError:
         return None
 
@@ -120,7 +124,7 @@ def in_directory(directory: Path) -> list[int]:
     for proc in Path("/proc").iterdir():
         try:
             if proc.name.isdigit() and Path(os.readlink(proc / "cwd")) == directory and \
-                    (proc / "stat").read_text().rsplit(")", 1)[1].split()[0] not in "ZX":
+                    (stat := proc_stat(int(proc.name))) is not None and stat[0] not in "ZX":
                 found.append(int(proc.name))
         except OSError:
             continue
