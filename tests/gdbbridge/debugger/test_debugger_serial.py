@@ -16,16 +16,11 @@ import asyncio
 
 import pytest
 
-from cudatui.gdbbridge.debugger.config import LaunchConfig
-from cudatui.gdbbridge.debugger.debugger import Debugger, Step
-from cudatui.gdbbridge.debugger.events import DebuggerEvent, Notice, PhaseChanged
-from cudatui.gdbbridge.debugger.status import Phase
+from cudatui.gdbbridge.debugger.debugger import Step
 from cudatui.gdbbridge.models import StopState
-from cudatui.gdbbridge.debugger.recorded_path import recorded_breakpoints
-from cudatui.gdbbridge.record.transcript import load
-from cudatui.gdbbridge.session.events import RawLine
 from cudatui.gdbbridge.session.errors import MIError
 
+from tests.support.debugger_watch import replayed
 from tests.support.paths import RECORDED
 
 RECORDING = RECORDED / "ui_divergence_v1.jsonl.gz"
@@ -33,36 +28,10 @@ FOCUS = "block (0,0,0) thread (32,0,0)"
 WATCH = "threadIdx.x * 2"
 
 
-class Watcher:
-    """Subscribes to a Debugger: every command it sent, and each stop it finished showing."""
-
-    def __init__(self, debugger: Debugger) -> None:
-        self.debugger = debugger
-        self.sent: list[str] = []
-        self.notices: list[Notice] = []
-        self._shown: asyncio.Queue[StopState] = asyncio.Queue()
-        debugger.subscribe(self._on_event)
-
-    def _on_event(self, event: DebuggerEvent) -> None:
-        if isinstance(event, RawLine) and event.direction == "in":
-            self.sent.append(event.text.lstrip("0123456789"))
-        elif isinstance(event, Notice):
-            self.notices.append(event)
-        elif isinstance(event, PhaseChanged) and event.status.phase is Phase.STOPPED:
-            assert self.debugger.state is not None
-            self._shown.put_nowait(self.debugger.state)
-
-    async def next_stop(self) -> StopState:
-        """The state of the next stop the Debugger has shown (refreshed, phase stopped)."""
-        return await asyncio.wait_for(self._shown.get(), 20)
-
-
 @pytest.fixture
 async def at_thread_32():
     """The Debugger stopped at the recording's first breakpoint, focused on thread (32,0,0)."""
-    breakpoints = tuple(str(spec) for spec in recorded_breakpoints(load(str(RECORDING))))
-    debugger = Debugger(LaunchConfig.replay(RECORDING, breakpoints=breakpoints))
-    watcher = Watcher(debugger)
+    debugger, watcher = replayed(RECORDING)
     try:
         await asyncio.wait_for(debugger.start(), 20)
         first = await watcher.next_stop()

@@ -13,23 +13,18 @@ from __future__ import annotations
 import asyncio
 from dataclasses import replace
 
-from cudatui.gdbbridge.debugger.config import LaunchConfig
-from cudatui.gdbbridge.debugger.debugger import Debugger, Step
+from cudatui.gdbbridge.debugger.debugger import Step
 from cudatui.gdbbridge.debugger.host import host_held
-from cudatui.gdbbridge.debugger.recorded_path import recorded_breakpoints
 from cudatui.gdbbridge.models.host import HostFrame, HostStack, HostThread
-from cudatui.gdbbridge.record.transcript import load
 
-from tests.gdbbridge.debugger.test_debugger_serial import Watcher
+from tests.support.debugger_watch import replayed
 from tests.support.paths import ROOT
 
 RECORDING = ROOT / "kernels" / "recordings" / "race.jsonl.gz"
 
 
 async def test_a_step_in_the_kernel_the_host_waits_for_keeps_its_stack() -> None:
-    breakpoints = tuple(str(spec) for spec in recorded_breakpoints(load(str(RECORDING))))
-    debugger = Debugger(LaunchConfig.replay(RECORDING, breakpoints=breakpoints))
-    watcher = Watcher(debugger)
+    debugger, watcher = replayed(RECORDING)
     try:
         await asyncio.wait_for(debugger.start(), 20)
         first = await watcher.next_stop()
@@ -50,9 +45,7 @@ async def test_a_step_in_the_kernel_the_host_waits_for_keeps_its_stack() -> None
 def test_the_host_is_read_again_where_it_may_have_moved() -> None:
     """The rule itself, on the race stop's state: each condition it needs, taken away in turn."""
     async def first_state():
-        breakpoints = tuple(str(spec) for spec in recorded_breakpoints(load(str(RECORDING))))
-        debugger = Debugger(LaunchConfig.replay(RECORDING, breakpoints=breakpoints))
-        watcher = Watcher(debugger)
+        debugger, watcher = replayed(RECORDING)
         try:
             await asyncio.wait_for(debugger.start(), 20)
             return await watcher.next_stop()
