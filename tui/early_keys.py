@@ -20,7 +20,9 @@ from __future__ import annotations
 import atexit
 import signal
 import sys
+from collections.abc import Callable
 from contextlib import suppress
+from typing import Any
 
 
 def keep_early_keys() -> None:
@@ -43,18 +45,36 @@ def keep_early_keys() -> None:
         atexit.register(_restore, fd, before)
 
 
+_interrupts = 0
+"""SIGINTs :func:`_interrupted` turned into a KeyboardInterrupt (at most one)."""
+
+
 def interrupt_once() -> bool:
     """Make the first SIGINT a KeyboardInterrupt, and ignore the ones after it; whether it did
-    (not when SIGINT is not Python's default, e.g. ignored by the caller)."""
+    (not when SIGINT is not Python's default, e.g. ignored by the caller). A KeyboardInterrupt
+    that lands in a callback Python cannot raise from (the import system's module-lock weakref
+    callback, while Textual loads) is swallowed, and was printed as ``Exception ignored in ...``
+    with a traceback while the start went on: it is kept quiet here, and :func:`main` ends the
+    start as the KeyboardInterrupt would have."""
     if signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
         return False
     signal.signal(signal.SIGINT, _interrupted)
+    sys.unraisablehook = _quiet_interrupt(sys.unraisablehook)
     return True
 
 
 def _interrupted(number: int, frame: object) -> None:
+    global _interrupts
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _interrupts += 1
     raise KeyboardInterrupt
+
+
+def _quiet_interrupt(hook: Callable[[Any], object]) -> Callable[[Any], object]:
+    """``hook`` for every unraisable exception but a KeyboardInterrupt."""
+    def unraisable(info: Any) -> object:
+        return None if info.exc_type is KeyboardInterrupt else hook(info)
+    return unraisable
 
 
 def _restore(fd: int, attributes: list[object]) -> None:
@@ -67,13 +87,18 @@ def _restore(fd: int, attributes: list[object]) -> None:
 def main() -> int:
     """The ``cudatui`` command: the early keys kept, then the command line (imported after: it
     loads Textual, which takes a while; a ctrl+c meanwhile is the line :func:`cli.main` says)."""
+    hook = sys.unraisablehook
     ours = interrupt_once()
     keep_early_keys()
     try:
         from cudatui.tui.cli import main as cli_main
+        if _interrupts:  # raised where Python swallowed it (see interrupt_once)
+            raise KeyboardInterrupt
     except KeyboardInterrupt:  # ctrl+c while Textual loads: the line cli.main says for it
         sys.stderr.write("cudatui: interrupted\n")
         return 130
+    finally:
+        sys.unraisablehook = hook
     if ours and signal.getsignal(signal.SIGINT) is _interrupted:
         signal.signal(signal.SIGINT, signal.default_int_handler)
     return cli_main()
