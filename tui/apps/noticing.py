@@ -16,6 +16,8 @@ from cudatui.tui.panes.status import StatusBar
 from cudatui.tui.screens.notices_screen import NoticesScreen
 from cudatui.tui.widgets.notices import NoticeLog
 
+TOAST_RACK = "#textual-toastrack"
+"""Textual's toast container on every screen (its id is public: apps style it by it)."""
 TOAST_ROWS = 6
 """The rows a toast of one or two lines takes (its margin and padding included)."""
 
@@ -85,12 +87,15 @@ class NoticesApp(NavigatingApp):
                 screen.show_entries(self.notices.entries)
 
     def place_toasts(self) -> None:
-        """Put the toasts in the corner where they cover neither the focused pane nor the status bar."""
+        """Put the toasts in the corner where they cover neither the focused pane nor the status bar.
+        The corner is a class of the toast rack, not of the screen: a class the screen changes
+        restyles every widget on it (tens of ms at each focus change)."""
         screen = self.screen
         pane = focused_pane(screen.focused)
         bottom, right = toast_corner(screen.region, pane.region if pane is not None else None)
-        screen.set_class(not bottom, "-toasts-top")
-        screen.set_class(not right, "-toasts-left")
+        for rack in screen.query(TOAST_RACK):
+            rack.set_class(not bottom, "-top")
+            rack.set_class(not right, "-left")
 
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
         if self.screen_stack:  # a focus change still queued while the app closes comes after its screens
