@@ -101,8 +101,8 @@ def no_animations(monkeypatch: pytest.MonkeyPatch) -> None:
     begin after that and never end; a Pilot key press that ended the app (``q``) then waited for
     it forever: CI ran out of its 90 minutes, a full run here hung in 2 tests and 2 of 7 runs of
     three app test files hung (the worker idle in epoll, the app gone, its animator holding the
-    underline); 0 of 12 runs since. Apps that tests start in a terminal (tmux) keep their
-    animations, as a user sees them."""
+    underline); 0 of 12 runs since. cudatui's apps do not animate unless TEXTUAL_ANIMATIONS is
+    set (tui/apps/toasts.py): this keeps the tests' apps still where the variable is set."""
     monkeypatch.setattr(textual_constants, "TEXTUAL_ANIMATIONS", "none")
 
 

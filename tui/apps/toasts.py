@@ -11,6 +11,7 @@ screen's worth of output and puts every cell right again.
 from __future__ import annotations
 
 import math
+import os
 import time
 from functools import partial
 from typing import Any, Generic, TypeVar
@@ -28,6 +29,12 @@ ReturnType = TypeVar("ReturnType")
 
 SHORTEST_TIMER_S = 0.05
 """The least time a toast's timer is given (see :class:`TimedNotification`)."""
+
+ANIMATIONS_ENV = "TEXTUAL_ANIMATIONS"
+"""Textual's own setting of its animations (``none``, ``basic``, ``full``): cudatui's apps do not
+animate unless it is set. An animation is a repaint per frame (a tab's underline: about 25 frames
+per click, each written to the terminal, over SSH too) for a screen that should change once per
+key: a profiled lesson walk in tmux spent a fifth of the app's time painting them."""
 
 SETTLE_S = 0.5
 """Seconds after a toast's time is up before the screen is painted again (its removal is in: a
@@ -62,10 +69,13 @@ class ToastingApp(QuitsOnSignals, KeysWhereTyped, App[ReturnType], Generic[Retur
     (:class:`~cudatui.tui.exit_signals.QuitsOnSignals`). A key that a click overtook (a busy app
     takes both in one turn) is bound where it was typed
     (:class:`~cudatui.tui.textual_compat.KeysWhereTyped`). Its default screen is an
-    :class:`~cudatui.tui.screens.app_screen.AppScreen`: a hidden pane lays nothing out."""
+    :class:`~cudatui.tui.screens.app_screen.AppScreen`: a hidden pane lays nothing out. It does
+    not animate unless :data:`ANIMATIONS_ENV` says so. Every cudatui app is one."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        if ANIMATIONS_ENV not in os.environ:
+            self.animation_level = "none"
         toasts_take_no_selection()  # a click on a toast as it goes crashed Textual 8.2.8
         self._repaint_slots: set[int] = set()
         """The SETTLE_S-long slots in which a repaint is due (in ``time.monotonic`` / SETTLE_S)."""
