@@ -60,6 +60,7 @@ def test_the_corpus_is_large_and_varied() -> None:
     assert {line[:1] for line in RECORDED} >= set("^*=~&")
 
 
+@pytest.mark.long  # seconds of parsing: started first (tests/conftest.py)
 def test_same_answer_as_pygdbmi_on_every_recorded_line() -> None:
     different = [line for line in RECORDED if well_formed(line)
                  and parse_response(line) != gdbmiparser.parse_response(line)]
@@ -113,6 +114,7 @@ def test_strings_read_as_pygdbmi_reads_them() -> None:
             _outcome(gdbescapes.advance_past_string_with_gdb_escapes, text, start=start), (repr(text), start)
 
 
+@pytest.mark.long  # seconds of parsing: started first (tests/conftest.py)
 def test_megabytes_without_an_escape_end() -> None:
     """gdb stopped in the middle of ``print`` flushes a console record without its ``\\n``;
     pygdbmi's escape reader took 22 s on 30 KB of such text (quadratic, holding the GIL)."""

@@ -12,6 +12,7 @@ import asyncio
 import json
 import sys
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -44,6 +45,7 @@ def pygdbmi_record(line: str) -> Record:
         return _parse_mi(line.rstrip("\r\n"))
 
 
+@pytest.mark.long  # thousands of examples against pygdbmi: started first (tests/conftest.py)
 @settings(max_examples=3000, deadline=None)
 @given(TOKENS, CLASSES, PAIRS, TAILS)
 def test_plain_result_is_what_pygdbmi_gives(token, message, pairs, tail):
@@ -53,6 +55,7 @@ def test_plain_result_is_what_pygdbmi_gives(token, message, pairs, tail):
     assert record == pygdbmi_record(line)
 
 
+@pytest.mark.long  # thousands of examples against pygdbmi: started first (tests/conftest.py)
 @settings(max_examples=1000, deadline=None)
 @given(TOKENS, st.sampled_from(["done", "running", "error", "exit", "connected"]),
        st.lists(st.tuples(st.from_regex(r"[a-z][a-z0-9_-]{0,8}", fullmatch=True),
