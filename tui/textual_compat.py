@@ -338,32 +338,32 @@ class LaidOutCompositor(Compositor):
         if not regions:
             return None
         spans = list(self._regions_to_spans(regions))
-        return ChopsUpdate(self._render_rows(regions, {y for y, _, _ in spans}), spans,
-                           [cut_set[1:] for cut_set in self.cuts])
+        return ChopsUpdate(self._render_rows(spans), spans, [cut_set[1:] for cut_set in self.cuts])
 
-    def _render_rows(self, regions: set[Region], rows: set[int]) -> list[dict[int, Strip | None]]:
-        """``Compositor._render_chops`` over the widgets that overlap ``regions``, each rendered
-        over the rows from the first to the last it has in them (front to back: the first strip
-        of a cut wins); the lines of ``rows`` are kept."""
+    def _render_rows(self, spans: list[tuple[int, int, int]]) -> list[dict[int, Strip | None]]:
+        """``Compositor._render_chops`` over the widgets that overlap ``spans`` (row, first and
+        end column), each rendered over the rows from the first to the last it has in them
+        (front to back: the first strip of a cut wins); only the lines of dirty rows are cut."""
         cuts = self.cuts
         chops: list[dict[int, Strip | None]] = [dict.fromkeys(cut_set[:-1]) for cut_set in cuts]
-        around = Region.from_union(list(regions))
+        dirty: dict[int, list[tuple[int, int]]] = {}
+        for y, x1, x2 in spans:
+            dirty.setdefault(y, []).append((x1, x2))
         for widget, (region, clip) in self.visible_widgets.items():
             shown = region.intersection(clip)
-            if not shown.overlaps(around):
+            left, right = shown.x, shown.right
+            rows = [y for y in range(shown.y, shown.bottom)
+                    if any(x1 < right and x2 > left for x1, x2 in dirty.get(y, ()))]
+            if not rows:
                 continue
-            parts = [part for part in (shown.intersection(dirty) for dirty in regions) if part]
-            if not parts:
-                continue
-            top, bottom = min(part.y for part in parts), max(part.bottom for part in parts)
-            strips = widget.render_lines(Region(shown.x - region.x, top - region.y, shown.width, bottom - top))
-            first_cut, last_cut = shown.x, shown.right
+            top, bottom = rows[0], rows[-1] + 1
+            strips = widget.render_lines(Region(left - region.x, top - region.y, shown.width, bottom - top))
             for y, strip in zip(range(top, bottom), strips):
-                if y not in rows:
+                if y not in dirty:
                     continue
                 line = chops[y]
-                final_cuts = [cut for cut in cuts[y] if last_cut >= cut >= first_cut]
-                for cut, piece in zip(final_cuts, strip.divide([cut - first_cut for cut in final_cuts[1:]])):
+                final_cuts = [cut for cut in cuts[y] if right >= cut >= left]
+                for cut, piece in zip(final_cuts, strip.divide([cut - left for cut in final_cuts[1:]])):
                     if line.get(cut) is None:
                         line[cut] = piece
         return chops
