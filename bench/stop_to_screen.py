@@ -8,7 +8,8 @@ next, focus switches, frame selection, ``d`` on a sanitizer finding. Three insta
 step that shows a new state: the ``*stopped`` line read from gdb (the Debugger's raw MI line; a
 focus or frame switch has none), ``show_state`` called by the app (the refresh batch is done: the
 MI part), and the last screen update the compositor rendered before the app went idle (the UI
-part). The bench counts the ``^error`` answers (a query the recording lacks is answered
+part); the garbage collector's runs inside each UI part are timed too (``gc.callbacks``: a full
+collection took 90-300 ms here). The bench counts the ``^error`` answers (a query the recording lacks is answered
 ``^error``, which would flatter the figure) and names their commands.
 
 Goal: UI part <= 50 ms median and <= 80 ms p95, at 160x48 and at 80x24; <= 1.2 layout passes per
