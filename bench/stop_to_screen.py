@@ -8,7 +8,8 @@ next, focus switches, frame selection, ``d`` on a sanitizer finding. Three insta
 step that shows a new state: the ``*stopped`` line read from gdb (the Debugger's raw MI line; a
 focus or frame switch has none), ``show_state`` called by the app (the refresh batch is done: the
 MI part), and the last screen update the compositor rendered before the app went idle (the UI
-part). The bench counts the ``^error`` answers (a query the recording lacks is answered
+part); the garbage collector's runs inside each UI part are timed too (``gc.callbacks``: a full
+collection took 90-300 ms here). The bench counts the ``^error`` answers (a query the recording lacks is answered
 ``^error``, which would flatter the figure) and names their commands.
 
 Goal: UI part <= 50 ms median and <= 80 ms p95, at 160x48 and at 80x24; <= 1.2 layout passes per
@@ -21,6 +22,7 @@ import argparse
 import asyncio
 import cProfile
 import dataclasses
+import gc
 import io
 import json
 import pstats
@@ -100,6 +102,31 @@ class TimedApp(DebuggerApp):
         super()._display(screen, renderable)
 
 
+class Collections:
+    """The garbage collector's runs (``gc.callbacks``): when each began and ended, perf_counter seconds."""
+
+    def __init__(self) -> None:
+        self.spans: list[tuple[float, float]] = []
+        self._began = 0.0
+
+    def __enter__(self) -> Collections:
+        gc.callbacks.append(self._ran)
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        gc.callbacks.remove(self._ran)
+
+    def _ran(self, phase: str, _info: dict[str, int]) -> None:
+        if phase == "start":
+            self._began = time.perf_counter()
+        else:
+            self.spans.append((self._began, time.perf_counter()))
+
+    def within(self, start: float, end: float) -> float:
+        """ms the collector ran between ``start`` and ``end``."""
+        return sum(max(0.0, min(b, end) - max(a, start)) for a, b in self.spans) * 1000
+
+
 def _idle(app: TimedApp, driver: Driver) -> bool:
     """No worker but the GPU sampler, nothing in flight, nothing left to lay out or paint."""
     screen = app.screen
@@ -140,10 +167,13 @@ class StepPasses:
     passes: tuple[tuple[str, ...], ...]
     ui: float
     """The step's UI part, ms."""
+    gc: float = 0.0
+    """ms of it the garbage collector ran."""
 
     def line(self) -> str:
         causes = "; ".join(", ".join(cause) for cause in self.passes)
-        return f"{self.lesson} step {self.number} ({self.keys}): {fmt(self.ui)} ms, {len(self.passes)} passes: {causes}"
+        return (f"{self.lesson} step {self.number} ({self.keys}): {fmt(self.ui)} ms (gc {fmt(self.gc)} ms), "
+                f"{len(self.passes)} passes: {causes}")
 
 
 @dataclasses.dataclass
@@ -160,6 +190,7 @@ class Walk:
     """CPU ms of the app's thread over the same span as the UI part (the bench's own polling in it)."""
     steps: list[StepPasses] = dataclasses.field(default_factory=list)
     """The layout passes of each measured step."""
+    collections: Collections = dataclasses.field(default_factory=Collections)
 
     @property
     def ui(self) -> list[float]:
@@ -202,7 +233,8 @@ async def _walk(recording: Path, record: Path, trace: LayoutTrace, size: tuple[i
             ui = max(painted - shown, 0.0) * 1000  # 0: the new state changed nothing on the screen
             walk.cpu.append(max(app.painted_cpu - app.shown_cpu[generation], 0.0) * 1000 if painted >= shown else 0.0)
             walk.steps.append(StepPasses(recording.name.split(".")[0], number, step.keys,
-                                         tuple(trace.pass_causes[passes:]), ui))
+                                         tuple(trace.pass_causes[passes:]), ui,
+                                         walk.collections.within(shown, painted)))
             walk.by_kind.setdefault(f"key {step.arg}" if step.kind == "key" else step.kind, []).append(ui)
             if resumed:
                 walk.mi.append((shown - resumed[-1]) * 1000)
@@ -240,7 +272,7 @@ def measure(quick: bool = False, lessons: tuple[str, ...] = LESSONS, sizes: tupl
     for size in sizes:
         total, errors = Walk(), Counter[str]()
         profiler = cProfile.Profile() if profile else None
-        with LayoutTrace() as trace:
+        with LayoutTrace() as trace, total.collections:
             for _ in range(passes):
                 for name in lessons:
                     with tempfile.TemporaryDirectory(prefix="cudatui-bench-") as tmp:
@@ -299,6 +331,10 @@ def _results(walk: Walk, errors: Counter[str], trace: LayoutTrace, size: str, wh
         Result(BENCH, f"UI part CPU median {size}", median(walk.cpu), " ms",
                f"p95 {fmt(p95(walk.cpu))} ms; the app thread's CPU time (time.thread_time) over the UI part, "
                "less moved by other processes than the wall-clock figures"),
+        Result(BENCH, f"garbage collection in the UI part {size}", sum(s.gc for s in walk.steps), " ms",
+               f"over the {steps} steps ({sum(1 for s in walk.steps if s.gc)} steps had one; the most in one step: "
+               f"{fmt(max((s.gc for s in walk.steps), default=0.0))} ms); the app pauses the collector from a key "
+               "or a new state until its screen is quiet (tui/apps/collector.py)"),
         Result(BENCH, f"layout passes per step {size}", len(trace.passes) / max(1, steps), " passes",
                f"{fmt(len(trace.passes) / max(1, steps) / PASSES_GOAL)}x the goal; {layouts}", ("<=", PASSES_GOAL),
                "each pass lays out every widget on the screen; a stop should be one"),

@@ -44,7 +44,12 @@ Why each hack exists:
   layout pass sets every widget's ``virtual_size``, which asks for a second pass that changes
   nothing unless a scrollbar came or went: the screen drops those requests (``_refresh_layout``,
   ``_layout_required``). Its compositor (:class:`LaidOutCompositor`) repaints every widget a
-  layout pass moved or resized, also when the map was arranged again in between.
+  layout pass moved or resized, also when the map was arranged again in between. Its partial
+  update (``render_partial_update``, from ``_dirty_regions``, ``_regions_to_spans`` and the
+  cuts as ``_render_chops`` uses them) renders only the widgets that overlap a changed region,
+  on the rows they overlap: Textual rendered every widget inside the box around all the changes
+  (a status-bar line and a source line made it the whole screen) and cut up each one's lines on
+  every changed row.
 - Keys (:class:`KeysWhereTyped`), for :class:`~cudatui.tui.apps.toasts.ToastingApp`: the App gives
   a key to the focused widget, and looks its bindings up when the key has bubbled back, from the
   widget focused THEN (``App._on_key``, ``Screen._modal_binding_chain``). A click the App took
@@ -79,7 +84,7 @@ from rich.style import Style
 from textual import events
 from textual._dispatch_key import dispatch_key
 from textual._types import SegmentLines
-from textual._compositor import Compositor, CompositorMap, ReflowResult
+from textual._compositor import ChopsUpdate, Compositor, CompositorMap, ReflowResult
 from textual.app import App
 from textual.geometry import Region, Size
 from textual.notifications import Notification
@@ -115,7 +120,7 @@ PRIVATE_NAMES = frozenset({
     # textual.widgets._toast.Toast, textual.app.App
     "_toast", "_notification", "_notifications",
     # textual.screen.Screen, textual._compositor
-    "_compositor", "_full_map", "_dirty_regions",
+    "_compositor", "_full_map", "_dirty_regions", "_regions_to_spans", "_render_chops",
     "_screen_resized", "_size", "_refresh_layout", "_layout_required",
     # textual.widget.Widget
     "_clear_arrangement_cache",
@@ -323,6 +328,45 @@ class LaidOutCompositor(Compositor):
                 region for region in (geometry.clip.intersection(geometry.region)
                                       for _, geometry in self._full_map.items() ^ since.items()) if region)
         return result
+
+    def render_partial_update(self) -> ChopsUpdate | None:
+        """The update of the dirty regions, rendering only the widgets that overlap one, on the
+        rows they overlap (Textual renders every widget that overlaps the box around them all,
+        on all its rows, and cuts up every widget's line on each dirty row)."""
+        regions = self._dirty_regions.copy()
+        self._dirty_regions.clear()
+        if not regions:
+            return None
+        spans = list(self._regions_to_spans(regions))
+        return ChopsUpdate(self._render_rows(spans), spans, [cut_set[1:] for cut_set in self.cuts])
+
+    def _render_rows(self, spans: list[tuple[int, int, int]]) -> list[dict[int, Strip | None]]:
+        """``Compositor._render_chops`` over the widgets that overlap ``spans`` (row, first and
+        end column), each rendered over the rows from the first to the last it has in them
+        (front to back: the first strip of a cut wins); only the lines of dirty rows are cut."""
+        cuts = self.cuts
+        chops: list[dict[int, Strip | None]] = [dict.fromkeys(cut_set[:-1]) for cut_set in cuts]
+        dirty: dict[int, list[tuple[int, int]]] = {}
+        for y, x1, x2 in spans:
+            dirty.setdefault(y, []).append((x1, x2))
+        for widget, (region, clip) in self.visible_widgets.items():
+            shown = region.intersection(clip)
+            left, right = shown.x, shown.right
+            rows = [y for y in range(shown.y, shown.bottom)
+                    if any(x1 < right and x2 > left for x1, x2 in dirty.get(y, ()))]
+            if not rows:
+                continue
+            top, bottom = rows[0], rows[-1] + 1
+            strips = widget.render_lines(Region(left - region.x, top - region.y, shown.width, bottom - top))
+            for y, strip in zip(range(top, bottom), strips):
+                if y not in dirty:
+                    continue
+                line = chops[y]
+                final_cuts = [cut for cut in cuts[y] if right >= cut >= left]
+                for cut, piece in zip(final_cuts, strip.divide([cut - left for cut in final_cuts[1:]])):
+                    if line.get(cut) is None:
+                        line[cut] = piece
+        return chops
 
 
 def _scrollbars(widget: Widget) -> tuple[bool, bool]:

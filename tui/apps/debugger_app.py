@@ -24,6 +24,7 @@ from cudatui.gdbbridge import (
     debug_breakpoint_for, explain_all, tr,
 )
 from cudatui.tui.widgets.footer import KeyBar
+from cudatui.tui.apps.collector import CollectorHold
 from cudatui.tui.apps.debugger_link import Call, DebuggerLink
 from cudatui.tui.screens.explain_screen import ExplainScreen
 from cudatui.tui.screens.goto_focus import GotoFocusScreen
@@ -76,7 +77,9 @@ class DebuggerApp(PaneKeysApp):
     def __init__(self, config: LaunchConfig) -> None:
         super().__init__()
         self.debugger = Debugger(config)
-        self.link = DebuggerLink(self, self.debugger, self.show_debugger_event)
+        self.collector = CollectorHold(self)
+        """The garbage collector paused from a call of the Debugger or a new state until the screen is quiet."""
+        self.link = DebuggerLink(self, self.debugger, self.show_debugger_event, self.collector.hold)
         self._explained_stop: object = None
         self._noted_stop: object = None
         """The stop whose host sync-point note was last told."""
@@ -147,6 +150,7 @@ class DebuggerApp(PaneKeysApp):
 
     def show_state(self, state: StopState) -> None:
         """Give ``state`` to every pane in one screen update (one layout pass at most)."""
+        self.collector.hold()
         if not self._state_panes:
             self._state_panes = list(self.query(StatePane))
         with self.batch_update():
@@ -263,6 +267,7 @@ class DebuggerApp(PaneKeysApp):
             self.exit(0)
 
     async def on_unmount(self) -> None:
+        self.collector.close()
         await self.debugger.close()
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:

@@ -26,9 +26,12 @@ class DebuggerLink:
     """The app's side of its Debugger: :meth:`spawn` its calls, :meth:`quit` once; ``show`` gets
     every event the Debugger emits while the app runs."""
 
-    def __init__(self, app: App[Any], debugger: Debugger, show: Callable[[DebuggerEvent], None]) -> None:
+    def __init__(self, app: App[Any], debugger: Debugger, show: Callable[[DebuggerEvent], None],
+                 calling: Callable[[], None] = lambda: None) -> None:
         self._app = app
         self._show = show
+        self._calling = calling
+        """Called as each call is spawned (the app pauses its garbage collector)."""
         self.debugger = debugger
         self.quitting = False
         """Set once the app began to quit (q, or the debugger could not start): no Debugger call starts any more."""
@@ -42,6 +45,7 @@ class DebuggerLink:
     def spawn(self, call: Call, name: str) -> None:
         """Run ``call`` in a worker (its unexpected failure is the worker's error), unless quitting."""
         if not self.quitting:
+            self._calling()
             self._app.run_worker(call, name=name, group="debugger", exit_on_error=False)
 
     async def quit(self) -> bool:
