@@ -21,7 +21,7 @@ from cudatui.gdbbridge.cuda.tables import (
 from cudatui.gdbbridge.debugger.breakpoints import Breakpoints
 from cudatui.gdbbridge.session.mi import Flag
 from cudatui.gdbbridge.models.cuda import CudaFocus
-from cudatui.gdbbridge.models import Breakpoint, Frame, QueryFailure, StopEvent, StopState, Variable
+from cudatui.gdbbridge.models import Breakpoint, Frame, QueryFailure, Register, StopEvent, StopState, Variable
 from cudatui.gdbbridge.session.errors import DebuggerGone, MIError
 from cudatui.gdbbridge.session.gdb import GdbSession
 
@@ -104,6 +104,7 @@ class StateBuilder:
     async def refresh(
         self, stop: StopEvent, *, selected_frame: int = 0, focus: CudaFocus | None = None, requery_focus: bool = False,
         select: bool | None = None, threads: bool = False, shown: StopState | None = None,
+        leave_out: frozenset[str] = frozenset(),
     ) -> StopState:
         """Run the batch for ``stop``. ``focus`` overrides the stop's (after a focus switch);
         ``requery_focus`` derives it from the tables (after a console command); ``select``: whether to
@@ -114,7 +115,11 @@ class StateBuilder:
         ``shown``: the state shown at this same stop, before a frame or focus change, which cannot
         change the breakpoints (their table is kept, no ``-break-list``) nor, with the focus kept (a
         frame change), the CUDA tables (kept too: no tables, so no frame to select again after them).
-        The frame's selection is pipelined with the batch (gdb answers in order)."""
+        The frame's selection is pipelined with the batch (gdb answers in order). ``leave_out``: the
+        parts no pane on the screen shows (:data:`~cudatui.gdbbridge.debugger.shown.PARTS`), not
+        asked and named in the state's ``unasked``; the registers are asked at a CUDA exception
+        anyway (its errorpc marks the faulting instruction in the advice and the SASS pane), the
+        thread table at a breakpoint hit (its threads there)."""
         self.generation += 1
         generation = self.generation
         if stop.exited:
@@ -124,9 +129,11 @@ class StateBuilder:
         in_kernel = focus is not None or requery_focus
         same_stop = shown is not None and shown.stop is stop
         same_focus = same_stop and shown is not None and shown.focus == focus and not requery_focus
+        registers = "registers" not in leave_out or stop.exception is not None
+        threads_left = threads and "threads" in leave_out and stop.reason != "breakpoint-hit"
         asked = self._send_batch(stop, select=bool(select or (select is None and selected_frame)), level=selected_frame,
-                                 in_kernel=in_kernel, tables=in_kernel and not same_focus, threads=threads,
-                                 breakpoints=not same_stop)
+                                 in_kernel=in_kernel, tables=in_kernel and not same_focus, threads=threads and not threads_left,
+                                 breakpoints=not same_stop, registers=registers)
         tables = {what: self._try(asked[f"-cuda-info-{what}"], errors if what != "threads" else [], f"cuda {what}")
                   for what in CUDA_TABLES if f"-cuda-info-{what}" in asked}
         results = await asyncio.gather(
@@ -134,7 +141,7 @@ class StateBuilder:
             self._try(asked["-stack-list-frames"], errors, "stack"),
             self._try(asked["-stack-list-variables"], errors, "locals"),
             self._names(in_kernel, errors, asked.get("-data-list-register-names")),
-            self._try(asked["-data-list-register-values"], errors, "registers"),
+            self._try(asked["-data-list-register-values"], errors, "registers") if registers else _nothing(),
             self._breakpoints(errors, asked["-break-list"]) if "-break-list" in asked else _known(self.breakpoints.listed),
             *tables.values())
         _, frames_r, vars_r, names, regs_r, breakpoints, *table_r = results
@@ -175,7 +182,18 @@ class StateBuilder:
             errors=tuple(errors),
             threads=ranges,
             breakpoint_threads=at_breakpoint(ranges, hit) if hit is not None else (),
+            unasked=frozenset(("registers",) * (not registers) + ("threads",) * (
+                threads_left and in_kernel and not same_focus and not warp_tables_unsafe(stop))),
         )
+
+    async def registers(self, in_kernel: bool) -> tuple[tuple[Register, ...], tuple[QueryFailure, ...]]:
+        """The registers of the frame selected in gdb (asked apart from a batch that left them
+        out), and the failures."""
+        errors: list[QueryFailure] = []
+        request = None if in_kernel in self._register_names else self.session.send("-data-list-register-names")
+        values = self.session.send("-data-list-register-values", Flag("--skip-unavailable"), Flag("x"))
+        names = await self._names(in_kernel, errors, request)
+        return parse_register_values(await self._try(values, errors, "registers"), names), tuple(errors)
 
     def bump(self, state: StopState, **changes: Any) -> StopState:
         """A copy of ``state`` with a new generation (for partial updates such as breakpoints)."""
@@ -194,15 +212,15 @@ class StateBuilder:
         return names
 
     def _send_batch(self, stop: StopEvent, *, select: bool, level: int, in_kernel: bool, tables: bool, threads: bool,
-                    breakpoints: bool) -> dict[str, asyncio.Future[dict[str, Any]]]:
+                    breakpoints: bool, registers: bool) -> dict[str, asyncio.Future[dict[str, Any]]]:
         """Write the batch's requests now, in one loop turn (no answer is read between them), in
         gdb's order; each one's future by operation. Nothing is left pending if gdb is gone."""
         asked: dict[str, asyncio.Future[dict[str, Any]]] = {}
         operations: list[tuple[str, tuple[str | int | Flag, ...]]] = [
             *((("-stack-select-frame", (level,)),) if select else ()),
             ("-stack-list-frames", ()), ("-stack-list-variables", (Flag("--simple-values"),)),
-            *((("-data-list-register-names", ()),) if in_kernel not in self._register_names else ()),
-            ("-data-list-register-values", (Flag("--skip-unavailable"), Flag("x"))),
+            *((("-data-list-register-names", ()),) if registers and in_kernel not in self._register_names else ()),
+            *((("-data-list-register-values", (Flag("--skip-unavailable"), Flag("x"))),) if registers else ()),
             *((("-break-list", ()),) if breakpoints else ()),
             *((f"-cuda-info-{what}", ()) for what in CUDA_TABLES if tables and (
                 what in ("devices", "sms", "kernels") or not warp_tables_unsafe(stop) and (what != "threads" or threads))),

@@ -108,10 +108,11 @@ class StopRefresh:
         try:
             shown = previous if viewpoint and previous is not None and previous.stop is stop else None
             state = await ctx.builder.refresh(stop, selected_frame=selected_frame, focus=focus, shown=shown,
-                                              requery_focus=requery_focus, select=select, threads=new_stop)
+                                              requery_focus=requery_focus, select=select, threads=new_stop,
+                                              leave_out=ctx.leave_out)
             if not new_stop and previous is not None and previous.stop is stop:  # no thread moved since
                 state = replace(state, threads=previous.threads, breakpoint_threads=previous.breakpoint_threads,
-                                culprit=previous.culprit)
+                                culprit=previous.culprit, unasked=state.unasked | (previous.unasked & {"threads"}))
             elif new_stop and stop.reason == "core":
                 state = await self._at_culprit(state)
             if ctx.variables is not None:
