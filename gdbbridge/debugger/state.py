@@ -190,9 +190,10 @@ class StateBuilder:
         """The registers of the frame selected in gdb (asked apart from a batch that left them
         out), and the failures."""
         errors: list[QueryFailure] = []
-        request = None if in_kernel in self._register_names else self.session.send("-data-list-register-names")
-        values = self.session.send("-data-list-register-values", Flag("--skip-unavailable"), Flag("x"))
-        names = await self._names(in_kernel, errors, request)
+        *request, values = self.session.send_batch([
+            *((("-data-list-register-names", ()),) if in_kernel not in self._register_names else ()),
+            ("-data-list-register-values", (Flag("--skip-unavailable"), Flag("x")))])
+        names = await self._names(in_kernel, errors, request[0] if request else None)
         return parse_register_values(await self._try(values, errors, "registers"), names), tuple(errors)
 
     def bump(self, state: StopState, **changes: Any) -> StopState:
@@ -213,9 +214,9 @@ class StateBuilder:
 
     def _send_batch(self, stop: StopEvent, *, select: bool, level: int, in_kernel: bool, tables: bool, threads: bool,
                     breakpoints: bool, registers: bool) -> dict[str, asyncio.Future[dict[str, Any]]]:
-        """Write the batch's requests now, in one loop turn (no answer is read between them), in
-        gdb's order; each one's future by operation. Nothing is left pending if gdb is gone."""
-        asked: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        """Write the batch's requests now, in one write (no answer is read between them, gdb gets
+        them at once), in gdb's order; each one's future by operation. Nothing is left pending if
+        gdb is gone."""
         operations: list[tuple[str, tuple[str | int | Flag, ...]]] = [
             *((("-stack-select-frame", (level,)),) if select else ()),
             ("-stack-list-frames", ()), ("-stack-list-variables", (Flag("--simple-values"),)),
@@ -225,14 +226,8 @@ class StateBuilder:
             *((f"-cuda-info-{what}", ()) for what in CUDA_TABLES if tables and (
                 what in ("devices", "sms", "kernels") or not warp_tables_unsafe(stop) and (what != "threads" or threads))),
         ]
-        try:
-            for operation, args in operations:
-                asked[operation] = self.session.send(operation, *args)
-        except DebuggerGone:
-            for future in asked.values():
-                future.cancel()
-            raise
-        return asked
+        futures = self.session.send_batch(operations)  # DebuggerGone: nothing pending
+        return {operation: future for (operation, _), future in zip(operations, futures)}
 
     async def _breakpoints(self, errors: list[QueryFailure], request: Awaitable[dict[str, Any]] | None = None,
                            ) -> tuple[Breakpoint, ...]:
