@@ -123,7 +123,7 @@ async def app_steps(debugger: str, program: tuple[str, ...], cwd: str, location:
                     record: Path | None = None) -> tuple[KeyTimes, KeyTimes]:
     """The ``n`` and focus-switch times (:class:`KeyTimes`) of one session of the app."""
     app = ScreenTimedApp(LaunchConfig(debugger=(debugger,), target=program, cwd=cwd, breakpoints=(location,),
-                                      record=str(record) if record else None))
+                                      record=str(record) if record else None, record_every_part=False))
     nexts, switches = KeyTimes(), KeyTimes()
     async with app.run_test(size=SIZE) as pilot:
 

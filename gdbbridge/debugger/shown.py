@@ -9,7 +9,8 @@ line in the Warps pane). The UI says which of them a pane on the screen shows
 names them in ``StopState.unasked``. When a pane that shows a part left out comes on the screen,
 the Debugger asks for it at once and shows the same stop again with it (a new generation): a
 hidden pane gets its data when it is shown. Until the UI says anything every part is asked (a
-Debugger without a screen: tests, followers, benches).
+Debugger without a screen: tests, followers, benches); a recorded session asks every part at
+every stop (``LaunchConfig.record_every_part``): its replays and followers may show any pane.
 
 Asked anyway: the registers at a CUDA exception (its errorpc marks the faulting instruction in
 the advice and the SASS pane), the thread table at a breakpoint hit (the threads sitting there).
@@ -40,7 +41,9 @@ class Shown:
     def set(self, *, registers: bool, threads: bool) -> None:
         """The screen shows the registers (the Registers or SASS pane) and the warps' lines (the
         Warps pane), or not; a part left out of the stop shown and shown now is asked at once."""
-        shown = {part for part, on in (("registers", registers), ("threads", threads)) if on}
+        config = self.ctx.config
+        everything = bool(config.record) and config.record_every_part  # a recording's replays may show any pane
+        shown = {part for part, on in (("registers", registers), ("threads", threads)) if on or everything}
         self.ctx.leave_out = PARTS - shown
         state = self.ctx.state
         if state is not None and state.unasked - self.ctx.leave_out:

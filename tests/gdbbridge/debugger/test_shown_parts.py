@@ -111,3 +111,24 @@ async def test_a_step_in_a_kernel_leaves_out_what_no_pane_shows() -> None:
         assert not [n for n in watcher.notices if "not in this recording" in n.message]
     finally:
         await debugger.close()
+
+
+@needs_gdb
+async def test_a_recorded_session_asks_every_part(steps: Path, tmp_path: Path) -> None:
+    """Its replays and followers may show any pane: the recording holds every part of each stop,
+    unless the session says otherwise (bench.gpu, which records what the product does)."""
+    for every_part, registers_asked in ((True, 1), (False, 0)):
+        debugger = Debugger(LaunchConfig(debugger=("gdb",), target=(str(steps),), cwd=str(steps.parent),
+                                         breakpoints=(f"{STEPS.name}:{BREAK_LINE}",),
+                                         record=str(tmp_path / f"{every_part}.jsonl"), record_every_part=every_part))
+        watcher = Watcher(debugger)
+        debugger.show_parts(registers=False, threads=False)
+        try:
+            await asyncio.wait_for(debugger.start(), 20)
+            first = await watcher.next_stop()
+            assert asked(watcher, REGISTERS) == registers_asked
+            assert bool(first.registers) is every_part and first.unasked == (frozenset() if every_part else {"registers"})
+        finally:
+            await debugger.close()
+        recorded = (tmp_path / f"{every_part}.jsonl").read_text()
+        assert (REGISTERS in recorded) is every_part
