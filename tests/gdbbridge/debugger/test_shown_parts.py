@@ -132,3 +132,33 @@ async def test_a_recorded_session_asks_every_part(steps: Path, tmp_path: Path) -
             await debugger.close()
         recorded = (tmp_path / f"{every_part}.jsonl").read_text()
         assert (REGISTERS in recorded) is every_part
+
+
+@needs_gdb
+async def test_a_step_keeps_the_breakpoint_table_and_a_hit_asks_for_it(steps: Path) -> None:
+    """A step's stop asks for no ``-break-list``: gdb stops at a breakpoint it meets (a hit, which
+    asks), and says a changed hit count in a notification that the table follows."""
+    debugger = Debugger(LaunchConfig(debugger=("gdb",), target=(str(steps),), cwd=str(steps.parent),
+                                     breakpoints=(f"{STEPS.name}:{BREAK_LINE}", f"{STEPS.name}:6")))
+    watcher = Watcher(debugger)
+    try:
+        await asyncio.wait_for(debugger.start(), 20)
+        first = await watcher.next_stop()
+        assert first.stop.reason == "breakpoint-hit" and asked(watcher, "-break-list") == 1
+        assert [(b.line, b.hits) for b in first.breakpoints] == [(BREAK_LINE, 1), (6, 0)]
+
+        await asyncio.wait_for(debugger.resume(Step.NEXT), 20)  # over square(3), which holds line 6's breakpoint
+        inside = await until(lambda: debugger.state if debugger.state is not None and debugger.state.stop is not first.stop
+                             and debugger.phase is Phase.STOPPED else None)
+        assert inside.stop.reason == "breakpoint-hit" and inside.frame is not None and inside.frame.line == 6
+        assert asked(watcher, "-break-list") == 2 and [b.hits for b in inside.breakpoints] == [1, 1]
+
+        for step, reason in ((Step.FINISH, "function-finished"), (Step.NEXT, "end-stepping-range")):
+            before = debugger.state
+            await asyncio.wait_for(debugger.resume(step), 20)
+            after = await until(lambda: debugger.state if debugger.state is not None and debugger.state.stop is not before.stop
+                                and debugger.phase is Phase.STOPPED else None)
+            assert after.stop.reason == reason and asked(watcher, "-break-list") == 2
+            assert [(b.line, b.hits) for b in after.breakpoints] == [(BREAK_LINE, 1), (6, 1)]
+    finally:
+        await debugger.close()
