@@ -111,7 +111,7 @@ class StateBuilder:
     async def refresh(
         self, stop: StopEvent, *, selected_frame: int = 0, focus: CudaFocus | None = None, requery_focus: bool = False,
         select: bool | None = None, threads: bool = False, shown: StopState | None = None,
-        leave_out: frozenset[str] = frozenset(),
+        leave_out: frozenset[str] = frozenset(), switch: str | None = None,
     ) -> StopState:
         """Run the batch for ``stop``. ``focus`` overrides the stop's (after a focus switch);
         ``requery_focus`` derives it from the tables (after a console command); ``select``: whether to
@@ -127,7 +127,10 @@ class StateBuilder:
         parts no pane on the screen shows (:data:`~cudatui.gdbbridge.debugger.shown.PARTS`), not
         asked and named in the state's ``unasked``; the registers are asked at a CUDA exception
         anyway (its errorpc marks the faulting instruction in the advice and the SASS pane), the
-        thread table at a breakpoint hit (its threads there)."""
+        thread table at a breakpoint hit (its threads there). ``switch``: a focus switch request
+        (normalized), written first in the same write as the batch, which gdb answers at the new
+        focus; the focus is the switch's answer; MIError (the batch's answers dropped) when gdb
+        refuses it."""
         self.generation += 1
         generation = self.generation
         if stop.exited:
@@ -136,12 +139,15 @@ class StateBuilder:
         focus = focus or stop.focus
         in_kernel = focus is not None or requery_focus
         same_stop = shown is not None and shown.stop is stop
-        same_focus = same_stop and shown is not None and shown.focus == focus and not requery_focus
+        same_focus = same_stop and shown is not None and shown.focus == focus and not requery_focus and switch is None
         registers = "registers" not in leave_out or stop.exception is not None
         threads_left = threads and "threads" in leave_out and stop.reason != "breakpoint-hit"
         asked = self._send_batch(stop, select=bool(select or (select is None and selected_frame)), level=selected_frame,
                                  in_kernel=in_kernel, tables=in_kernel and not same_focus, threads=threads and not threads_left,
-                                 breakpoints=not same_stop and stop.reason not in STEPPED, registers=registers)
+                                 breakpoints=not same_stop and stop.reason not in STEPPED, registers=registers,
+                                 switch=switch)
+        if switch is not None:
+            focus = await self._switched(asked)
         tables = {what: self._try(asked[f"-cuda-info-{what}"], errors if what != "threads" else [], f"cuda {what}")
                   for what in CUDA_TABLES if f"-cuda-info-{what}" in asked}
         results = await asyncio.gather(
@@ -220,12 +226,24 @@ class StateBuilder:
             self._register_names[in_kernel] = names
         return names
 
+    @staticmethod
+    async def _switched(asked: dict[str, asyncio.Future[dict[str, Any]]]) -> CudaFocus:
+        """The focus the batch's ``-cuda-focus-switch`` moved to; MIError when gdb refused it (the
+        rest of the batch, answered at the old focus, is read and dropped)."""
+        try:
+            payload = await asked["-cuda-focus-switch"]
+        except MIError:
+            await asyncio.gather(*asked.values(), return_exceptions=True)
+            raise
+        return CudaFocus.from_mi(payload.get("CudaFocus") or {})
+
     def _send_batch(self, stop: StopEvent, *, select: bool, level: int, in_kernel: bool, tables: bool, threads: bool,
-                    breakpoints: bool, registers: bool) -> dict[str, asyncio.Future[dict[str, Any]]]:
+                    breakpoints: bool, registers: bool, switch: str | None) -> dict[str, asyncio.Future[dict[str, Any]]]:
         """Write the batch's requests now, in one write (no answer is read between them, gdb gets
         them at once), in gdb's order; each one's future by operation. Nothing is left pending if
         gdb is gone."""
         operations: list[tuple[str, tuple[str | int | Flag, ...]]] = [
+            *((("-cuda-focus-switch", (switch,)),) if switch is not None else ()),
             *((("-stack-select-frame", (level,)),) if select else ()),
             ("-stack-list-frames", ()), ("-stack-list-variables", (Flag("--simple-values"),)),
             *((("-data-list-register-names", ()),) if registers and in_kernel not in self._register_names else ()),

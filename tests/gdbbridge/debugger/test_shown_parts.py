@@ -162,3 +162,29 @@ async def test_a_step_keeps_the_breakpoint_table_and_a_hit_asks_for_it(steps: Pa
             assert [(b.line, b.hits) for b in after.breakpoints] == [(BREAK_LINE, 1), (6, 1)]
     finally:
         await debugger.close()
+
+
+async def test_a_focus_switch_is_sent_with_its_batch_and_a_refused_one_changes_nothing() -> None:
+    """Replayed (cuda-gdb 13.0 on an H200): the switch is the first line of the batch of the focus
+    it moves to (one write, one round trip); a switch gdb refuses leaves the stop shown as it was,
+    and says why."""
+    debugger, watcher = replayed(RACE)
+    try:
+        await asyncio.wait_for(debugger.start(), 20)
+        await watcher.next_stop()
+        await asyncio.wait_for(debugger.resume(Step.NEXT), 20)
+        stepped = await watcher.next_stop()
+        mark = len(watcher.sent)
+        await asyncio.wait_for(debugger.switch_focus("block (3,0,0) thread (200,0,0)"), 20)
+        moved = debugger.state
+        assert moved is not None and moved.stop is stepped.stop and moved.focus is not None
+        assert (moved.focus.block, moved.focus.thread) == ((3, 0, 0), (200, 0, 0)) and not moved.errors
+        sent = [line.split(" ", 1)[0] for line in watcher.sent[mark:]]
+        assert sent[0] == "-cuda-focus-switch" and "-stack-list-frames" in sent and "-cuda-info-lanes" in sent
+        assert any(w.block == (3, 0, 0) for w in moved.warps)
+
+        await asyncio.wait_for(debugger.switch_focus("block (9,0,0) thread (1,0,0)"), 20)  # not in the recording
+        assert debugger.state is moved
+        assert any(n.message.startswith("focus: ") and n.severity == "error" for n in watcher.notices)
+    finally:
+        await debugger.close()
