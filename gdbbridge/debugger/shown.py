@@ -9,7 +9,7 @@ line in the Warps pane). The UI says which of them a pane on the screen shows
 names them in ``StopState.unasked``. When a pane that shows a part left out comes on the screen,
 the Debugger asks for it at once and shows the same stop again with it (a new generation): a
 hidden pane gets its data when it is shown. Until the UI says anything every part is asked (a
-Debugger without a screen: tests, followers, benches); a recorded session asks every part at
+Debugger without a screen: tests, benches); a recorded session asks every part at
 every stop (``LaunchConfig.record_every_part``): its replays and followers may show any pane.
 
 Asked anyway: the registers at a CUDA exception (its errorpc marks the faulting instruction in

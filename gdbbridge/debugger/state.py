@@ -232,7 +232,7 @@ class StateBuilder:
         rest of the batch, answered at the old focus, is read and dropped)."""
         try:
             payload = await asked["-cuda-focus-switch"]
-        except MIError:
+        except (MIError, DebuggerGone):
             await asyncio.gather(*asked.values(), return_exceptions=True)
             raise
         return CudaFocus.from_mi(payload.get("CudaFocus") or {})
