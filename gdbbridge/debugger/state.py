@@ -107,6 +107,8 @@ class StateBuilder:
         """The table each state's breakpoints come from."""
         self.generation = 0
         self._register_names: dict[bool, dict[int, str]] = {}
+        self._listed = False
+        """Whether a ``-break-list`` answered (a step's stop keeps the table only once it was read)."""
 
     async def refresh(
         self, stop: StopEvent, *, selected_frame: int = 0, focus: CudaFocus | None = None, requery_focus: bool = False,
@@ -119,7 +121,7 @@ class StateBuilder:
         it selected already, after a console ``up``; True: always, as a return to frame 0 needs);
         ``threads``: read the kernels' thread table too (at a new stop), and the ranges at the
         breakpoint hit. A refused thread table is no failure of the stop: its lines are left out.
-        A step's stop (:data:`STEPPED`) keeps the breakpoint table too.
+        A step's stop (:data:`STEPPED`) keeps the breakpoint table too, once one was read.
         ``shown``: the state shown at this same stop, before a frame or focus change, which cannot
         change the breakpoints (their table is kept, no ``-break-list``) nor, with the focus kept (a
         frame change), the CUDA tables (kept too: no tables, so no frame to select again after them).
@@ -144,7 +146,8 @@ class StateBuilder:
         threads_left = threads and "threads" in leave_out and stop.reason != "breakpoint-hit"
         asked = self._send_batch(stop, select=bool(select or (select is None and selected_frame)), level=selected_frame,
                                  in_kernel=in_kernel, tables=in_kernel and not same_focus, threads=threads and not threads_left,
-                                 breakpoints=not same_stop and stop.reason not in STEPPED, registers=registers,
+                                 breakpoints=not same_stop and not (self._listed and stop.reason in STEPPED),
+                                 registers=registers,
                                  switch=switch)
         if switch is not None:
             focus = await self._switched(asked)
@@ -263,6 +266,7 @@ class StateBuilder:
         if not failed:
             table = payload.get("BreakpointTable") or {}
             self.breakpoints.listing(Breakpoint.from_records(table.get("body", []) or []))
+            self._listed = True
         return self.breakpoints.listed
 
     @staticmethod
