@@ -88,12 +88,13 @@ class Episode:
 
     def idle(self) -> tuple[int, float]:
         """How often, and how long in all, gdb sat idle waiting for cudatui's next command."""
-        trips, idle, free = 0, 0.0, self.start
+        trips, idle, free, last = 0, 0.0, self.start, None
         for q in sorted(self.queries, key=lambda q: q.sent):
-            if q.sent >= free - 1e-4:  # gdb had answered everything before: a new round trip
+            same_write = last is not None and q.sent - last <= 1e-4  # recorded at the same 0.1 ms: one write
+            if q.sent >= free - 1e-4 and not same_write:  # gdb had answered everything before: a new round trip
                 trips += 1
                 idle += max(0.0, q.sent - free)
-            free = max(free, q.answered or q.sent)
+            free, last = max(free, q.answered or q.sent), q.sent
         return trips, idle
 
     def last_answer(self) -> float:

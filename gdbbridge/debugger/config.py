@@ -53,6 +53,11 @@ class LaunchConfig:
     """One rank of a distributed job: ``target`` is the launcher (``torchrun ARGS script.py``),
     which runs every rank; the rank whose ``RANK`` is this runs under the debugger
     (:mod:`cudatui.gdbbridge.jobs.ranks`)."""
+    record_every_part: bool = True
+    """With ``record``: each stop asks for every part, shown or not (the registers, the thread
+    table: :mod:`cudatui.gdbbridge.debugger.shown`), for the replays and followers of the
+    recording, which may show any pane. False: only what the screen shows, as an unrecorded
+    session (bench.gpu records what the product does)."""
 
     @classmethod
     def replay(cls, recording: str | os.PathLike[str], *, speed: float = 0.0, cwd: str | None = None,

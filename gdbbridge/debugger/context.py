@@ -60,6 +60,9 @@ class DebuggerContext:
         self.state: StopState | None = None
         """The state last published: the one snapshot of the stop shown."""
         self.watches: list[str] = []
+        self.leave_out: frozenset[str] = frozenset()
+        """The parts of a stop no pane on the screen shows, left out of its batch
+        (:mod:`cudatui.gdbbridge.debugger.shown`)."""
         self.status = Status(Phase.STARTING, f"starting {config.debugger_name}", clock())
         self.events: Fanout[DebuggerEvent] = Fanout("debugger listener")
         self.lock = asyncio.Lock()

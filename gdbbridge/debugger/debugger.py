@@ -10,6 +10,7 @@ subscribers and the lock):
 - :class:`~.stop_refresh.StopRefresh`: a ``*stopped`` becomes ONE published StopState (and the
   bumps of the same stop: breakpoints, watches, notes);
 - :class:`~.stop_queries.StopQueries`: the on-demand queries a pane asks at a stop;
+- :class:`~.shown.Shown`: what the panes on the screen show (the rest of a stop asked when shown);
 - :class:`~.breakpoint_edits.BreakpointEdits`, :class:`~.viewpoint.Viewpoint` (frame, focus,
   watches), :class:`~.console_commands.ConsoleCommands`;
 - :class:`~.targets.Targets` (a process attached to, a job's rank), :class:`~.follow.Follow`
@@ -46,6 +47,7 @@ from cudatui.gdbbridge.debugger.follow import READ_ONLY, Follow
 from cudatui.gdbbridge.debugger.host import LAUNCH_BLOCKING
 from cudatui.gdbbridge.debugger.run_control import RunControl
 from cudatui.gdbbridge.debugger.session_events import SessionEvents
+from cudatui.gdbbridge.debugger.shown import Shown
 from cudatui.gdbbridge.debugger.status import Phase, Status
 from cudatui.gdbbridge.debugger.steps import Step
 from cudatui.gdbbridge.debugger.stop_queries import StopQueries
@@ -73,6 +75,7 @@ class Debugger:
         ctx = self._ctx = DebuggerContext(config, clock)
         self._refresh = StopRefresh(ctx)
         self._queries = StopQueries(ctx)
+        self._shown = Shown(ctx, self._refresh)
         self._edits = BreakpointEdits(ctx, self._refresh)
         self._viewpoint = Viewpoint(ctx, self._refresh)
         self._console = ConsoleCommands(ctx, self._refresh)
@@ -247,6 +250,13 @@ class Debugger:
             await self._edits.set_condition(number, condition)
 
     # -- where the UI looks ----------------------------------------------------------------
+
+    def show_parts(self, *, registers: bool, threads: bool) -> None:
+        """The screen shows the registers (the Registers or SASS pane) and the warps' lines (the
+        Warps pane), or not: a stop asks gdb only for what is shown (``StopState.unasked`` names
+        what it left out), and a part shown now that the stop shown left out is asked at once
+        and the stop shown again with it. Every part is asked until the UI says."""
+        self._shown.set(registers=registers, threads=threads)
 
     async def select_frame(self, level: int) -> None:
         """Show stack frame ``level`` (its locals, registers, source)."""

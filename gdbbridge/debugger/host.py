@@ -128,14 +128,20 @@ def timed_read(pid: int) -> tuple[HostStack, float]:
 
 
 def start_live_read(session: GdbSession, config: LaunchConfig) -> LiveRead | None:
-    """A live Python debuggee's stack, its read started now in a worker thread so that it runs
-    beside the stop's MI batch (pystack reads without attaching, and gdb holds the process
-    stopped meanwhile); None where the stack is not read live (a replay, a coredump, a program
-    that is not Python). On the H200 the read took 47 ms of a 73 ms refresh (batch 32)."""
+    """A live Python debuggee's stack, read in a worker thread so that it runs beside the stop's
+    MI batch (pystack reads without attaching, and gdb holds the process stopped meanwhile); None
+    where the stack is not read live (a replay, a coredump, a program that is not Python). On the
+    H200 the read took 47 ms of a 73 ms refresh (batch 32). The thread starts once the caller's
+    task yields (its first await): the stop's batch, written before it, is not held back by a
+    thread that takes the GIL between its writes and the recording of them."""
     pid = session.own_debuggee  # never a pid the debugger merely names: pystack stops the process it reads
     if config.replayed or config.core or pid is None or not is_python(config):
         return None
-    return asyncio.ensure_future(asyncio.to_thread(timed_read, pid))
+    return asyncio.ensure_future(_read_in_thread(pid))
+
+
+async def _read_in_thread(pid: int) -> tuple[HostStack, float]:
+    return await asyncio.to_thread(timed_read, pid)
 
 
 async def read_host_stack(session: GdbSession, config: LaunchConfig, live: LiveRead | None) -> HostStack | None:

@@ -34,6 +34,7 @@ from cudatui.gdbbridge.jobs.attach import release_abandoned
 from cudatui.gdbbridge.i18n import tr
 from cudatui.gdbbridge.outcome import OutputTail
 from cudatui.gdbbridge.record.audience import AudienceWatch
+from cudatui.gdbbridge.session.core_stop import open_core
 from cudatui.gdbbridge.session.errors import DebuggerGone, DebuggerNotFound, MIError
 from cudatui.gdbbridge.session.gdb import GdbSession
 from cudatui.gdbbridge.session.recorder import PRIVATE, SHARED
@@ -172,7 +173,7 @@ class RunControl:
             said = await asyncio.to_thread(read_output, ctx.config.program_output)
             ctx.session.record("program", said)
             self.refresh.program_said(ctx.program_output.feed(said))
-        stop = await ctx.session.open_core(path)
+        stop = await open_core(ctx.session, path)
         state = await self.refresh.refresh(stop, requery_focus=stop.focus is None, new_stop=True)
         if state is not None and state.focus is None:
             ctx.notice(f"{os.path.basename(path)}: the coredump holds no CUDA thread to focus on", "warning")

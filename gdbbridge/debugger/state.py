@@ -21,7 +21,7 @@ from cudatui.gdbbridge.cuda.tables import (
 from cudatui.gdbbridge.debugger.breakpoints import Breakpoints
 from cudatui.gdbbridge.session.mi import Flag
 from cudatui.gdbbridge.models.cuda import CudaFocus
-from cudatui.gdbbridge.models import Breakpoint, Frame, QueryFailure, StopEvent, StopState, Variable
+from cudatui.gdbbridge.models import Breakpoint, Frame, QueryFailure, Register, StopEvent, StopState, Variable
 from cudatui.gdbbridge.session.errors import DebuggerGone, MIError
 from cudatui.gdbbridge.session.gdb import GdbSession
 
@@ -87,6 +87,13 @@ async def _known(breakpoints: tuple[Breakpoint, ...]) -> tuple[Breakpoint, ...]:
     return breakpoints
 
 
+STEPPED = ("end-stepping-range", "function-finished")
+"""The stops of a step (``next``, ``step``, ``finish``), which ask for no ``-break-list``: no
+breakpoint was hit (gdb stops with ``breakpoint-hit`` at one it meets), and what changes the table
+meanwhile (a pending breakpoint resolved at a library's load, a hit count) gdb also says in a
+``=breakpoint-modified`` notification, which the table follows (:meth:`Breakpoints.note`). On the
+H200 the list took 4.6 ms of cuda-gdb's 13-16 ms for a step's batch (batch 39)."""
+
 CUDA_TABLES = ("devices", "sms", "kernels", "warps", "lanes", "threads")
 """The CUDA tables of a batch, in the order asked (the threads only at a new stop)."""
 
@@ -100,10 +107,13 @@ class StateBuilder:
         """The table each state's breakpoints come from."""
         self.generation = 0
         self._register_names: dict[bool, dict[int, str]] = {}
+        self._listed = False
+        """Whether a ``-break-list`` answered (a step's stop keeps the table only once it was read)."""
 
     async def refresh(
         self, stop: StopEvent, *, selected_frame: int = 0, focus: CudaFocus | None = None, requery_focus: bool = False,
         select: bool | None = None, threads: bool = False, shown: StopState | None = None,
+        leave_out: frozenset[str] = frozenset(), switch: str | None = None,
     ) -> StopState:
         """Run the batch for ``stop``. ``focus`` overrides the stop's (after a focus switch);
         ``requery_focus`` derives it from the tables (after a console command); ``select``: whether to
@@ -111,10 +121,18 @@ class StateBuilder:
         it selected already, after a console ``up``; True: always, as a return to frame 0 needs);
         ``threads``: read the kernels' thread table too (at a new stop), and the ranges at the
         breakpoint hit. A refused thread table is no failure of the stop: its lines are left out.
+        A step's stop (:data:`STEPPED`) keeps the breakpoint table too, once one was read.
         ``shown``: the state shown at this same stop, before a frame or focus change, which cannot
         change the breakpoints (their table is kept, no ``-break-list``) nor, with the focus kept (a
         frame change), the CUDA tables (kept too: no tables, so no frame to select again after them).
-        The frame's selection is pipelined with the batch (gdb answers in order)."""
+        The frame's selection is pipelined with the batch (gdb answers in order). ``leave_out``: the
+        parts no pane on the screen shows (:data:`~cudatui.gdbbridge.debugger.shown.PARTS`), not
+        asked and named in the state's ``unasked``; the registers are asked at a CUDA exception
+        anyway (its errorpc marks the faulting instruction in the advice and the SASS pane), the
+        thread table at a breakpoint hit (its threads there). ``switch``: a focus switch request
+        (normalized), written first in the same write as the batch, which gdb answers at the new
+        focus; the focus is the switch's answer; MIError (the batch's answers dropped) when gdb
+        refuses it."""
         self.generation += 1
         generation = self.generation
         if stop.exited:
@@ -123,10 +141,16 @@ class StateBuilder:
         focus = focus or stop.focus
         in_kernel = focus is not None or requery_focus
         same_stop = shown is not None and shown.stop is stop
-        same_focus = same_stop and shown is not None and shown.focus == focus and not requery_focus
+        same_focus = same_stop and shown is not None and shown.focus == focus and not requery_focus and switch is None
+        registers = "registers" not in leave_out or stop.exception is not None
+        threads_left = threads and "threads" in leave_out and stop.reason != "breakpoint-hit"
         asked = self._send_batch(stop, select=bool(select or (select is None and selected_frame)), level=selected_frame,
-                                 in_kernel=in_kernel, tables=in_kernel and not same_focus, threads=threads,
-                                 breakpoints=not same_stop)
+                                 in_kernel=in_kernel, tables=in_kernel and not same_focus, threads=threads and not threads_left,
+                                 breakpoints=not same_stop and not (self._listed and stop.reason in STEPPED),
+                                 registers=registers,
+                                 switch=switch)
+        if switch is not None:
+            focus = await self._switched(asked)
         tables = {what: self._try(asked[f"-cuda-info-{what}"], errors if what != "threads" else [], f"cuda {what}")
                   for what in CUDA_TABLES if f"-cuda-info-{what}" in asked}
         results = await asyncio.gather(
@@ -134,7 +158,7 @@ class StateBuilder:
             self._try(asked["-stack-list-frames"], errors, "stack"),
             self._try(asked["-stack-list-variables"], errors, "locals"),
             self._names(in_kernel, errors, asked.get("-data-list-register-names")),
-            self._try(asked["-data-list-register-values"], errors, "registers"),
+            self._try(asked["-data-list-register-values"], errors, "registers") if registers else _nothing(),
             self._breakpoints(errors, asked["-break-list"]) if "-break-list" in asked else _known(self.breakpoints.listed),
             *tables.values())
         _, frames_r, vars_r, names, regs_r, breakpoints, *table_r = results
@@ -175,7 +199,19 @@ class StateBuilder:
             errors=tuple(errors),
             threads=ranges,
             breakpoint_threads=at_breakpoint(ranges, hit) if hit is not None else (),
+            unasked=frozenset(("registers",) * (not registers) + ("threads",) * (
+                threads_left and in_kernel and not same_focus and not warp_tables_unsafe(stop))),
         )
+
+    async def registers(self, in_kernel: bool) -> tuple[tuple[Register, ...], tuple[QueryFailure, ...]]:
+        """The registers of the frame selected in gdb (asked apart from a batch that left them
+        out), and the failures."""
+        errors: list[QueryFailure] = []
+        *request, values = self.session.send_batch([
+            *((("-data-list-register-names", ()),) if in_kernel not in self._register_names else ()),
+            ("-data-list-register-values", (Flag("--skip-unavailable"), Flag("x")))])
+        names = await self._names(in_kernel, errors, request[0] if request else None)
+        return parse_register_values(await self._try(values, errors, "registers"), names), tuple(errors)
 
     def bump(self, state: StopState, **changes: Any) -> StopState:
         """A copy of ``state`` with a new generation (for partial updates such as breakpoints)."""
@@ -193,28 +229,34 @@ class StateBuilder:
             self._register_names[in_kernel] = names
         return names
 
+    @staticmethod
+    async def _switched(asked: dict[str, asyncio.Future[dict[str, Any]]]) -> CudaFocus:
+        """The focus the batch's ``-cuda-focus-switch`` moved to; MIError when gdb refused it (the
+        rest of the batch, answered at the old focus, is read and dropped)."""
+        try:
+            payload = await asked["-cuda-focus-switch"]
+        except (MIError, DebuggerGone):
+            await asyncio.gather(*asked.values(), return_exceptions=True)
+            raise
+        return CudaFocus.from_mi(payload.get("CudaFocus") or {})
+
     def _send_batch(self, stop: StopEvent, *, select: bool, level: int, in_kernel: bool, tables: bool, threads: bool,
-                    breakpoints: bool) -> dict[str, asyncio.Future[dict[str, Any]]]:
-        """Write the batch's requests now, in one loop turn (no answer is read between them), in
-        gdb's order; each one's future by operation. Nothing is left pending if gdb is gone."""
-        asked: dict[str, asyncio.Future[dict[str, Any]]] = {}
+                    breakpoints: bool, registers: bool, switch: str | None) -> dict[str, asyncio.Future[dict[str, Any]]]:
+        """Write the batch's requests now, in one write (no answer is read between them, gdb gets
+        them at once), in gdb's order; each one's future by operation. Nothing is left pending if
+        gdb is gone."""
         operations: list[tuple[str, tuple[str | int | Flag, ...]]] = [
+            *((("-cuda-focus-switch", (switch,)),) if switch is not None else ()),
             *((("-stack-select-frame", (level,)),) if select else ()),
             ("-stack-list-frames", ()), ("-stack-list-variables", (Flag("--simple-values"),)),
-            *((("-data-list-register-names", ()),) if in_kernel not in self._register_names else ()),
-            ("-data-list-register-values", (Flag("--skip-unavailable"), Flag("x"))),
+            *((("-data-list-register-names", ()),) if registers and in_kernel not in self._register_names else ()),
+            *((("-data-list-register-values", (Flag("--skip-unavailable"), Flag("x"))),) if registers else ()),
             *((("-break-list", ()),) if breakpoints else ()),
             *((f"-cuda-info-{what}", ()) for what in CUDA_TABLES if tables and (
                 what in ("devices", "sms", "kernels") or not warp_tables_unsafe(stop) and (what != "threads" or threads))),
         ]
-        try:
-            for operation, args in operations:
-                asked[operation] = self.session.send(operation, *args)
-        except DebuggerGone:
-            for future in asked.values():
-                future.cancel()
-            raise
-        return asked
+        futures = self.session.send_batch(operations)  # DebuggerGone: nothing pending
+        return {operation: future for (operation, _), future in zip(operations, futures)}
 
     async def _breakpoints(self, errors: list[QueryFailure], request: Awaitable[dict[str, Any]] | None = None,
                            ) -> tuple[Breakpoint, ...]:
@@ -224,6 +266,7 @@ class StateBuilder:
         if not failed:
             table = payload.get("BreakpointTable") or {}
             self.breakpoints.listing(Breakpoint.from_records(table.get("body", []) or []))
+            self._listed = True
         return self.breakpoints.listed
 
     @staticmethod

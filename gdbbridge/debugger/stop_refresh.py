@@ -88,13 +88,14 @@ class StopRefresh:
 
     async def refresh(
         self, stop: StopEvent, *, selected_frame: int = 0, focus: CudaFocus | None = None, requery_focus: bool = False,
-        select: bool | None = None, new_stop: bool = False, viewpoint: bool = False,
+        select: bool | None = None, new_stop: bool = False, viewpoint: bool = False, switch: str | None = None,
     ) -> StopState | None:
         """Gather everything shown at ``stop`` (the refresh batch, the watches, and for a
         ``new_stop`` the host stack; a focus or frame change keeps the stop's host stack), then
         publish it as ONE state and announce it (the lock is held); ``select`` as
         :meth:`StateBuilder.refresh` takes it; ``viewpoint``: only the frame or the focus changed
-        (what cannot change with them is kept from the state shown, not asked again)."""
+        (what cannot change with them is kept from the state shown, not asked again); ``switch``: a
+        focus switch sent in the batch's write (:meth:`StateBuilder.refresh`; MIError if refused)."""
         ctx = self.ctx
         assert ctx.builder is not None
         previous = ctx.state
@@ -108,10 +109,11 @@ class StopRefresh:
         try:
             shown = previous if viewpoint and previous is not None and previous.stop is stop else None
             state = await ctx.builder.refresh(stop, selected_frame=selected_frame, focus=focus, shown=shown,
-                                              requery_focus=requery_focus, select=select, threads=new_stop)
+                                              requery_focus=requery_focus, select=select, threads=new_stop,
+                                              leave_out=ctx.leave_out, switch=switch)
             if not new_stop and previous is not None and previous.stop is stop:  # no thread moved since
                 state = replace(state, threads=previous.threads, breakpoint_threads=previous.breakpoint_threads,
-                                culprit=previous.culprit)
+                                culprit=previous.culprit, unasked=state.unasked | (previous.unasked & {"threads"}))
             elif new_stop and stop.reason == "core":
                 state = await self._at_culprit(state)
             if ctx.variables is not None:

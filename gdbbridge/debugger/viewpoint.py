@@ -4,7 +4,7 @@ Each takes the lock and shows the same stop again through one refresh (a new gen
 
 from __future__ import annotations
 
-from cudatui.gdbbridge.cuda.focus import FocusSyntaxError, switch_focus
+from cudatui.gdbbridge.cuda.focus import FocusSyntaxError, normalize_focus
 from cudatui.gdbbridge.debugger.context import DebuggerContext
 from cudatui.gdbbridge.debugger.status import Phase
 from cudatui.gdbbridge.debugger.stop_refresh import StopRefresh
@@ -51,12 +51,10 @@ class Viewpoint:
             if ctx.session is None or ctx.state is None or ctx.phase is not Phase.STOPPED:
                 ctx.notice("the focus can change only while stopped in a kernel", "warning")
                 return
-            try:
-                result = await switch_focus(ctx.session, request)
+            try:  # the switch and the batch of the focus shown in one write
+                await self.refresh.refresh(ctx.state.stop, switch=normalize_focus(request), viewpoint=True)
             except (FocusSyntaxError, MIError) as exc:
                 ctx.notice(f"focus: {exc}", "error", exc if isinstance(exc, MIError) else None)
-                return
-            await self.refresh.refresh(ctx.state.stop, focus=result.focus, viewpoint=True)
 
     async def add_watch(self, expression: str) -> None:
         """Watch ``expression``: evaluated at every stop (``StopState.watches``)."""

@@ -297,6 +297,10 @@ class StopState:
     """At a post-mortem's warp-wide exception: the culprit lane the Debugger found (and focused)
     when the coredump was opened, and why; kept by a focus or frame change (None elsewhere: live,
     the Warps pane's ``C`` asks for it)."""
+    unasked: frozenset[str] = frozenset()
+    """What the stop's batch left out because no pane on the screen shows it (``"registers"``,
+    ``"threads"``: see :data:`~cudatui.gdbbridge.debugger.shown.PARTS`); the Debugger asks for it
+    and shows the stop again once a pane that shows it comes on the screen."""
 
     @property
     def frame(self) -> Frame | None:

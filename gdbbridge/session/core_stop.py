@@ -9,9 +9,14 @@ exception alone ("CUDA Exception: Warp Illegal Address", batch 27 on the H200).
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from cudatui.gdbbridge.models import StopEvent
 from cudatui.gdbbridge.models.cuda import CudaException, CudaFocus
+from cudatui.gdbbridge.session.errors import MIError
+
+if TYPE_CHECKING:
+    from cudatui.gdbbridge.session.gdb import GdbSession
 
 _TERMINATED = re.compile(r"Program terminated with signal (?P<name>\S+), (?P<meaning>[^.\n]+)")
 """How gdb says which signal ended the program a core file holds."""
@@ -27,3 +32,17 @@ def core_stop(text: str) -> StopEvent:
                      signal=ended["name"] if ended else exception.signal_name if exception else None,
                      signal_meaning=ended["meaning"] if ended else exception.name if exception else None,
                      exception=exception)
+
+
+async def open_core(session: GdbSession, path: str) -> StopEvent:
+    """Open a GPU coredump (``target cudacore PATH``) in ``session`` and return the stop it holds
+    (made from cuda-gdb's console text: :func:`core_stop`). MIError when cuda-gdb cannot open the file."""
+    if "\n" in path or "\r" in path:
+        raise MIError("a coredump path cannot contain a line break", "target cudacore")
+    before = session.last_stop
+    text = await session.console(f"target cudacore {path}")
+    if session.last_stop is not before and session.last_stop is not None:
+        return session.last_stop
+    session.last_stop = core_stop(text)
+    session.state = "stopped"
+    return session.last_stop

@@ -27,7 +27,6 @@ from collections.abc import Callable, Sequence
 from cudatui.gdbbridge.session import events as ev
 from cudatui.gdbbridge.session.errors import DebuggerGone, DebuggerNotFound, MIError, StartupTimeout
 from cudatui.gdbbridge.session.fanout import Fanout
-from cudatui.gdbbridge.session.core_stop import core_stop
 from cudatui.gdbbridge.session.mi import Flag, build
 from cudatui.gdbbridge.models import StopEvent
 from cudatui.gdbbridge.session.output import OutputHandling
@@ -239,7 +238,7 @@ class GdbSession(OutputHandling):
             if transport.get_returncode() is None:
                 await self._detach()
                 try:
-                    self._write(build(None, "-gdb-exit"))
+                    self._write([build(None, "-gdb-exit")])
                     await asyncio.wait([status], timeout=EXIT_HEARD)
                     if self._answered and self._exited is None and self._stdin and not unread(self._stdin):
                         await asyncio.wait([status], timeout=grace)  # it read -gdb-exit: it may take a while
@@ -304,17 +303,26 @@ class GdbSession(OutputHandling):
         return await self.send(operation, *args)
 
     def send(self, operation: str, *args: str | int | Flag) -> asyncio.Future[dict[str, Any]]:
-        """Write one MI command now, before any answer is read (a batch so sent leaves at once)."""
+        """Write one MI command now, before any answer is read."""
+        return self.send_batch([(operation, args)])[0]
+
+    def send_batch(self, commands: Sequence[tuple[str, Sequence[str | int | Flag]]]) -> list[asyncio.Future[dict[str, Any]]]:
+        """Write MI commands (operation, arguments) in ONE write, before any answer is read or
+        anything else is done (the recording, the raw lines' listeners): gdb gets the whole batch
+        at once and answers it without waiting for the next line. A future per command."""
         if self._exited is not None or self._transport is None:
-            raise DebuggerGone(self._exited.description if self._exited else "debugger not started", operation)
-        token = self._next_token
-        self._next_token += 1
-        line = build(token, operation, *args)
-        self._write(line)  # DebuggerGone: nothing pending; else no answer is read before the next line
-        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
-        self._pending[token] = (future, line, time.monotonic())
+            raise DebuggerGone(self._exited.description if self._exited else "debugger not started", commands[0][0])
+        tokens = range(self._next_token, self._next_token + len(commands))
+        self._next_token += len(commands)
+        lines = [build(token, operation, *args) for token, (operation, args) in zip(tokens, commands)]
+        self._write(lines)  # DebuggerGone: nothing pending
+        loop, now, futures = asyncio.get_running_loop(), time.monotonic(), []
+        for token, line in zip(tokens, lines):
+            future: asyncio.Future[dict[str, Any]] = loop.create_future()
+            self._pending[token] = (future, line, now)
+            futures.append(future)
         self._sent()
-        return future
+        return futures
 
     async def console(self, command: str) -> str:
         """Run a CLI command (``info cuda lanes``) and return the console text it printed."""
@@ -325,19 +333,6 @@ class GdbSession(OutputHandling):
                 return "".join(self._console_capture)
             finally:
                 self._console_capture = None
-
-    async def open_core(self, path: str) -> StopEvent:
-        """Open a GPU coredump (``target cudacore PATH``) and return the stop it holds (made from
-        cuda-gdb's console text: :mod:`.core_stop`). MIError when cuda-gdb cannot open the file."""
-        if "\n" in path or "\r" in path:
-            raise MIError("a coredump path cannot contain a line break", "target cudacore")
-        before = self.last_stop
-        text = await self.console(f"target cudacore {path}")
-        if self.last_stop is not before and self.last_stop is not None:
-            return self.last_stop
-        self.last_stop = core_stop(text)
-        self.state = "stopped"
-        return self.last_stop
 
     async def interrupt(self) -> None:
         """Stop a running target: ``-exec-interrupt`` in async mode, else SIGINT to the debuggee."""
@@ -385,15 +380,17 @@ class GdbSession(OutputHandling):
 
     # -- I/O -------------------------------------------------------------------------------
 
-    def _write(self, line: str) -> None:
+    def _write(self, lines: list[str]) -> None:
+        """``lines`` to gdb in one write; then recorded and told to the raw lines' listeners."""
         stdin, transport = self._stdin, self._transport
         if stdin is None or transport is None or transport.get_returncode() is not None or stdin.is_closing():
-            raise DebuggerGone(self._exited.description if self._exited else "debugger is not running", line)
-        if self._recorder:
-            self._recorder.write("in", line)
-        if self._raw:
-            self._raw.emit(ev.RawLine("in", line))
+            raise DebuggerGone(self._exited.description if self._exited else "debugger is not running", lines[0])
         try:
-            stdin.write(line.encode() + b"\n")
+            stdin.write("".join(line + "\n" for line in lines).encode())
         except (BrokenPipeError, ConnectionResetError) as exc:
-            raise DebuggerGone(f"debugger pipe closed: {exc}", line) from None
+            raise DebuggerGone(f"debugger pipe closed: {exc}", lines[0]) from None
+        for line in lines:
+            if self._recorder:
+                self._recorder.write("in", line)
+            if self._raw:
+                self._raw.emit(ev.RawLine("in", line))

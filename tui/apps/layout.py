@@ -254,8 +254,11 @@ class Workspace(Container):
             for pane_id in COLUMN:
                 (tabs.hide if wide else tabs.show)(f"tab-{pane_id}")
             shown = self._last_dock if wide else self.active
+            on_screen = {spec.id for spec in SIDE_PANES if (wide and spec.id in COLUMN) or spec.id == shown}
             for spec in SIDE_PANES:
-                self.query_one(f"#{spec.id}").display = (wide and spec.id in COLUMN) or spec.id == shown
+                self.query_one(f"#{spec.id}").display = spec.id in on_screen
+            self.debugger.show_parts(registers=bool(on_screen & {"registers", "disassembly"}),
+                                     threads="warps" in on_screen)
             in_column = not wide and self.active in COLUMN
             self.query_one("#split-columns").display = wide
             self.query_one("#split-locals").display = wide

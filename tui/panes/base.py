@@ -10,6 +10,7 @@ they call from a worker.
 from __future__ import annotations
 
 from contextlib import contextmanager, nullcontext
+from dataclasses import replace
 from typing import Any
 from collections.abc import Iterator, Mapping, Sequence
 
@@ -50,7 +51,7 @@ class StatePane(Widget):
 
     def watch_state(self, old: StopState | None, new: StopState | None) -> None:
         if new is not None:
-            if not same_stop(new, old):
+            if not same_place(new, old):
                 self.place = new.generation
             self.render_state(new, old)
 
@@ -89,6 +90,15 @@ def same_stop(state: StopState, previous: StopState | None) -> bool:
     return (previous is not None and state.stop is previous.stop and state.frames is previous.frames
             and state.registers is previous.registers and state.variables is previous.variables
             and state.focus == previous.focus and state.selected_frame == previous.selected_frame)
+
+
+def same_place(state: StopState, previous: StopState | None) -> bool:
+    """Whether ``state`` shows the place ``previous`` showed: :func:`same_stop`, or the same stop
+    shown again with a part it had left out (the registers a pane now on the screen shows, asked
+    then: ``StopState.unasked``), which moves nothing and asks the panes for nothing again."""
+    return same_stop(state, previous) or (
+        previous is not None and not previous.registers and "registers" in previous.unasked
+        and same_stop(state, replace(previous, registers=state.registers)))
 
 
 class QueryPane(StatePane):

@@ -1,0 +1,86 @@
+"""What the panes on the screen show, so that a stop asks gdb only for that.
+
+Two parts of a stop's batch serve one pane each and cost the most on the H200 (bench.stop_queries
+over kernels/recordings): the registers (``-data-list-register-values``, 3-55 ms of cuda-gdb's
+time and the largest answer to parse; the Registers and SASS panes) and the kernels' thread
+table (``-cuda-info-threads``, 217-234 ms on a grid of 2379 blocks; it names each warp's PC as a
+line in the Warps pane). The UI says which of them a pane on the screen shows
+(:meth:`Shown.set`, called by the Debugger's ``show_parts``); a stop leaves out the others and
+names them in ``StopState.unasked``. When a pane that shows a part left out comes on the screen,
+the Debugger asks for it at once and shows the same stop again with it (a new generation): a
+hidden pane gets its data when it is shown. Until the UI says anything every part is asked (a
+Debugger without a screen: tests, benches); a recorded session asks every part at
+every stop (``LaunchConfig.record_every_part``): its replays and followers may show any pane.
+
+Asked anyway: the registers at a CUDA exception (its errorpc marks the faulting instruction in
+the advice and the SASS pane), the thread table at a breakpoint hit (the threads sitting there).
+"""
+
+from __future__ import annotations
+
+from cudatui.gdbbridge.cuda.tables import info, parse_threads
+from cudatui.gdbbridge.debugger.context import DebuggerContext
+from cudatui.gdbbridge.debugger.state import reselect_frame
+from cudatui.gdbbridge.debugger.status import Phase
+from cudatui.gdbbridge.debugger.stop_refresh import StopRefresh
+from cudatui.gdbbridge.models import StopState
+from cudatui.gdbbridge.models.cuda import ThreadRange
+from cudatui.gdbbridge.session.errors import DebuggerGone, MIError
+
+PARTS = frozenset({"registers", "threads"})
+"""The parts of a stop asked only while a pane on the screen shows them."""
+
+
+class Shown:
+    """The parts of a stop the screen shows (see the module docstring)."""
+
+    def __init__(self, ctx: DebuggerContext, refresh: StopRefresh) -> None:
+        self.ctx = ctx
+        self.refresh = refresh
+
+    def set(self, *, registers: bool, threads: bool) -> None:
+        """The screen shows the registers (the Registers or SASS pane) and the warps' lines (the
+        Warps pane), or not; a part left out of the stop shown and shown now is asked at once."""
+        config = self.ctx.config
+        everything = bool(config.record) and config.record_every_part  # a recording's replays may show any pane
+        shown = {part for part, on in (("registers", registers), ("threads", threads)) if on or everything}
+        self.ctx.leave_out = PARTS - shown
+        state = self.ctx.state
+        if state is not None and state.unasked - self.ctx.leave_out:
+            self.ctx.spawn(self._fill(state), "fill")
+
+    async def _fill(self, asked_at: StopState) -> None:
+        """Ask for what the stop ``asked_at`` left out and the screen now shows, and show the stop
+        again with it, unless the program moved, or another state came, meanwhile (a later state
+        was built with the parts the screen shows then)."""
+        ctx = self.ctx
+        async with ctx.lock:
+            state, session = ctx.state, ctx.session
+            wanted = asked_at.unasked - ctx.leave_out
+            if state is not asked_at or session is None or ctx.phase is not Phase.STOPPED or not wanted \
+                    or ctx.builder is None:
+                return
+            changes: dict[str, object] = {"unasked": state.unasked - wanted}
+            errors = list(state.errors)
+            try:
+                if "registers" in wanted:
+                    changes["registers"], failed = await ctx.builder.registers(state.focus is not None)
+                    errors += failed
+                if "threads" in wanted:
+                    changes["threads"] = await self._threads(state)
+            except DebuggerGone:
+                return
+            if ctx.state is state:
+                self.refresh.publish_again(**changes, errors=tuple(errors))
+
+    async def _threads(self, state: StopState) -> tuple[ThreadRange, ...]:
+        """The kernels' thread ranges; a refusal is no failure of the stop (as in its batch): its
+        lines are left out. cuda-gdb's tables select frame 0: the frame shown is selected again."""
+        assert self.ctx.session is not None
+        try:
+            ranges = parse_threads(await info(self.ctx.session, "threads"))
+        except MIError:
+            ranges = ()
+        if state.selected_frame:
+            await reselect_frame(self.ctx.session, state.selected_frame)
+        return ranges
