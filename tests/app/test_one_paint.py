@@ -18,24 +18,27 @@ from textual.pilot import Pilot
 from textual.screen import Screen
 
 from cudatui.gdbbridge import load
-from cudatui.gdbbridge.record.stop_state import recorded_path
+from cudatui.gdbbridge.record.stop_state import recorded_path, summarize
 from cudatui.kernels.lesson_paths import PathStep
+from cudatui.kernels.lessons import LESSONS
 from cudatui.tui.apps.debugger_app import DebuggerApp
 from cudatui.tui.plans.demo_plan import RECORDINGS_DIR, read_recording
 from cudatui.tui.plans.demo_plan import replay_config as replay_config_of
-from cudatui.tui.tooling.path_driver import Driver, Reports
+from cudatui.tui.tooling.path_driver import SIZE, Driver, Reports
 from cudatui.tui.panes.console import BoundedLog, ConsolePane
 from tests.support.app import stopped_at
 from tests.support.paths import ROOT, TOURS
 from tests.support.replay import TILE_BREAKS, replay_config, sequential
 from tests.support.wait import wait_for
 
+LESSON_NAMES = tuple(lesson.name for lesson in LESSONS)
+
 PASSES_PER_STEP = 1.2
 """Layout passes allowed per step of a lesson walk (the bench's goal; a walk's steps include
 console commands, tabs and dialogs shown, an exception banner, which lay out what they show)."""
 
 WALKS = {
-    **{(lesson, size): PASSES_PER_STEP for lesson in ("oob", "race", "assert", "divergence", "uninit", "leak", "tile")
+    **{(lesson, size): PASSES_PER_STEP for lesson in LESSON_NAMES
        for size in ((160, 48), (80, 24))},
     ("race", (160, 48)): 1.0,  # 5 passes in 6 steps before the pass-own requests went; 2 since
     ("assert", (160, 48)): 1.0,  # 10 in 8 while the banner's resize set the split sizes again; 7 since
@@ -80,16 +83,21 @@ async def test_a_lesson_walk_costs_at_most_a_bounded_number_of_layout_passes_per
     array, breakpoints, ``d`` on a finding), driven as the recorder drove it: the steps that show a
     new state cost at most WALKS[lesson, size] passes each (race at 160x48: before the panes hidden
     in tabs stopped laying the screen out, 5 each; before the one-line key bar, 2; divergence
-    at 160x48 cost 5.8 while the warp watch emptied and refilled its row at each stop)."""
+    at 160x48 cost 5.8 while the warp watch emptied and refilled its row at each stop). At
+    160x48, the size lessons are recorded at, each step's StopState is also the one the live session
+    built (its ``-cudatui-stop-state``): the lesson recordings' part of
+    tests/app/test_recorded_stop_states.py, checked on this walk rather than on a walk of its own."""
     recording = RECORDINGS_DIR / f"{lesson}.jsonl.gz"
-    steps = [PathStep(step.kind, step.arg, "") for step in recorded_path(load(str(recording)))]
+    recorded = recorded_path(load(str(recording)))
     app = DebuggerApp(replay_config_of(read_recording(recording)))
     log = Said()
+    wrong: list[str] = []
     async with app.run_test(size=size) as pilot:
         driver = Driver(app, pilot, log, time.monotonic() + 600, Reports())
         passes = Passes(app.screen)
         counted = measured = 0
-        for step in steps:
+        for recorded_step in recorded:
+            step = PathStep(recorded_step.kind, recorded_step.arg, "")
             await driver.leave_inputs()
             await wait_for(pilot, driver.idle, why="the step before to be done")
             await settled(app, pilot)
@@ -101,9 +109,15 @@ async def test_a_lesson_walk_costs_at_most_a_bounded_number_of_layout_passes_per
             if step.kind != "start" and driver.generation() != before:
                 counted += passes.count - start
                 measured += 1
+            built = summarize(app.debugger.state) if app.debugger.state is not None else None
+            if size == SIZE and recorded_step.state is not None and built != recorded_step.state:
+                wrong.append(f"step {recorded_step.number} ({recorded_step.keys}): the replay built {built}, "
+                             f"the live session {recorded_step.state}")
         assert measured >= 4
         print(f"{counted} layout passes in {measured} steps")
         assert counted <= WALKS[lesson, size] * measured, f"{counted} layout passes in {measured} steps"
+        assert size != SIZE or any(step.state for step in recorded), f"{recording.name} holds no stop states"
+        assert not wrong, "\n".join(wrong)
 
 
 class Said:

@@ -1,5 +1,6 @@
 """Every packaged recording, replayed along its recorded path: after each step the StopState the
-front end builds equals the one the live session built when it was recorded.
+front end builds equals the one the live session built when it was recorded (the lesson
+recordings on tests/app/test_one_paint.py's 160x48 walks).
 
 The live session's states are in the recording (``-cudatui-stop-state``, written by the
 Debugger at every state it published) and so is the path (``-cudatui-path-step`` marks, written
@@ -19,21 +20,28 @@ import pytest
 from cudatui.gdbbridge import load, read_report
 from cudatui.gdbbridge.nvml.recorded import COMMAND as GPU_SAMPLE
 from cudatui.kernels.lesson_paths import sanitizer_tools
+from cudatui.kernels.lessons import LESSONS
+from cudatui.tui.plans.demo_plan import RECORDINGS_DIR
 from tests.support.paths import ROOT
 from tests.support.recorded_path import (awaits_rerecording, packaged_recordings, path_of, replay_along, why_no_path,
                                          why_old)
 
 RECORDINGS = packaged_recordings()
+WALKED_HERE = [p for p in RECORDINGS if p.parent != RECORDINGS_DIR]
+"""The lesson recordings' states are compared on tests/app/test_one_paint.py's 160x48 walks (the
+same driver along the same path), not on a walk of their own here."""
 
 
 def test_every_packaged_recording_is_checked() -> None:
     names = {p.name for p in RECORDINGS}
     assert {"oob.jsonl.gz", "race.jsonl.gz", "tile.jsonl.gz", "leak.jsonl.gz"} <= names
-    assert any(p.parent.name == "findings" for p in RECORDINGS)
+    assert any(p.parent.name == "findings" for p in WALKED_HERE)
+    lessons = {p.name.removesuffix(".jsonl.gz") for p in RECORDINGS if p.parent == RECORDINGS_DIR}
+    assert lessons == {lesson.name for lesson in LESSONS}  # test_one_paint walks every lesson at 160x48
 
 
-@pytest.mark.long  # a lesson walk each: handed out first, not left for the end of the run
-@pytest.mark.parametrize("path", RECORDINGS, ids=lambda p: str(p.relative_to(ROOT)))
+@pytest.mark.long  # a walk each: handed out first, not left for the end of the run
+@pytest.mark.parametrize("path", WALKED_HERE, ids=lambda p: str(p.relative_to(ROOT)))
 async def test_replayed_path_builds_the_recorded_stop_states(path: Path) -> None:
     recorded = path_of(path)
     if not any(step.state for step in recorded):
