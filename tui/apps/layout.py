@@ -133,6 +133,7 @@ class Workspace(Container):
 
     def __init__(self, debugger: Debugger, *, id: str | None = None) -> None:
         super().__init__(id=id)
+        self.set_class(self.wide, "-wide")  # the terminal's size is known: the first layout changes no class
         self.debugger = debugger
         self.splits, self._warning = load_splits()
         self.active = SIDE_PANES[0].id
