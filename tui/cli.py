@@ -16,6 +16,7 @@ from dataclasses import replace
 from importlib import metadata
 from pathlib import Path
 from types import ModuleType
+from typing import TYPE_CHECKING
 from collections.abc import Mapping, Sequence
 
 from cudatui.gdbbridge import RecordingError, attach_problem, prepare, set_language
@@ -25,6 +26,10 @@ from cudatui.tui.commands import demo, doctor, explain, follow, output, sanitize
 from cudatui.tui.cli_errors import ArgumentParser
 from cudatui.tui.apps.launch import attach_config, check_debugger, debug_config, run_app
 from cudatui.tui.commands.program_checks import check_program, check_script
+
+if TYPE_CHECKING:
+    from cudatui.gdbbridge import LaunchConfig
+    from cudatui.tui.apps.debugger_app import DebuggerApp
 
 COMMAND_MODULES: tuple[ModuleType, ...] = (triage, sanitize, stats, doctor, explain, demo, follow)
 """Sub-command modules, each with ``add_parser(subparsers)`` and ``run(args) -> int``; a new
@@ -218,8 +223,8 @@ def run_attach(args: argparse.Namespace) -> int:
 
 
 def run_replay(args: argparse.Namespace) -> int:
-    """``cudatui replay FILE``: the debugger UI against a recording, marked REPLAY."""
-    from cudatui.tui.apps.replay_app import ReplayApp
+    """``cudatui replay FILE``: the debugger UI against a recording, marked REPLAY (Textual is
+    imported once the recording and the terminal are known good: a bad one is told without it)."""
     from cudatui.tui.plans.replay_plan import ReplayError, plan_replay
 
     if args.speed < 0:
@@ -231,7 +236,13 @@ def run_replay(args: argparse.Namespace) -> int:
         plan = plan_replay(args.file, tuple(args.breakpoints), tuple(args.source_dir), args.speed)
     except ReplayError as exc:
         return _fail(str(exc))
-    return run_app(plan.config, lambda config: ReplayApp(config, "replay", plan.why, plan.recording))
+
+    def replay_app(config: LaunchConfig) -> DebuggerApp:
+        from cudatui.tui.apps.replay_app import ReplayApp
+
+        return ReplayApp(config, "replay", plan.why, plan.recording)
+
+    return run_app(plan.config, replay_app)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

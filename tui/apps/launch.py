@@ -69,9 +69,6 @@ def run_app(config: LaunchConfig, make: Callable[[LaunchConfig], DebuggerApp] | 
     """The debugger UI on ``config`` (the app ``make`` builds; by default the plain debugger, or
     the follower's when it follows a recording); its exit code (2 and a one-line error when it
     could not start: a live debugger is checked before the screen opens, :func:`debugger_problem`)."""
-    from cudatui.tui.apps.debugger_app import DebuggerApp
-    from cudatui.tui.apps.follow_app import FollowApp
-
     try:
         effective_line_limit()
     except ValueError as exc:  # a bad $CUDATUI_MI_LINE_LIMIT
@@ -80,6 +77,9 @@ def run_app(config: LaunchConfig, make: Callable[[LaunchConfig], DebuggerApp] | 
         return fail(why)
     if not config.replayed and (problem := debugger_problem(config.debugger, config.cwd)):
         return fail(problem)  # before any screen code: the one line is all the terminal gets
+    from cudatui.tui.apps.debugger_app import DebuggerApp  # Textual: once the checks passed
+    from cudatui.tui.apps.follow_app import FollowApp
+
     app = (make or (FollowApp if config.follow else DebuggerApp))(config)
     if config.rank is not None and not config.replayed:
         problem, code = asyncio.run(_with_job(app))
