@@ -26,9 +26,11 @@ from cudatui.tui.plans.demo_plan import RECORDINGS_DIR, read_recording
 from cudatui.tui.plans.demo_plan import replay_config as replay_config_of
 from cudatui.tui.tooling.path_driver import SIZE, Driver, Reports
 from cudatui.tui.panes.console import BoundedLog, ConsolePane
+from cudatui.tui.screens.goto_focus import GotoFocusScreen
 from tests.support.app import stopped_at
 from tests.support.paths import ROOT, TOURS
 from tests.support.replay import TILE_BREAKS, replay_config, sequential
+from tests.support.screen import Painted, screen_rows
 from tests.support.wait import wait_for
 
 LESSON_NAMES = tuple(lesson.name for lesson in LESSONS)
@@ -152,3 +154,29 @@ async def test_the_hidden_console_lays_nothing_out_until_shown_then_shows_every_
         assert [strip.text.rstrip() for strip in log.lines[-len(lines):]] == lines
         await pilot.pause()
         assert lines[-1] in [strip.text.rstrip() for strip in log.lines[-log.size.height:]]  # scrolled to the end
+
+
+@pytest.mark.parametrize("size", [(160, 48), (80, 24)], ids=["160x48", "80x24"])
+async def test_a_dialog_closed_lays_nothing_out_and_leaves_the_screen_as_it_was(tmp_path, size: tuple[int, int]) -> None:
+    """The focus dialog (``g``) opened and closed at a stop: the screen below is not laid out
+    again (Textual laid it out once the dialog was removed from the app, and repainted all of it a
+    second time, issue 29), and the terminal shows that screen again, as a full render does."""
+    app = tile_app(tmp_path)
+    async with app.run_test(size=size) as pilot:
+        terminal = Painted(app)
+        await stopped_at(pilot, app, 37)
+        await settled(app, pilot)
+        below = app.screen
+        before = screen_rows(app)
+        passes = Passes(below)
+        await pilot.press("g")
+        await wait_for(pilot, lambda: isinstance(app.screen, GotoFocusScreen), why="the focus dialog")
+        await wait_for(pilot, lambda: terminal.rows() != before, why="the dialog on the terminal")
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is below and terminal.rows() == before, timeout=10,
+                       why=lambda: "the terminal to show the screen below the dialog again:\n" + "\n".join(
+                           f"row {y}:\n  terminal: {a!r}\n  before:   {b!r}"
+                           for y, (a, b) in enumerate(zip(terminal.rows(), before)) if a != b))
+        await settled(app, pilot)
+        assert screen_rows(app) == before and terminal.rows() == before
+        assert passes.count == 0, f"{passes.count} layout passes of the screen below the dialog"

@@ -7,6 +7,8 @@ since batch 22) and shows all 256."""
 
 from __future__ import annotations
 
+import asyncio
+
 from textual.widgets import DataTable
 
 from cudatui.gdbbridge import decode, flatten
@@ -14,7 +16,7 @@ from cudatui.gdbbridge.record.transcript import load
 from cudatui.tui.apps.demo_app import DemoApp
 from cudatui.tui.plans.demo_plan import RECORDINGS_DIR, plan_demo
 from cudatui.tui.panes.shared_memory import SharedMemoryPane
-from tests.support.app import phase
+from tests.support.app import goto_focus, phase
 from tests.support.recorded_path import walk_path
 from tests.support.wait import wait_for
 
@@ -83,4 +85,57 @@ async def test_the_race_lessons_sdata_is_a_list_with_banks() -> None:
         shown = (0, 1, 31, 32, 199, 200, 255)
         assert [rows[str(i)][3] for i in shown] == [str((base // 4 + i) % 32) for i in shown]
         assert " of 256 read" not in str(pane.query_one("#shared-title").render())
+        await pilot.press("q")
+
+
+class HeldQueries:
+    """The pane's queries, with ``read_shared`` held until :attr:`go` is set (the answer is then
+    gdb's, as recorded): the moment a new stop's page is being read, kept on the screen."""
+
+    def __init__(self, queries: object) -> None:
+        self.queries = queries
+        self.go = asyncio.Event()
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.queries, name)
+
+    async def read_shared(self, *args: object) -> object:
+        await self.go.wait()
+        return await self.queries.read_shared(*args)  # type: ignore[attr-defined]
+
+
+async def test_while_a_new_stop_is_read_the_last_rows_stay_faded_then_the_new_ones_show() -> None:
+    """The race lesson's focus switch to block (3,0,0) (step 4), the Shared pane showing sdata:
+    while that block's values are read, the rows of the block before stay, in fainter text (the
+    table's text opacity: no cell is rendered again for it), and the title says reading; then the
+    recorded values of the new block show, in full colour."""
+    app = DemoApp(plan_demo("race", "replay"))
+    async with app.run_test(size=(160, 48)) as pilot:
+        await wait_for(pilot, lambda: phase(app) == "stopped")
+        await walk_path(app, pilot, RECORDINGS_DIR / "race.jsonl.gz", 3)
+        pane = app.show_pane("shared")
+        assert isinstance(pane, SharedMemoryPane)
+        title = pane.query_one("#shared-title")
+        await wait_for(pilot, lambda: len(grid(pane)) == 256 and "reading" not in str(title.render()),
+                       why="sdata of the block before")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        before = grid(pane)
+        table = pane.query_one(DataTable)
+        x, y = table.region.x + table.region.width // 4, table.region.y + 2  # a value of the first row
+        shown = app.screen.get_style_at(x, y).color
+        held = HeldQueries(pane.queries)
+        pane.queries = held  # type: ignore[assignment]
+        await goto_focus(pilot, app, "block (3,0,0) thread (200,0,0)")
+        await wait_for(pilot, lambda: "reading" in str(title.render()), why="the new block's page read")
+        await pilot.pause()
+        assert grid(pane) == before and table.styles.text_opacity == 0.5
+        assert app.screen.get_style_at(x, y).color != shown, "the last rows are not faded on the screen"
+        held.go.set()
+        await wait_for(pilot, lambda: "reading" not in str(title.render()), why="the new block's values")
+        cut = flatten(decode(recorded("race", '-data-evaluate-expression "sdata[0]@256"', RACE_FOCUS)).items)
+        await wait_for(pilot, lambda: [r[1] for r in grid(pane).values()][:200] == list(cut), why="the recorded values")
+        await pilot.pause()
+        assert table.styles.text_opacity == 1.0
+        assert app.screen.get_style_at(x, y).color == shown or grid(pane)["0"] != before["0"]
         await pilot.press("q")

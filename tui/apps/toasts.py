@@ -20,7 +20,7 @@ from textual.app import App
 from textual.notifications import Notification, Notify, SeverityLevel
 from textual.screen import Screen
 
-from cudatui.tui.textual_compat import KeysWhereTyped, Toast, toast_notification, toasts_take_no_selection
+from cudatui.tui.textual_compat import KeysWhereTyped, ScreensGoQuietly, Toast, toast_notification, toasts_take_no_selection
 
 from cudatui.tui.exit_signals import QuitsOnSignals
 from cudatui.tui.screens.app_screen import AppScreen
@@ -59,7 +59,7 @@ class TimedNotification(Notification):
         return super().time_left <= 0
 
 
-class ToastingApp(QuitsOnSignals, KeysWhereTyped, App[ReturnType], Generic[ReturnType]):
+class ToastingApp(QuitsOnSignals, KeysWhereTyped, ScreensGoQuietly, App[ReturnType], Generic[ReturnType]):
     """An app whose every notification, once expired, is followed by a full repaint. Toasts that
     expire within the same :data:`SETTLE_S` share one repaint, so a flood of notifications keeps a
     bounded number of timers (at most the longest timeout over SETTLE_S). On a machine so busy
@@ -68,7 +68,8 @@ class ToastingApp(QuitsOnSignals, KeysWhereTyped, App[ReturnType], Generic[Retur
     API; the version is pinned). SIGTERM and SIGHUP quit it as ctrl+q does
     (:class:`~cudatui.tui.exit_signals.QuitsOnSignals`). A key that a click overtook (a busy app
     takes both in one turn) is bound where it was typed
-    (:class:`~cudatui.tui.textual_compat.KeysWhereTyped`). Its default screen is an
+    (:class:`~cudatui.tui.textual_compat.KeysWhereTyped`); a dialog that closes does not lay the
+    screen below out again (:class:`~cudatui.tui.textual_compat.ScreensGoQuietly`). Its default screen is an
     :class:`~cudatui.tui.screens.app_screen.AppScreen`: a hidden pane lays nothing out. It does
     not animate unless :data:`ANIMATIONS_ENV` says so. Every cudatui app is one."""
 
