@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual import events, work
+from textual.geometry import Region
 from textual.app import ComposeResult
 from textual.widgets import DataTable
 
@@ -188,4 +189,10 @@ class DisassemblyPane(QueryPane):
         table: DataTable[Text] = self.query_one(DataTable)
         sync_rows(table, ("mark", "address", "text"), rows)
         if str(pc) in rows:
-            table.move_cursor(row=list(rows).index(str(pc)))
+            keys = list(rows)
+            at = keys.index(str(pc))
+            table.move_cursor(row=at)
+            if errorpc is not None and str(errorpc) in rows:  # the faulting load above pc stays in view too
+                top = min(keys.index(str(errorpc)), at)
+                table.call_after_refresh(table.scroll_to_region, Region(0, top, max(table.size.width, 1), at - top + 1),
+                                         animate=False, force=True)
