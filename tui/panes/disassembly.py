@@ -189,10 +189,18 @@ class DisassemblyPane(QueryPane):
         table: DataTable[Text] = self.query_one(DataTable)
         sync_rows(table, ("mark", "address", "text"), rows)
         if str(pc) in rows:
-            keys = list(rows)
-            at = keys.index(str(pc))
-            table.move_cursor(row=at)
-            if errorpc is not None and str(errorpc) in rows:  # the faulting load above pc stays in view too
-                top = min(keys.index(str(errorpc)), at)
-                table.call_after_refresh(table.scroll_to_region, Region(0, top, max(table.size.width, 1), at - top + 1),
-                                         animate=False, force=True)
+            table.move_cursor(row=list(rows).index(str(pc)), scroll=False)
+            self.call_after_refresh(self._marks_in_view)
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self._marks_in_view)
+
+    def _marks_in_view(self) -> None:
+        """Scroll pc, and the faulting instruction above it at an exception, into view, once the
+        table has its height: a scroll done before (the pane just shown, a loaded machine) put pc
+        on the top row and the !> row out of sight."""
+        table: DataTable[Text] = self.query_one(DataTable)
+        rows = [table.get_row_index(key) for key in (str(self.errorpc), str(self.pc)) if key in table.rows]
+        if rows and table.size.height:
+            top = min(rows)
+            table.scroll_to_region(Region(0, top, max(table.size.width, 1), max(rows) - top + 1), animate=False, force=True)
