@@ -32,6 +32,7 @@ from cudatui.gdbbridge.host.encoding import COMMAND as HOST_STACK
 from cudatui.gdbbridge.record.awaited import follow_problem, session_begun
 from cudatui.gdbbridge.record.audience import be_counted
 from cudatui.gdbbridge.record.file_watch import FileWatch
+from cudatui.gdbbridge.record.stop_state import COMMAND as STOP_STATE
 from cudatui.gdbbridge.record.replay import _COMMAND, _RESULT_TOKEN, Replayer, handed_tty, hung_up, kind_of, places
 from cudatui.gdbbridge.record.transcript import Exchange, Transcript, TranscriptError, load, match_key
 from cudatui.gdbbridge.session.mi import quote
@@ -44,7 +45,12 @@ SETTLE = 0.3
 """Seconds the file must stay unchanged before a query the instructor has not asked is answered
 without them (their stop's queries are in)."""
 PATIENCE = 2.0
-"""Seconds a command the live session has not answered yet is waited for."""
+"""Seconds a command the live session has not answered yet is waited for, once the instructor's
+Debugger has written the state of the stop followed (its queries' answers are in then)."""
+LONGEST = 60.0
+"""Seconds a query is waited for before that state is written: a loaded machine (a test run at
+load 10) kept the instructor's batch out of the file for longer than SETTLE, and the follower's
+stop was answered ^error, its frame missing until the next stop."""
 
 
 def newest_session(path: str) -> Transcript:
@@ -210,9 +216,10 @@ class Follower(Replayer):
 
     def _wait_for(self, command: str) -> None:
         """While the session is live, wait for the instructor's answer to ``command`` to be
-        written: its first run without limit (the follower may start first), anything else
-        until the file has been quiet for :data:`SETTLE` seconds, at most :data:`PATIENCE`; the host
-        stack only where the session records one (the instructor's program is Python)."""
+        written: its first run without limit (the follower may start first), anything else until the
+        instructor's state of the stop is in the file (at most :data:`LONGEST`), then until the
+        file has been quiet for :data:`SETTLE` seconds, at most :data:`PATIENCE`; the host stack
+        only where the session records one (the instructor's program is Python)."""
         started = self.clock()
         patient = self._stop_x is None and self._moves(command)
         while not self.ended and not self._answered(command) and self._may_come(command):
@@ -220,11 +227,22 @@ class Follower(Replayer):
                 self.watch.wait(self.watch.timeout)
             else:
                 now = self.clock()
-                left = min(SETTLE - (now - self._changed), PATIENCE - (now - started))
+                if self._stop_told():
+                    left = min(SETTLE - (now - self._changed), PATIENCE - (now - started))
+                else:
+                    left = LONGEST - (now - started)
                 if left <= 0:
                     return
                 self.watch.wait(min(left, self.watch.timeout))
             self.refresh()
+
+    def _stop_told(self) -> bool:
+        """Whether the instructor's Debugger has written the state it published at the stop
+        followed (``-cudatui-stop-state``, after the answers to its stop's queries); True before
+        the first stop (nothing to wait for)."""
+        if self._stop_x is None:
+            return True
+        return any(x.key[:1] == (STOP_STATE,) for x in self.transcript.exchanges[self._stop_x + 1:])
 
     def _may_come(self, command: str) -> bool:
         """Whether the instructor's session may write an answer to ``command``: any real command;
