@@ -214,8 +214,6 @@ class PaneTable(DataTableHooks[CellType]):
         """A cell changed while the table was hidden."""
         self._rows_to_repaint: set[RowKey] | None = None
         """Within :meth:`repainting_rows_once`: the rows whose cells changed."""
-        self._widening: dict[ColumnKey, int] = {}
-        """The width each column was asked to widen to, until the table measures its columns."""
         super().__init__(*args, **kwargs)
 
     @contextmanager
@@ -243,11 +241,8 @@ class PaneTable(DataTableHooks[CellType]):
         row = RowKey(row_key) if isinstance(row_key, str) else row_key
         column = ColumnKey(column_key) if isinstance(column_key, str) else column_key
         known = self.columns.get(column)
-        width = cell_width(value)
-        if known is not None and known.auto_width and width > max(known.content_width, self._widening.get(column, 0)):
+        if known is not None and known.auto_width and cell_width(value) > known.content_width:
             update_width = True  # a wider value (a condition, file:line) is shown whole, not cut at the old width
-        if update_width:  # measured at idle; a value no wider that comes before then needs no measure of its own
-            self._widening[column] = max(self._widening.get(column, 0), width)  # (Warps' block column: 63 cells at oob's fault)
         if update_width or not table_has_cell(self, row, column):
             super().update_cell(row, column, value, update_width=update_width)
             return
@@ -283,7 +278,6 @@ class PaneTable(DataTableHooks[CellType]):
 
     def caches_cleared(self) -> None:
         self._kept.clear()
-        self._widening.clear()  # (a table cleared: its new rows are measured)
 
     @contextmanager
     def measuring_columns(self) -> Iterator[None]:
@@ -293,7 +287,6 @@ class PaneTable(DataTableHooks[CellType]):
         for ``(2379,0,0)`` in the Warps pane, under load)."""
         before = [column.content_width for column in self.columns.values()]
         yield
-        self._widening.clear()  # the widths asked for are measured
         if [column.content_width for column in self.columns.values()] != before:
             table_bump_update_count(self)
             self.refresh()
