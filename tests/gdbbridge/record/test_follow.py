@@ -64,7 +64,10 @@ async def test_followers_show_each_stop_of_the_instructor_and_change_nothing(pro
         await asyncio.wait_for(instructor.start(), WAIT)
         await until(lambda: line_of(instructor) == BREAK_LINE, WAIT)
         await asyncio.wait_for(starting, WAIT)
-        await until(lambda: line_of(follower_first) == BREAK_LINE, WAIT)
+        await until(lambda: line_of(follower_first) == BREAK_LINE, WAIT,
+                    why=lambda: f"the first follower at line {BREAK_LINE} (it is at {line_of(follower_first)}, "
+                                f"{follower_first.status.detail!r}; its notices {seen_first.notes[-3:]}, "
+                                f"its lines {seen_first.lines})")
         # what the instructor's program printed reaches the follower through the pty it handed over
         await until(lambda: "done" in follower_first.output_tail.text, WAIT)
 
