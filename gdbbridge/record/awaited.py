@@ -46,8 +46,8 @@ def _folder_problem(path: str, folder: str) -> str | None:
 
 
 def session_begun(path: str) -> bool:
-    """Whether ``path`` holds a command of the instructor (a line that is not a session header):
-    False while it is missing, empty or only a header."""
+    """Whether ``path`` holds a command of the instructor (:func:`holds_commands`): False while it
+    is missing, empty, only a header or only gdb's start-up output."""
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)  # a FIFO would block a plain open
     except OSError:
@@ -64,5 +64,8 @@ def session_begun(path: str) -> bool:
 
 
 def holds_commands(head: bytes) -> bool:
-    """Whether the complete lines of ``head`` hold one that is not a header (``"dir": "meta"``)."""
-    return any(raw.strip() and b'"dir": "meta"' not in raw for raw in head.split(b"\n")[:-1])
+    """Whether the complete lines of ``head`` hold a command the instructor's front end wrote to
+    gdb (``"dir": "in"``): not only a header, nor only gdb's start-up output, which the session
+    writes before its first command (a follower that looked then, under load, took the session
+    for one that does not read, and stopped)."""
+    return any(b'"dir": "in"' in raw for raw in head.split(b"\n")[:-1])
