@@ -48,9 +48,10 @@ PATIENCE = 2.0
 """Seconds a command the live session has not answered yet is waited for, once the instructor's
 Debugger has written the state of the stop followed (its queries' answers are in then)."""
 LONGEST = 60.0
-"""Seconds a query is waited for before that state is written: a loaded machine (a test run at
-load 10) kept the instructor's batch out of the file for longer than SETTLE, and the follower's
-stop was answered ^error, its frame missing until the next stop."""
+"""Seconds a query is waited for before that state is written: on a loaded machine the
+instructor's answers can reach the file more than SETTLE after its ``*stopped``, and the
+follower's stop queries were answered "not in this recording" (tests/gdbbridge/record/
+test_follow_slow_instructor.py)."""
 
 
 def newest_session(path: str) -> Transcript:
