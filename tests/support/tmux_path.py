@@ -132,15 +132,22 @@ class ScreenPath:
     def text(self, text: str) -> None:
         self.tmux("send-keys", "-t", "t", "-l", text)
 
-    def click_text(self, pattern: str, rows: range | None = None) -> int:
-        """Click the first place on the screen matching ``pattern`` (a regex); its row."""
-        lines = self.lines()
-        for row in rows or range(len(lines)):
-            match = re.search(pattern, lines[row]) if row < len(lines) else None
-            if match:
-                self.tmux.click(match.start() + 1, row)
-                return row
-        raise AssertionError(f"nothing like {pattern!r} to click:\n" + "\n".join(lines))
+    def click_text(self, pattern: str) -> int:
+        """Click the first place on the screen matching ``pattern`` (a regex) once it shows one;
+        its row. A tab's underline moves a frame before its pane is shown (Textual switches the
+        content on the tab's message), so a pane just clicked to may not show it yet."""
+        def found() -> tuple[int, int] | None:
+            lines = self.lines()
+            for row, line in enumerate(lines):
+                match = re.search(pattern, line)
+                if match:
+                    return match.start(), row
+            return None
+
+        place = wait_until(found, WAIT, lambda: f"something like {pattern!r} to click:\n{self.tmux.screen()}",
+                           every=1.0, pause=self.tmux.pause)
+        self.tmux.click(place[0] + 1, place[1])
+        return place[1]
 
     def tab_row(self) -> tuple[int, str] | None:
         """The row of the tabs and its tab labels (what precedes the right column at 160x48)."""
