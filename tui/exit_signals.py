@@ -58,16 +58,25 @@ def silence_terminal() -> None:
 class QuitsOnSignals:
     """Mixin of a Textual app: SIGTERM and SIGHUP run its ``quit`` action (see the module)."""
 
+    _handled: tuple[int, ...] = ()
+
     def on_mount(self) -> None:
+        """Handle the signals, except one the process was started with ignored (``nohup``: a hang-up
+        must not end it), which stays ignored, for the app and what it starts."""
         loop = asyncio.get_running_loop()
+        handled = []
         for number in SIGNALS:
+            if signal.getsignal(number) == signal.SIG_IGN:
+                continue
             with suppress(ValueError, RuntimeError, NotImplementedError):  # not the main thread
                 loop.add_signal_handler(number, self._quit_on_signal, number)
+                handled.append(number)
+        self._handled = tuple(handled)
 
     def on_unmount(self) -> None:
         with suppress(RuntimeError):
             loop = asyncio.get_running_loop()
-            for number in SIGNALS:
+            for number in self._handled:
                 loop.remove_signal_handler(number)
 
     def _quit_on_signal(self, number: int) -> None:

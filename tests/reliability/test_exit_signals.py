@@ -60,3 +60,27 @@ def test_a_signal_at_a_stop_restores_the_terminal(tmp_path: Path, number: signal
         assert "Traceback" not in screen, screen
     finally:
         subprocess.run([*tmux.base, "kill-server"], capture_output=True, timeout=20)
+
+
+async def test_a_hang_up_ignored_at_the_start_stays_ignored() -> None:
+    """Started under ``nohup`` (SIGHUP ignored), an app handles no hang-up and leaves SIGHUP ignored
+    for itself and what it starts, while it runs and after (it used to install its handler and
+    leave SIGHUP's default action behind)."""
+    from textual.app import App
+
+    from cudatui.tui.exit_signals import QuitsOnSignals
+
+    class Quitting(QuitsOnSignals, App[None]):
+        pass
+
+    before = signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    try:
+        app = Quitting()
+        async with app.run_test() as pilot:
+            await pilot.pause()
+            during = signal.getsignal(signal.SIGHUP), signal.getsignal(signal.SIGTERM)
+        after = signal.getsignal(signal.SIGHUP)
+    finally:
+        signal.signal(signal.SIGHUP, before)
+    assert during[0] == signal.SIG_IGN and after == signal.SIG_IGN
+    assert during[1] not in (signal.SIG_IGN, signal.SIG_DFL)  # SIGTERM is handled (asyncio's wakeup handler)
