@@ -35,6 +35,7 @@ _PUBLIC = {
         "StateChanged",
     ),
     "cudatui.gdbbridge.debugger.queries": ("DebuggerQueries",),
+    "cudatui.gdbbridge.debugger.on_demand": ("SASS_AFTER",),
     "cudatui.gdbbridge.jobs.triage": (
         "TriageError", "TriageResult", "private_directory", "remove_run", "run_armed",
     ),
@@ -60,6 +61,7 @@ _PUBLIC = {
     "cudatui.gdbbridge.cuda.disassembly": ("disassemble",),
     "cudatui.gdbbridge.cuda.warp_watch": ("WarpWatchError", "evaluate_in_lanes"),
     "cudatui.gdbbridge.models.culprit": ("Culprit", "LaneValue"),
+    "cudatui.gdbbridge.models.answers": ("Answer",),
     "cudatui.gdbbridge.cuda.shared_decls": ("SharedDecl", "shared_arrays"),
     "cudatui.gdbbridge.record.transcript": ("Exchange", "Transcript", "TranscriptError", "canonical", "load"),
     "cudatui.gdbbridge.debugger.recorded_path": ("Move", "recorded_breakpoints", "recorded_moves", "recorded_start"),

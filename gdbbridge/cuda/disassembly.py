@@ -10,6 +10,9 @@ from cudatui.gdbbridge.demangle import demangle
 from cudatui.gdbbridge.models.cuda import Instruction
 from cudatui.gdbbridge.session.mi import Flag
 
+INSTRUCTION_BYTES = 16
+"""SASS instructions are 16 bytes on sm_70 and newer."""
+
 if TYPE_CHECKING:
     from cudatui.gdbbridge.session.gdb import GdbSession
 

@@ -58,7 +58,7 @@ from cudatui.gdbbridge.debugger.viewpoint import Viewpoint
 from cudatui.gdbbridge.i18n import tr
 from cudatui.gdbbridge.jobs.ranks import RankJob
 from cudatui.gdbbridge.models import StopState
-from cudatui.gdbbridge.models.cuda import BlockRange, Instruction, ThreadRange
+from cudatui.gdbbridge.models.cuda import BlockRange, ThreadRange
 from cudatui.gdbbridge.nvml.models import Snapshot
 from cudatui.gdbbridge.outcome import OutputTail
 from cudatui.gdbbridge.session.gdb import GdbSession
@@ -251,12 +251,18 @@ class Debugger:
 
     # -- where the UI looks ----------------------------------------------------------------
 
-    def show_parts(self, *, registers: bool, threads: bool) -> None:
-        """The screen shows the registers (the Registers or SASS pane) and the warps' lines (the
-        Warps pane), or not: a stop asks gdb only for what is shown (``StopState.unasked`` names
-        what it left out), and a part shown now that the stop shown left out is asked at once
-        and the stop shown again with it. Every part is asked until the UI says."""
-        self._shown.set(registers=registers, threads=threads)
+    def show_parts(self, *, registers: bool, threads: bool, sass: int = 0) -> None:
+        """The screen shows the registers (the Registers or SASS pane), the warps' lines (the
+        Warps pane) and ``sass`` bytes of SASS after pc (the SASS pane; 0: no SASS), or not: a
+        stop asks gdb only for what is shown (``StopState.unasked`` names what its batch left
+        out; ``StopState.sass`` is None unless shown), and a part shown now that the stop shown
+        lacks is asked at once and the stop shown again with it. Every part of the batch is asked
+        until the UI says."""
+        self._shown.set(registers=registers, threads=threads, sass=sass)
+
+    def forget_sass(self) -> None:
+        """Drop the SASS read so far: the next stop shown with the SASS pane reads it again."""
+        self._refresh.on_demand.forget()
 
     async def select_frame(self, level: int) -> None:
         """Show stack frame ``level`` (its locals, registers, source)."""
@@ -300,10 +306,6 @@ class Debugger:
     async def read_shared(self, name: str, start: int, count: int) -> tuple[str, ...]:
         """``count`` elements (rows, for a 2-D array) of shared array ``name`` from ``start``."""
         return await self._queries.read_shared(name, start, count)
-
-    async def disassemble(self, start: str, end: str) -> tuple[Instruction, ...]:
-        """SASS between two address expressions, with source lines."""
-        return await self._queries.disassemble(start, end)
 
     async def evaluate_in_lanes(self, expression: str) -> tuple[tuple[int, str], ...]:
         """``expression`` in each active lane of the focused warp; the focus is restored."""

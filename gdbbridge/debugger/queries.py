@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from cudatui.gdbbridge.models.culprit import Culprit
-from cudatui.gdbbridge.models.cuda import BlockRange, Instruction, ThreadRange
+from cudatui.gdbbridge.models.cuda import BlockRange, ThreadRange
 from cudatui.gdbbridge.debugger.varobj import Path, VarNode
 
 
@@ -26,9 +26,6 @@ class DebuggerQueries(Protocol):
 
     async def read_shared(self, name: str, start: int, count: int) -> tuple[str, ...]:
         """``count`` elements (rows, for a 2-D array) of shared array ``name`` from ``start``."""
-
-    async def disassemble(self, start: str, end: str) -> tuple[Instruction, ...]:
-        """SASS between two address expressions, with source lines."""
 
     async def evaluate_in_lanes(self, expression: str) -> tuple[tuple[int, str], ...]:
         """``expression`` in each active lane of the focused warp; the focus is restored."""

@@ -12,11 +12,17 @@ hidden pane gets its data when it is shown. Until the UI says anything every par
 Debugger without a screen: tests, benches); a recorded session asks every part at
 every stop (``LaunchConfig.record_every_part``): its replays and followers may show any pane.
 
+The parts beyond the batch (the SASS around pc: :mod:`~cudatui.gdbbridge.debugger.on_demand`)
+are said and filled in the same way.
+
 Asked anyway: the registers at a CUDA exception (its errorpc marks the faulting instruction in
 the advice and the SASS pane), the thread table at a breakpoint hit (the threads sitting there).
 """
 
 from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
 
 from cudatui.gdbbridge.cuda.tables import info, parse_threads
 from cudatui.gdbbridge.debugger.context import DebuggerContext
@@ -38,15 +44,17 @@ class Shown:
         self.ctx = ctx
         self.refresh = refresh
 
-    def set(self, *, registers: bool, threads: bool) -> None:
-        """The screen shows the registers (the Registers or SASS pane) and the warps' lines (the
-        Warps pane), or not; a part left out of the stop shown and shown now is asked at once."""
+    def set(self, *, registers: bool, threads: bool, sass: int = 0) -> None:
+        """The screen shows the registers (the Registers or SASS pane), the warps' lines (the
+        Warps pane) and ``sass`` bytes of SASS after pc (the SASS pane; 0: none), or not; a part
+        the stop shown lacks and shown now is asked at once."""
         config = self.ctx.config
         everything = bool(config.record) and config.record_every_part  # a recording's replays may show any pane
         shown = {part for part, on in (("registers", registers), ("threads", threads)) if on or everything}
         self.ctx.leave_out = PARTS - shown
+        self.refresh.on_demand.sass = sass
         state = self.ctx.state
-        if state is not None and state.unasked - self.ctx.leave_out:
+        if state is not None and (state.unasked - self.ctx.leave_out or self.refresh.on_demand.missing(state)):
             self.ctx.spawn(self._fill(state), "fill")
 
     async def _fill(self, asked_at: StopState) -> None:
@@ -57,10 +65,11 @@ class Shown:
         async with ctx.lock:
             state, session = ctx.state, ctx.session
             wanted = asked_at.unasked - ctx.leave_out
-            if state is not asked_at or session is None or ctx.phase is not Phase.STOPPED or not wanted \
-                    or ctx.builder is None:
+            on_demand = self.refresh.on_demand
+            if state is not asked_at or session is None or ctx.phase is not Phase.STOPPED or ctx.builder is None \
+                    or not (wanted or on_demand.missing(state)):
                 return
-            changes: dict[str, object] = {"unasked": state.unasked - wanted}
+            changes: dict[str, Any] = {"unasked": state.unasked - wanted}
             errors = list(state.errors)
             try:
                 if "registers" in wanted:
@@ -68,6 +77,7 @@ class Shown:
                     errors += failed
                 if "threads" in wanted:
                     changes["threads"] = await self._threads(state)
+                changes["sass"] = (await on_demand.gather(replace(state, **changes))).sass
             except DebuggerGone:
                 return
             if ctx.state is state:

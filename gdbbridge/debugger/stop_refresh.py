@@ -2,7 +2,8 @@
 
 :class:`StopRefresh` is the part of a Debugger that gathers everything shown at a stop (the
 refresh batch of :class:`~cudatui.gdbbridge.debugger.state.StateBuilder`, the variables opened
-in the Locals tree, the watches' values and, for a new stop, the host stack behind it; at a
+in the Locals tree, the watches' values, the parts the panes on the screen show beyond the batch
+(:mod:`~cudatui.gdbbridge.debugger.on_demand`) and, for a new stop, the host stack behind it; at a
 post-mortem's warp-wide exception, the culprit lane, focused) into one
 frozen state with a new generation, publishes it as one ``StateChanged``, then says the phase.
 Later changes of the same stop (breakpoints, watches, notes read from output that arrived after
@@ -21,6 +22,7 @@ from cudatui.gdbbridge.cuda.warp_watch import WarpWatchError
 from cudatui.gdbbridge.debugger.breakpoints import pending_text
 from cudatui.gdbbridge.debugger.context import DebuggerContext
 from cudatui.gdbbridge.debugger.events import ProgramText, QueriesFailed, StateChanged
+from cudatui.gdbbridge.debugger.on_demand import OnDemand
 from cudatui.gdbbridge.debugger.host import LiveRead, debuggee_env, host_held, read_host_stack, start_live_read
 from cudatui.gdbbridge.debugger.status import Phase, focused_kernel, stop_detail
 from cudatui.gdbbridge.debugger.steps import STEPS, Step
@@ -42,6 +44,8 @@ class StopRefresh:
 
     def __init__(self, ctx: DebuggerContext) -> None:
         self.ctx = ctx
+        self.on_demand = OnDemand(ctx)
+        """The parts beyond the batch that the panes on the screen show, gathered with each stop."""
         self.pending: StopEvent | None = None
         """The last ``*stopped`` not refreshed yet (None once a ``*running`` followed it)."""
         self.refreshing = False
@@ -119,6 +123,7 @@ class StopRefresh:
             if ctx.variables is not None:
                 await ctx.variables.follow(state)
             watches = await self._watch_values(state)
+            state = await self.on_demand.gather(state)
             if new_stop and not held:
                 host, note = await self._host_behind(state, live)
             elif previous is not None and (held or previous.stop is stop):  # the host cannot have moved

@@ -17,7 +17,8 @@ from cudatui.gdbbridge.names import short_name
 from cudatui.gdbbridge.models.host import HostStack
 from cudatui.gdbbridge.outcome import StopNotes
 from cudatui.gdbbridge.models.culprit import Culprit
-from cudatui.gdbbridge.models.cuda import CudaException, CudaFocus, Device, Kernel, Lane, ThreadRange, Warp
+from cudatui.gdbbridge.models.answers import Answer
+from cudatui.gdbbridge.models.cuda import CudaException, CudaFocus, Device, Instruction, Kernel, Lane, ThreadRange, Warp
 
 
 @dataclass(frozen=True)
@@ -297,6 +298,9 @@ class StopState:
     """At a post-mortem's warp-wide exception: the culprit lane the Debugger found (and focused)
     when the coredump was opened, and why; kept by a focus or frame change (None elsewhere: live,
     the Warps pane's ``C`` asks for it)."""
+    sass: Answer[tuple[Instruction, ...]] | None = None
+    """The SASS around the selected frame's pc (and errorpc), gathered while the SASS pane is on
+    the screen (None: not asked at this stop; :mod:`cudatui.gdbbridge.debugger.on_demand`)."""
     unasked: frozenset[str] = frozenset()
     """What the stop's batch left out because no pane on the screen shows it (``"registers"``,
     ``"threads"``: see :data:`~cudatui.gdbbridge.debugger.shown.PARTS`); the Debugger asks for it
@@ -307,6 +311,11 @@ class StopState:
         if 0 <= self.selected_frame < len(self.frames):
             return self.frames[self.selected_frame]
         return self.stop.frame
+
+    @property
+    def errorpc(self) -> int | None:
+        """The faulting instruction's address at a CUDA exception (the ``errorpc`` register)."""
+        return next((r.int_value for r in self.registers if r.name == "errorpc"), None)
 
     @property
     def in_kernel(self) -> bool:

@@ -26,16 +26,16 @@ from cudatui.gdbbridge.cuda.tables import info, parse_lanes
 from cudatui.gdbbridge.debugger.breakpoints import BreakpointSpec
 from cudatui.gdbbridge.debugger.config import LaunchConfig
 from cudatui.gdbbridge.debugger.debugger import Debugger
+from cudatui.gdbbridge.debugger.on_demand import SASS_AFTER
 from cudatui.gdbbridge.debugger.events import PhaseChanged
 from cudatui.gdbbridge.debugger.status import Phase
-from cudatui.tui.panes.disassembly import DisassemblyPane
 from cudatui.tui.panes.shared_array import from_variable_type
 from cudatui.tui.panes.shared_memory import SharedMemoryPane
 from cudatui.tui.panes.warps import WarpsPane
 from tests.support import paths
 from tests.support.panes import PaneApp, Replay
 from tests.support.paths import ROOT
-from tests.support.wait import wait_for
+from tests.support.wait import until, wait_for
 
 RECORDED = paths.RECORDED / "panes_tile.jsonl"
 
@@ -73,8 +73,9 @@ async def test_pane_queries_on_real_cuda_gdb(tmp_path):
         assert len(rows) == 18 * 18
         assert "0x" in await debugger.evaluate(f"&{tile.name}[0][0]")
 
-        insns = await debugger.disassemble("$pc", f"$pc+{DisassemblyPane().after}")
-        assert insns and insns[0].address == state.frame.addr
+        debugger.show_parts(registers=True, threads=True, sass=SASS_AFTER)  # the SASS pane comes on the screen
+        sass = await until(lambda: debugger.state.sass, 60, "the stop shown again with its SASS")
+        assert not sass.error and sass.value and sass.value[0].address == state.frame.addr
         # cuda-gdb 13.0 marks no current row in the coalesced blocks table (H200, batch 2); the
         # focused block must still lie in one of its ranges. The threads table does mark one.
         blocks = await debugger.blocks()

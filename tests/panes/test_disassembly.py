@@ -1,14 +1,21 @@
-"""Disassembly pane over the real `-data-disassemble -s $pc -e $pc+48 -- 1` of reduce_racy (inspect.jsonl)."""
+"""Disassembly pane over the real `-data-disassemble -s $pc -e $pc+48 -- 1` of reduce_racy
+(inspect.jsonl): the Debugger reads it with the stop while the pane is on the screen
+(``show_parts(sass=48)``, the range the recording asked for) and the pane shows the stop's SASS."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from textual.widgets import DataTable
 
-from cudatui.gdbbridge import Phase, RawLine
+from cudatui.gdbbridge import Answer, Phase, RawLine
 from cudatui.tui.panes.disassembly import DisassemblyPane
 from tests.support.panes import PaneApp, Replay, first_stop
 from tests.support.paths import FIXTURES
-from tests.support.wait import wait_for
+from tests.support.wait import until, wait_for
+
+AFTER = 48
+"""The bytes after pc the recording's SASS pane showed."""
 
 
 def rows(pane: DisassemblyPane) -> list[tuple[str, str, str]]:
@@ -16,9 +23,24 @@ def rows(pane: DisassemblyPane) -> list[tuple[str, str, str]]:
     return [tuple(cell.plain for cell in table.get_row_at(i)) for i in range(table.row_count)]  # type: ignore[misc]
 
 
+def disassembles(replay: Replay) -> list[str]:
+    """The ``-data-disassemble`` commands the Debugger sends from now on."""
+    sent: list[str] = []
+    replay.debugger.subscribe(lambda e: sent.append(e.text) if isinstance(e, RawLine) and e.direction == "in"
+                              and "-data-disassemble" in e.text else None)
+    return sent
+
+
+async def sass_shown(app: PaneApp, replay: Replay) -> None:
+    """The SASS pane on the screen from the start, then the first stop."""
+    app.sent = disassembles(replay)  # type: ignore[attr-defined]
+    replay.debugger.show_parts(registers=True, threads=True, sass=AFTER)
+    await first_stop(app, replay)
+
+
 async def test_pc_marked_and_source_line_interleaved():
-    pane = DisassemblyPane(after=48)
-    app = PaneApp(pane, "inspect.jsonl", first_stop)
+    pane = DisassemblyPane()
+    app = PaneApp(pane, "inspect.jsonl", sass_shown)
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: app.ready)
         await wait_for(pilot, lambda: pane.query_one(DataTable).row_count > 0)
@@ -28,36 +50,53 @@ async def test_pc_marked_and_source_line_interleaved():
         assert [r[0] for r in shown[2:]] == [""] * 12
         assert shown[-1] == ("", "0x7ffd037a2620 <+544>", "MOV R17,R8")
         assert "SASS pc 0x7ffd037a2560 · reduce_racy" in str(pane.query_one("#disasm-title").render())
-        assert pane.fetches == 1
+        assert len(app.sent) == 1  # type: ignore[attr-defined]
 
 
-async def test_fetched_only_when_visible_and_cached_by_range():
-    pane = DisassemblyPane(after=48)
-    pane.display = False
+async def test_read_once_shown_and_kept_by_range():
+    """Not on the screen: the stop asks for no SASS and the pane says it is to come; shown, the
+    Debugger reads it and shows the stop again with it; a focus at the same pc asks nothing."""
+    pane = DisassemblyPane()
 
     async def script(app: PaneApp, replay: Replay) -> None:
+        app.sent = sent = disassembles(replay)  # type: ignore[attr-defined]
+        replay.debugger.show_parts(registers=True, threads=True)
         first = await replay.state(await replay.resume())
+        assert first.sass is None and not sent
         app.show(first)
-        app.hidden_fetches = pane.fetches  # type: ignore[attr-defined]
-        app.pane.display = True
+        replay.debugger.show_parts(registers=True, threads=True, sass=AFTER)
+        app.show(await until(lambda: replay.debugger.state if replay.debugger.state.sass else None,
+                             why="the stop shown again with its SASS"))
 
     app = PaneApp(pane, "inspect.jsonl", script)
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: app.ready)
+        assert app.states[0].sass is None
         await wait_for(pilot, lambda: pane.query_one(DataTable).row_count > 0)
-        assert app.hidden_fetches == 0  # type: ignore[attr-defined]
-        assert pane.fetches == 1
-        # block (3,0,0) thread (200,0,0) sits at the same pc: served from the cache
+        assert len(app.sent) == 1  # type: ignore[attr-defined]
+        # block (3,0,0) thread (200,0,0) sits at the same pc: served from what was read
         app.show(await app.replay.switch_focus("block (3,0,0) thread (200,0,0)"))
         await pilot.pause()
-        assert pane.fetches == 1 and pane.status == ""
+        assert len(app.sent) == 1 and pane.status == ""  # type: ignore[attr-defined]
         assert rows(pane)[1][0] == "=>"
+
+
+async def test_a_stop_shown_before_its_sass_says_it_is_to_come():
+    pane = DisassemblyPane()
+    app = PaneApp(pane, "inspect.jsonl", first_stop)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: app.ready)
+        await pilot.pause()
+        assert app.states[0].sass is None
+        assert pane.status == "disassembling around 0x7ffd037a2560… (cuda-gdb takes ~0.7 s)"
 
 
 async def test_host_stop_has_no_disassembly():
     pane = DisassemblyPane()
 
     async def exited(app: PaneApp, replay: Replay) -> None:
+        app.sent = disassembles(replay)  # type: ignore[attr-defined]
+        replay.debugger.show_parts(registers=True, threads=True, sass=AFTER)
         await replay.resume()
         app.show(await replay.state(await replay.resume("-exec-continue")))
 
@@ -65,12 +104,11 @@ async def test_host_stop_has_no_disassembly():
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: app.ready)
         await pilot.pause()
-        assert pane.fetches == 0
+        assert app.states[-1].sass is None
         assert pane.status == "Disassembly: no kernel pc at this stop"
 
 
 async def test_errorpc_of_a_real_illegal_address_stop_is_reported():
-    from dataclasses import replace
 
     from cudatui.gdbbridge.cuda.disassembly import parse_disassembly
     from cudatui.gdbbridge.cuda.registers import parse_register_values, usable_register_names
@@ -83,40 +121,39 @@ async def test_errorpc_of_a_real_illegal_address_stop_is_reported():
     registers = parse_register_values(parse_line(regs_line).payload, names)
     insns = parse_disassembly(parse_line(asm_line).payload)
     pane = DisassemblyPane()
-    pane.ranges[(insns[0].address, insns[-1].address + 16)] = insns
 
     async def script(app: PaneApp, replay: Replay) -> None:
         state = await replay.state(await replay.resume())
         frame = replace(state.stop.frame, addr=registers[0].int_value)
-        app.show(replace(state, registers=registers, frames=(), stop=replace(state.stop, frame=frame)))
+        app.show(replace(state, registers=registers, frames=(), stop=replace(state.stop, frame=frame),
+                         sass=Answer("$pc..$pc+48", insns)))
 
     app = PaneApp(pane, "oob.jsonl", script)
     async with app.run_test(size=(100, 24)) as pilot:
         await wait_for(pilot, lambda: app.ready)
         await pilot.pause()
-        assert pane.fetches == 0  # served from the range already fetched
         title = str(pane.query_one("#disasm-title").render())
         assert "pc 0x7ffddb7a2400 · errorpc 0x7ffddb7a23e0 (not in view)" in title
         assert [r[0] for r in rows(pane)] == ["=>", "", ""] and rows(pane)[0][2] == "ERRBAR"
 
 
-async def test_a_state_shown_after_the_program_moved_on_sends_nothing():
-    """A breakpoint change after a resume re-shows the last stop's state: the pane must not
-    query cuda-gdb then (the port refuses unless stopped); it fetches at the next stop."""
-    pane = DisassemblyPane(after=48)
-    sent: list[str] = []
+async def test_sass_shown_once_the_program_moved_on_is_not_asked():
+    """The SASS pane comes on the screen once the program has exited: the Debugger asks cuda-gdb
+    nothing (it refuses unless stopped) and the pane says there is no kernel pc."""
+    pane = DisassemblyPane()
 
     async def moved_on(app: PaneApp, replay: Replay) -> None:
-        first = await replay.state(await replay.resume())
-        replay.debugger.subscribe(lambda e: sent.append(e.text) if isinstance(e, RawLine) and e.direction == "in"
-                                  else None)
+        app.sent = sent = disassembles(replay)  # type: ignore[attr-defined]
+        replay.debugger.show_parts(registers=True, threads=True)
+        await replay.resume()
         end = await replay.resume("-exec-continue")
         assert end.exited and replay.debugger.phase is Phase.EXITED
-        app.show(first)
+        replay.debugger.show_parts(registers=True, threads=True, sass=AFTER)
+        app.show(await replay.state(end))
+        assert not sent
 
     app = PaneApp(pane, "inspect.jsonl", moved_on)
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_for(pilot, lambda: app.ready and pane.status.startswith("cannot disassemble"))
-        assert pane.status == "cannot disassemble at 0x7ffd037a2560: the program has exited"
-        assert any("-exec-continue" in text for text in sent)
-        assert not any("-data-disassemble" in text for text in sent)
+        await wait_for(pilot, lambda: app.ready)
+        assert pane.status == "Disassembly: no kernel pc at this stop"
+        assert not app.sent  # type: ignore[attr-defined]

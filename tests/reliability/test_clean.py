@@ -63,8 +63,7 @@ async def test_every_event_and_answer_of_the_debugger_is_clean(tmp_path: Path) -
         await until(lambda: any(isinstance(e, ProgramText) and "in callback" in e.text for e in events))
         await debugger.interrupt()
         await until(lambda: debugger.phase is Phase.STOPPED)
-        answers = [await debugger.disassemble("entry", "entry+40"), await debugger.disassemble("callback", "callback+8"),
-                   await debugger.evaluate("callback")]
+        answers = [await debugger.evaluate("callback")]
         await debugger.select_frame(2)
         assert debugger.breakpoints is not None
         (raw,) = debugger.breakpoints.table.values()
@@ -78,7 +77,6 @@ async def test_every_event_and_answer_of_the_debugger_is_clean(tmp_path: Path) -
     assert f"loaded {SHOWN[LIBRARY]}" in shown  # the status while running: the library's name
     assert debugger.state is not None and [f.func for f in debugger.state.frames][1:3] == ["callback", SHOWN[FUNCTION]]
     assert debugger.state.frames[1].file == f"{tmp_path}/{SHOWN[SOURCE]}" and debugger.state.selected_frame == 2
-    assert f"<{SHOWN[FUNCTION]}" in shown and f"{tmp_path}/{SHOWN[SOURCE]}" in shown  # in the disassembly
     assert debugger.state.breakpoints[0].file == f"{tmp_path}/{SHOWN[SOURCE]}"
 
 

@@ -86,7 +86,11 @@ def test_shared_memory(snap_compare, size):
 
 @pytest.mark.parametrize("size", SIZES)
 def test_disassembly(snap_compare, size):
-    app = PaneApp(DisassemblyPane(after=48), "inspect.jsonl", first_stop)
+    async def sass_shown(app: PaneApp, replay: Replay) -> None:
+        replay.debugger.show_parts(registers=True, threads=True, sass=48)  # the range the recording read
+        await first_stop(app, replay)
+
+    app = PaneApp(DisassemblyPane(), "inspect.jsonl", sass_shown)
 
     async def run_before(pilot: Pilot) -> None:
         await ready(app)(pilot)

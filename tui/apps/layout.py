@@ -22,7 +22,7 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Tab, Tabs
 
-from cudatui.gdbbridge import Debugger
+from cudatui.gdbbridge import SASS_AFTER, Debugger
 from cudatui.tui.apps.layout_settings import load_splits, save_splits
 from cudatui.tui.panes.base import QueryPane, set_in_pass
 from cudatui.tui.panes.breakpoints import BreakpointsPane
@@ -259,7 +259,7 @@ class Workspace(Container):
             for spec in SIDE_PANES:
                 self.query_one(f"#{spec.id}").display = spec.id in on_screen
             self.debugger.show_parts(registers=bool(on_screen & {"registers", "disassembly"}),
-                                     threads="warps" in on_screen)
+                                     threads="warps" in on_screen, sass=SASS_AFTER if "disassembly" in on_screen else 0)
             in_column = not wide and self.active in COLUMN
             self.query_one("#split-columns").display = wide
             self.query_one("#split-locals").display = wide

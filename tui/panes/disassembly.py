@@ -1,24 +1,21 @@
 """Disassembly pane: SASS around pc interleaved with source lines, pc and errorpc marked.
 
-``-data-disassemble`` costs ~0.7 s on cuda-gdb, so the pane fetches only while it is visible,
-shows a loading line meanwhile, and caches the instructions by address range: a step that
-stays inside a fetched range costs nothing.
+It shows the stop's SASS (``StopState.sass``), which the Debugger reads with the stop while this
+pane is on the screen (:mod:`cudatui.gdbbridge.debugger.on_demand`: ~0.7 s on cuda-gdb, kept by
+address range, so a step that stays inside a range read before costs nothing); a stop shown
+before the pane came on the screen says it is being read until the Debugger shows it again.
 """
 
 from __future__ import annotations
 
 from rich.text import Text
-from textual import events, work
 from textual.geometry import Region
 from textual.app import ComposeResult
 from textual.widgets import DataTable
 
-from cudatui.gdbbridge import DebuggerQueries, Instruction, MIError, StopState, read_source, short_name
+from cudatui.gdbbridge import Instruction, StopState, read_source, short_name
 
-from .base import InfoLine, PaneTable, QueryPane, sync_rows
-
-INSTRUCTION_BYTES = 16
-"""SASS instructions are 16 bytes on sm_70 and newer."""
+from .base import InfoLine, PaneTable, StatePane, sync_rows
 
 PC_MARK = "=>"
 """Marks the pc (gdb's own marker)."""
@@ -43,7 +40,7 @@ def source_line(path: str | None, line: int | None, cache: dict[str, list[str]])
     return lines[line - 1].strip() if 0 < line <= len(lines) else ""
 
 
-class DisassemblyPane(QueryPane):
+class DisassemblyPane(StatePane):
     """SASS of the selected frame around its pc.
 
     It has no key bindings of its own; the table scrolls with the usual keys.
@@ -63,20 +60,11 @@ class DisassemblyPane(QueryPane):
     }
     """
 
-    def __init__(self, queries: DebuggerQueries | None = None, before: int = 0, after: int = 128, *,
-                 name: str | None = None, id: str | None = None, classes: str | None = None) -> None:
-        super().__init__(queries, name=name, id=id, classes=classes)
-        self.before = before
-        """Bytes fetched before pc."""
-        self.after = after
-        """Bytes fetched after pc."""
-        self.ranges: dict[tuple[int, int], tuple[Instruction, ...]] = {}
-        """Fetched instructions by [first address, end address)."""
-        self.fetches = 0
-        """How many disassembly requests were sent (each ~0.7 s on cuda-gdb)."""
+    def __init__(self, *, name: str | None = None, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(name=name, id=id, classes=classes)
         self.status = ""
+        """What the title line says instead of the SASS (empty while it shows SASS)."""
         self._sources: dict[str, list[str]] = {}
-        self._pending = False
 
     def compose(self) -> ComposeResult:
         yield InfoLine("Disassembly", id="disasm-title")
@@ -93,64 +81,18 @@ class DisassemblyPane(QueryPane):
 
     @property
     def errorpc(self) -> int | None:
-        reg = next((r for r in self.state.registers if r.name == "errorpc"), None) if self.state else None
-        return reg.int_value if reg else None
-
-    def cached(self, pc: int) -> tuple[Instruction, ...] | None:
-        """Instructions of a fetched range that holds ``pc``."""
-        return next((insns for (lo, hi), insns in self.ranges.items() if lo <= pc < hi), None)
-
-    def on_show(self, event: events.Show) -> None:
-        if self._pending:
-            self._update()
+        return self.state.errorpc if self.state else None
 
     def render_state(self, state: StopState, previous: StopState | None) -> None:
-        self._update()
-
-    def _visible(self) -> bool:
-        return self.is_mounted and self.display and self.region.area > 0
-
-    def _update(self) -> None:
-        if not self.is_mounted:
-            return
-        pc = self.pc
-        if self.state is None or pc is None or not self.state.in_kernel:
+        pc, sass = self.pc, state.sass
+        if pc is None or not state.in_kernel:
             self._show((), "Disassembly: no kernel pc at this stop")
-            return
-        insns = self.cached(pc)
-        if insns is not None:
-            self._show(insns, "")
-        elif not self._visible():
-            self._pending = True
-        elif self.queries is not None:
-            self._pending = False
+        elif sass is None:
             self._show((), f"disassembling around {pc:#x}… (cuda-gdb takes ~0.7 s)", keep_rows=True)
-            self._fetch(pc)
-
-    @work(group="disassembly", exclusive=True)
-    async def _fetch(self, pc: int) -> None:
-        assert self.queries is not None
-        errorpc = self.errorpc
-        start, end = ("$pc" if self.before == 0 else f"$pc-{self.before}"), f"$pc+{self.after}"
-        if self.state is not None and self.state.stop.exception and errorpc and errorpc < pc:
-            start = f"{errorpc - 2 * INSTRUCTION_BYTES:#x}"  # the faulting instruction (!>) is before pc: show it
-        self.fetches += 1
-        try:
-            insns = await self.queries.disassemble(start, end)
-        except MIError as exc:
-            if self.answerable:
-                self._show((), f"cannot disassemble at {pc:#x}: {exc.message}")
-            return
-        if not self.answerable:  # the app closed while gdb answered
-            return
-        if insns:
-            self.ranges[(min(i.address for i in insns), max(i.address for i in insns) + INSTRUCTION_BYTES)] = insns
-        if self.pc == pc:
-            self._show(insns, "" if insns else f"no instructions at {pc:#x}")
-
-    def forget(self) -> None:
-        """Drop the fetched ranges: the next stop shown fetches its SASS again."""
-        self.ranges.clear()
+        elif sass.error:
+            self._show((), f"cannot disassemble at {pc:#x}: {sass.error}")
+        else:
+            self._show(sass.value, "" if sass.value else f"no instructions at {pc:#x}")
 
     def _show(self, insns: tuple[Instruction, ...], status: str, keep_rows: bool = False) -> None:
         """Show ``insns`` (or ``status`` on the title line); ``keep_rows`` leaves the rows shown

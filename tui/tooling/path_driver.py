@@ -221,7 +221,7 @@ class Driver:
             return await self.moved(before, timeout)
         if step.kind == "pane":
             if step.arg == "disassembly":  # fetch at this stop, as for a user who opens SASS only here
-                app.query_one("#disassembly").forget()
+                app.debugger.forget_sass()
             app.show_pane(step.arg)
             await pilot.pause(0.3)
             return ""
