@@ -35,7 +35,7 @@ _PUBLIC = {
         "StateChanged",
     ),
     "cudatui.gdbbridge.debugger.queries": ("DebuggerQueries",),
-    "cudatui.gdbbridge.debugger.on_demand": ("SASS_AFTER",),
+    "cudatui.gdbbridge.debugger.parts.sass": ("SASS_AFTER",),
     "cudatui.gdbbridge.jobs.triage": (
         "TriageError", "TriageResult", "private_directory", "remove_run", "run_armed",
     ),

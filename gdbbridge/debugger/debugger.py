@@ -262,7 +262,7 @@ class Debugger:
 
     def forget_sass(self) -> None:
         """Drop the SASS read so far: the next stop shown with the SASS pane reads it again."""
-        self._refresh.on_demand.forget()
+        self._refresh.on_demand.sass.forget()
 
     async def select_frame(self, level: int) -> None:
         """Show stack frame ``level`` (its locals, registers, source)."""

@@ -12,7 +12,7 @@ hidden pane gets its data when it is shown. Until the UI says anything every par
 Debugger without a screen: tests, benches); a recorded session asks every part at
 every stop (``LaunchConfig.record_every_part``): its replays and followers may show any pane.
 
-The parts beyond the batch (the SASS around pc: :mod:`~cudatui.gdbbridge.debugger.on_demand`)
+The parts beyond the batch (:mod:`~cudatui.gdbbridge.debugger.on_demand`: the SASS around pc ...)
 are said and filled in the same way.
 
 Asked anyway: the registers at a CUDA exception (its errorpc marks the faulting instruction in
@@ -52,7 +52,7 @@ class Shown:
         everything = bool(config.record) and config.record_every_part  # a recording's replays may show any pane
         shown = {part for part, on in (("registers", registers), ("threads", threads)) if on or everything}
         self.ctx.leave_out = PARTS - shown
-        self.refresh.on_demand.sass = sass
+        self.refresh.on_demand.sass.after = sass
         state = self.ctx.state
         if state is not None and (state.unasked - self.ctx.leave_out or self.refresh.on_demand.missing(state)):
             self.ctx.spawn(self._fill(state), "fill")
@@ -77,7 +77,7 @@ class Shown:
                     errors += failed
                 if "threads" in wanted:
                     changes["threads"] = await self._threads(state)
-                changes["sass"] = (await on_demand.gather(replace(state, **changes))).sass
+                changes.update(await on_demand.gather(replace(state, **changes)))
             except DebuggerGone:
                 return
             if ctx.state is state:

@@ -123,7 +123,7 @@ class StopRefresh:
             if ctx.variables is not None:
                 await ctx.variables.follow(state)
             watches = await self._watch_values(state)
-            state = await self.on_demand.gather(state)
+            state = await self.on_demand.filled(state)
             if new_stop and not held:
                 host, note = await self._host_behind(state, live)
             elif previous is not None and (held or previous.stop is stop):  # the host cannot have moved

@@ -26,7 +26,7 @@ from cudatui.gdbbridge.cuda.tables import info, parse_lanes
 from cudatui.gdbbridge.debugger.breakpoints import BreakpointSpec
 from cudatui.gdbbridge.debugger.config import LaunchConfig
 from cudatui.gdbbridge.debugger.debugger import Debugger
-from cudatui.gdbbridge.debugger.on_demand import SASS_AFTER
+from cudatui.gdbbridge.debugger.parts.sass import SASS_AFTER
 from cudatui.gdbbridge.debugger.events import PhaseChanged
 from cudatui.gdbbridge.debugger.status import Phase
 from cudatui.tui.panes.shared_array import from_variable_type
