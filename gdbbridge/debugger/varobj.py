@@ -16,39 +16,18 @@ are deleted (``-var-delete``), so none outlive their frame. C++ access groups (`
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 from collections.abc import Hashable
 
 from cudatui.gdbbridge.convert import to_int
 from cudatui.gdbbridge.models import StopState
+from cudatui.gdbbridge.models.members import Path, VarNode
 from cudatui.gdbbridge.session.errors import DebuggerGone, MIError
 from cudatui.gdbbridge.session.gdb import GdbSession
 from cudatui.gdbbridge.session.mi import Flag
 
-Path = tuple[str, ...]
-"""A node: the root expression, then the ``exp`` of each child on the way down."""
-
 _ACCESS = {"public", "private", "protected"}
-
-
-@dataclass(frozen=True)
-class VarNode:
-    """One member, element or pointee of an opened variable, as gdb's varobj shows it.
-
-    ``value`` is empty for an aggregate (open it); ``children`` is how many it has (0: a leaf);
-    ``in_scope`` is False once gdb says the variable is out of scope at the stop shown."""
-
-    path: Path
-    value: str
-    type: str = ""
-    children: int = 0
-    in_scope: bool = True
-
-    @property
-    def name(self) -> str:
-        """What the tree shows: the member name, the index, ``*p``."""
-        return self.path[-1]
 
 
 def frame_key(state: StopState) -> Hashable:
