@@ -4,8 +4,9 @@ A tree node is named by its *path*: the root expression (a local's name or a wat
 then the ``exp`` of each child gdb listed on the way down (a member ``x``, an index ``3``, a
 pointee ``*p``). :class:`VariableObjects` creates a root varobj (``-var-create``) the first time a
 node under it is opened and lists children (``-var-list-children``) only when asked, caching
-both. Nothing is sent until something is opened, so a stop costs no varobj command unless the
-user opened a node.
+both; the Locals pane's part of a stop (:mod:`~cudatui.gdbbridge.debugger.parts.members`) asks
+for the lines opened in its tree. Nothing is sent until something is opened, so a stop costs no
+varobj command unless the user opened a node.
 
 Varobjs are bound to the frame they were made in. :meth:`VariableObjects.follow` is called with
 each new state: in the same frame (function, depth, selected level, CUDA thread) the varobjs are
