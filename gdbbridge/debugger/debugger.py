@@ -58,6 +58,7 @@ from cudatui.gdbbridge.debugger.viewpoint import Viewpoint
 from cudatui.gdbbridge.i18n import tr
 from cudatui.gdbbridge.jobs.ranks import RankJob
 from cudatui.gdbbridge.models import StopState
+from cudatui.gdbbridge.models.shared import SharedWindow
 from cudatui.gdbbridge.models.cuda import BlockRange, ThreadRange
 from cudatui.gdbbridge.nvml.models import Snapshot
 from cudatui.gdbbridge.outcome import OutputTail
@@ -260,6 +261,12 @@ class Debugger:
         until the UI says."""
         self._shown.set(registers=registers, threads=threads, sass=sass)
 
+    def show_shared(self, windows: tuple[SharedWindow, ...]) -> None:
+        """The Shared pane on the screen shows these pages of shared arrays (none: it is not on
+        the screen): a stop reads them with it (``StopState.shared``), and a window the stop shown
+        lacks is read at once and the stop shown again with it."""
+        self._shown.set_shared(windows)
+
     def forget_sass(self) -> None:
         """Drop the SASS read so far: the next stop shown with the SASS pane reads it again."""
         self._refresh.on_demand.sass.forget()
@@ -302,10 +309,6 @@ class Debugger:
     async def children(self, path: Path) -> tuple[VarNode, ...]:
         """The members, elements or pointee of the variable at ``path``."""
         return await self._queries.children(path)
-
-    async def read_shared(self, name: str, start: int, count: int) -> tuple[str, ...]:
-        """``count`` elements (rows, for a 2-D array) of shared array ``name`` from ``start``."""
-        return await self._queries.read_shared(name, start, count)
 
     async def evaluate_in_lanes(self, expression: str) -> tuple[tuple[int, str], ...]:
         """``expression`` in each active lane of the focused warp; the focus is restored."""

@@ -24,9 +24,6 @@ class DebuggerQueries(Protocol):
     async def children(self, path: Path) -> tuple[VarNode, ...]:
         """The members, elements or pointee of the variable at ``path`` (opened lazily)."""
 
-    async def read_shared(self, name: str, start: int, count: int) -> tuple[str, ...]:
-        """``count`` elements (rows, for a 2-D array) of shared array ``name`` from ``start``."""
-
     async def evaluate_in_lanes(self, expression: str) -> tuple[tuple[int, str], ...]:
         """``expression`` in each active lane of the focused warp; the focus is restored."""
 

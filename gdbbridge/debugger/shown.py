@@ -12,7 +12,8 @@ hidden pane gets its data when it is shown. Until the UI says anything every par
 Debugger without a screen: tests, benches); a recorded session asks every part at
 every stop (``LaunchConfig.record_every_part``): its replays and followers may show any pane.
 
-The parts beyond the batch (:mod:`~cudatui.gdbbridge.debugger.on_demand`: the SASS around pc ...)
+The parts beyond the batch (:mod:`~cudatui.gdbbridge.debugger.on_demand`: the SASS around pc, the
+shared arrays' pages ...)
 are said and filled in the same way.
 
 Asked anyway: the registers at a CUDA exception (its errorpc marks the faulting instruction in
@@ -31,6 +32,7 @@ from cudatui.gdbbridge.debugger.status import Phase
 from cudatui.gdbbridge.debugger.stop_refresh import StopRefresh
 from cudatui.gdbbridge.models import StopState
 from cudatui.gdbbridge.models.cuda import ThreadRange
+from cudatui.gdbbridge.models.shared import SharedWindow
 from cudatui.gdbbridge.session.errors import DebuggerGone, MIError
 
 PARTS = frozenset({"registers", "threads"})
@@ -55,6 +57,14 @@ class Shown:
         self.refresh.on_demand.sass.after = sass
         state = self.ctx.state
         if state is not None and (state.unasked - self.ctx.leave_out or self.refresh.on_demand.missing(state)):
+            self.ctx.spawn(self._fill(state), "fill")
+
+    def set_shared(self, windows: tuple[SharedWindow, ...]) -> None:
+        """The pages of shared arrays the screen shows (none: no Shared pane); one the stop shown
+        lacks is read at once."""
+        self.refresh.on_demand.shared.windows = windows
+        state = self.ctx.state
+        if state is not None and self.refresh.on_demand.missing(state):
             self.ctx.spawn(self._fill(state), "fill")
 
     async def _fill(self, asked_at: StopState) -> None:

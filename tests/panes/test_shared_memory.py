@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pytest
 from textual.widgets import DataTable
 
@@ -93,23 +91,27 @@ def test_declared_arrays_become_pages():
 
 
 async def test_a_bump_while_a_page_is_read_asks_for_it_once():
-    """A breakpoint change (a bump: the same stop again) shown the moment the added array's page is
-    asked for, before its answer: that read answers the bump too; the page is neither asked again
-    nor its read cancelled."""
+    """The Debugger shows the stop again (a source folder added: a bump) the moment the added
+    array's page is asked for, before its answer: the read's state is then no longer the one shown,
+    and the bump lacks the page; the pane says so again and the Debugger serves the page from what
+    it read at that place: asked once."""
     pane = SharedMemoryPane(page_size=32)
     app = PaneApp(pane, "inspect.jsonl", first_stop)
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: app.ready)
         sent: list[str] = []
+        bumped: list[int] = []
 
         def on_event(event: object) -> None:
             if isinstance(event, RawLine) and event.direction == "in":
                 sent.append(event.text)
-                if "sdata[0]@32" in event.text and pane.state is not None and len(sent) == 1:
-                    app.show(replace(pane.state, generation=pane.state.generation + 1, breakpoints=()))
+                if "sdata[0]@32" in event.text and len(sent) == 1:
+                    assert app.replay.debugger.add_source_dir(str(TRANSCRIPTS)) is None
+                    bumped.append(app.replay.debugger.state.generation)
 
         app.replay.debugger.subscribe(on_event)
         await pilot.press("a", *"sdata[64]", "enter")
         await wait_for(pilot, lambda: bool(pane.values()), why="the page")
         assert pane.values() == ("0",) * 32
+        assert bumped and pane.state.generation > bumped[0]  # shown after the bump
         assert len([line for line in sent if "sdata[0]@32" in line]) == 1, sent
