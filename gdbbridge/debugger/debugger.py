@@ -261,11 +261,12 @@ class Debugger:
         until the UI says."""
         self._shown.set(registers=registers, threads=threads, sass=sass)
 
-    def show_shared(self, windows: tuple[SharedWindow, ...]) -> None:
-        """The Shared pane on the screen shows these pages of shared arrays (none: it is not on
-        the screen): a stop reads them with it (``StopState.shared``), and a window the stop shown
+    def show_shared(self, windows: tuple[SharedWindow, ...], *, on_screen: bool = True) -> None:
+        """The Shared pane shows these pages of shared arrays, on the screen or not: while it is
+        (and always in a recorded session that asks every part: its replays and followers may show
+        any pane) a stop reads them with it (``StopState.shared``), and a window the stop shown
         lacks is read at once and the stop shown again with it."""
-        self._shown.set_shared(windows)
+        self._shown.set_shared(windows, on_screen)
 
     def forget_sass(self) -> None:
         """Drop the SASS read so far: the next stop shown with the SASS pane reads it again."""

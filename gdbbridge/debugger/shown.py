@@ -59,10 +59,12 @@ class Shown:
         if state is not None and (state.unasked - self.ctx.leave_out or self.refresh.on_demand.missing(state)):
             self.ctx.spawn(self._fill(state), "fill")
 
-    def set_shared(self, windows: tuple[SharedWindow, ...]) -> None:
-        """The pages of shared arrays the screen shows (none: no Shared pane); one the stop shown
-        lacks is read at once."""
-        self.refresh.on_demand.shared.windows = windows
+    def set_shared(self, windows: tuple[SharedWindow, ...], on_screen: bool) -> None:
+        """The pages of shared arrays the Shared pane shows, read while it is on the screen (or a
+        recording asks every part); one the stop shown lacks is read at once."""
+        config = self.ctx.config
+        everything = bool(config.record) and config.record_every_part
+        self.refresh.on_demand.shared.windows = windows if on_screen or everything else ()
         state = self.ctx.state
         if state is not None and self.refresh.on_demand.missing(state):
             self.ctx.spawn(self._fill(state), "fill")

@@ -136,10 +136,10 @@ async def test_the_debugger_reads_the_pages_shown_with_the_stop_and_nothing_for_
     try:
         sent = shared_reads(replay)
         debugger = replay.debugger
-        debugger.show_shared(())
+        page1, page2 = SharedWindow("sdata", 0, 32), SharedWindow("sdata", 32, 32)
+        debugger.show_shared((page1,), on_screen=False)
         first = await replay.state(await replay.resume())
         assert first.shared == () and not sent
-        page1, page2 = SharedWindow("sdata", 0, 32), SharedWindow("sdata", 32, 32)
 
         def shown(window: SharedWindow) -> StopState | None:
             state = debugger.state
@@ -160,7 +160,7 @@ async def test_the_debugger_reads_the_pages_shown_with_the_stop_and_nothing_for_
         back = await until(lambda: shown(page1), why="the first page again")
         assert page_of(back.shared, page1) == answer and sent[4:] == []  # read at this place before
 
-        debugger.show_shared(())
+        debugger.show_shared((page1,), on_screen=False)
         switched = await replay.switch_focus("block (3,0,0) thread (200,0,0)")
         assert switched.shared == () and sent[4:] == []
         debugger.show_shared((page1,))
@@ -174,3 +174,21 @@ async def test_the_debugger_reads_the_pages_shown_with_the_stop_and_nothing_for_
         assert sent[5:] == ["sdata[0]@32", "&sdata[0]", "&sdata"]
     finally:
         await replay.close()
+
+
+async def test_a_recorded_session_reads_the_pages_of_a_hidden_pane(tmp_path):
+    """Its replays and followers may show any pane: the pages the Shared pane shows are read with
+    each stop while it is hidden too (as the registers are: ``LaunchConfig.record_every_part``)."""
+    replay = Replay("inspect.jsonl", record=str(tmp_path / "again.jsonl"))
+    await replay.start()
+    try:
+        sent = shared_reads(replay)
+        page = SharedWindow("sdata", 0, 32)
+        replay.debugger.show_shared((page,), on_screen=False)
+        first = await replay.state(await replay.resume())
+        answer = page_of(first.shared, page)
+        assert answer is not None and answer.value.values == ("0",) * 32
+        assert sent == ["sdata[0]@32", "&sdata[0]", "&sdata"]
+    finally:
+        await replay.close()
+    assert "sdata[0]@32" in (tmp_path / "again.jsonl").read_text()

@@ -216,8 +216,7 @@ class Workspace(Container):
         """The pages the Shared pane shows: the Debugger reads them while it is on the screen."""
         event.stop()
         self._shared_windows = event.windows
-        if "shared" in self._on_screen:
-            self.debugger.show_shared(event.windows)
+        self.debugger.show_shared(event.windows, on_screen="shared" in self._on_screen)
 
     @on(Tabs.TabActivated, "#side-tabs")
     def _tab_activated(self) -> None:
@@ -272,7 +271,7 @@ class Workspace(Container):
                 self.query_one(f"#{spec.id}").display = spec.id in on_screen
             self.debugger.show_parts(registers=bool(on_screen & {"registers", "disassembly"}),
                                      threads="warps" in on_screen, sass=SASS_AFTER if "disassembly" in on_screen else 0)
-            self.debugger.show_shared(self._shared_windows if "shared" in on_screen else ())
+            self.debugger.show_shared(self._shared_windows, on_screen="shared" in on_screen)
             in_column = not wide and self.active in COLUMN
             self.query_one("#split-columns").display = wide
             self.query_one("#split-locals").display = wide
