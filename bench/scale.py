@@ -26,12 +26,13 @@ from cudatui.gdbbridge.cuda.evaluation import SHARED_CHUNK, shared_slice_express
 from cudatui.gdbbridge.cuda.tables import parse_devices, parse_kernels
 from cudatui.gdbbridge.debugger.config import LaunchConfig
 from cudatui.gdbbridge.debugger.debugger import Debugger
-from cudatui.gdbbridge.debugger.events import PhaseChanged
+from cudatui.gdbbridge.debugger.events import PhaseChanged, StateChanged
 from cudatui.gdbbridge.debugger.status import Phase
 from cudatui.gdbbridge.session.mi import BIG_LINE, parse_line
 from cudatui.gdbbridge.models.cuda import CudaFocus
 from cudatui.gdbbridge.models import StopEvent, StopState, Variable
 from cudatui.tui.panes.focus import FocusNavigator
+from cudatui.tui.panes.shared_array import SharedArray, from_variable_type
 from cudatui.tui.panes.shared_memory import SharedMemoryPane
 
 from . import TRANSCRIPTS, Result, fmt, median, print_results, transcript_lines, write_transcript
@@ -128,12 +129,17 @@ def state(lines: dict[str, str], shared_count: int) -> StopState:
 
 
 class Host(App[None]):
-    """The navigator and the shared-memory pane side by side; records when the screen is painted."""
+    """The navigator and the shared-memory pane side by side; records when the screen is painted.
+    The navigator shows the bench's stop; the shared-memory pane, given ``sdata`` as a user adds
+    it, the Debugger's states (the pages it shows read with them, as in the app)."""
 
-    def __init__(self, debugger: Debugger) -> None:
+    def __init__(self, debugger: Debugger, sdata: SharedArray) -> None:
         super().__init__()
+        self.debugger = debugger
         self.navigator = FocusNavigator(debugger)
-        self.shared = SharedMemoryPane(debugger)
+        self.shared = SharedMemoryPane()
+        self.shared.added = [sdata]
+        debugger.subscribe(lambda e: self.shared.show_state(e.state) if isinstance(e, StateChanged) else None)
         self.painted_at = 0.0
         self.first_paint = 0.0
 
@@ -141,6 +147,9 @@ class Host(App[None]):
         with Horizontal():
             yield self.navigator
             yield self.shared
+
+    def on_shared_memory_pane_shows(self, message: SharedMemoryPane.Shows) -> None:
+        self.debugger.show_shared(message.windows)
 
     def _display(self, screen, renderable) -> None:  # type: ignore[no-untyped-def]
         if renderable is not None and not self._batch_count:
@@ -182,13 +191,15 @@ async def _run(transcript: Path, stop: StopState, pages: int) -> dict[str, list[
                        and not stopped.done() and stopped.set_result(e))
     await debugger.start()
     await asyncio.wait_for(stopped, 30)
-    app = Host(debugger)
+    sdata = from_variable_type("sdata", stop.variables[0].type)
+    assert sdata is not None and debugger.state is not None
+    app = Host(debugger, sdata)
     out: dict[str, list[tuple[float, float]]] = {}
     try:
         async with app.run_test(size=SIZE) as pilot:
-            nav, shared = app.navigator, app.shared
+            nav, shared, shown = app.navigator, app.shared, debugger.state
             tree: Tree = nav.query_one(Tree)
-            out["show"] = [await timed(app, pilot, lambda: (nav.show_state(stop), shared.show_state(stop)),
+            out["show"] = [await timed(app, pilot, lambda: (nav.show_state(stop), shared.show_state(shown)),
                                        lambda: bool(shared.values()))]
             kernel = next(n for n in tree.root.children[0].children)
             out["blocks"] = [await timed(app, pilot, kernel.expand, lambda: _loaded(kernel))]

@@ -62,6 +62,7 @@ _PUBLIC = {
     "cudatui.gdbbridge.cuda.warp_watch": ("WarpWatchError", "evaluate_in_lanes"),
     "cudatui.gdbbridge.models.culprit": ("Culprit", "LaneValue"),
     "cudatui.gdbbridge.models.answers": ("Answer",),
+    "cudatui.gdbbridge.models.shared": ("SharedPage", "SharedWindow", "page_of"),
     "cudatui.gdbbridge.cuda.shared_decls": ("SharedDecl", "shared_arrays"),
     "cudatui.gdbbridge.record.transcript": ("Exchange", "Transcript", "TranscriptError", "canonical", "load"),
     "cudatui.gdbbridge.debugger.recorded_path": ("Move", "recorded_breakpoints", "recorded_moves", "recorded_start"),

@@ -58,6 +58,7 @@ from cudatui.gdbbridge.debugger.viewpoint import Viewpoint
 from cudatui.gdbbridge.i18n import tr
 from cudatui.gdbbridge.jobs.ranks import RankJob
 from cudatui.gdbbridge.models import StopState
+from cudatui.gdbbridge.models.shared import SharedWindow
 from cudatui.gdbbridge.models.cuda import BlockRange, ThreadRange
 from cudatui.gdbbridge.models.members import Path
 from cudatui.gdbbridge.nvml.models import Snapshot
@@ -269,6 +270,13 @@ class Debugger:
         at once and the stop shown again with it."""
         self._shown.open_variables(paths)
 
+    def show_shared(self, windows: tuple[SharedWindow, ...], *, on_screen: bool = True) -> None:
+        """The Shared pane shows these pages of shared arrays, on the screen or not: while it is
+        (and always in a recorded session that asks every part: its replays and followers may show
+        any pane) a stop reads them with it (``StopState.shared``), and a window the stop shown
+        lacks is read at once and the stop shown again with it."""
+        self._shown.set_shared(windows, on_screen)
+
     def forget_sass(self) -> None:
         """Drop the SASS read so far: the next stop shown with the SASS pane reads it again."""
         self._refresh.on_demand.sass.forget()
@@ -308,9 +316,6 @@ class Debugger:
         """The value of ``expression`` in the focused thread, as gdb prints it."""
         return await self._queries.evaluate(expression)
 
-    async def read_shared(self, name: str, start: int, count: int) -> tuple[str, ...]:
-        """``count`` elements (rows, for a 2-D array) of shared array ``name`` from ``start``."""
-        return await self._queries.read_shared(name, start, count)
 
     async def evaluate_in_lanes(self, expression: str) -> tuple[tuple[int, str], ...]:
         """``expression`` in each active lane of the focused warp; the focus is restored."""

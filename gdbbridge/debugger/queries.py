@@ -20,8 +20,6 @@ class DebuggerQueries(Protocol):
     async def evaluate(self, expression: str) -> str:
         """The value of ``expression`` in the focused thread, as gdb prints it."""
 
-    async def read_shared(self, name: str, start: int, count: int) -> tuple[str, ...]:
-        """``count`` elements (rows, for a 2-D array) of shared array ``name`` from ``start``."""
 
     async def evaluate_in_lanes(self, expression: str) -> tuple[tuple[int, str], ...]:
         """``expression`` in each active lane of the focused warp; the focus is restored."""

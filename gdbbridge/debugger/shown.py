@@ -13,8 +13,8 @@ Debugger without a screen: tests, benches); a recorded session asks every part a
 every stop (``LaunchConfig.record_every_part``): its replays and followers may show any pane.
 
 The parts beyond the batch (:mod:`~cudatui.gdbbridge.debugger.on_demand`: the SASS around pc, the
-members of the variables opened in the Locals tree ...) are said and filled in the same way; a
-line opened or closed in the Locals tree fills the stop shown at once too.
+members of the variables opened in the Locals tree, the shared arrays' pages ...) are said and
+filled in the same way; a line opened or closed in the Locals tree fills the stop shown at once too.
 
 Asked anyway: the registers at a CUDA exception (its errorpc marks the faulting instruction in
 the advice and the SASS pane), the thread table at a breakpoint hit (the threads sitting there).
@@ -34,6 +34,7 @@ from cudatui.gdbbridge.debugger.stop_refresh import StopRefresh
 from cudatui.gdbbridge.models import StopState
 from cudatui.gdbbridge.models.cuda import ThreadRange
 from cudatui.gdbbridge.models.members import Path
+from cudatui.gdbbridge.models.shared import SharedWindow
 from cudatui.gdbbridge.session.errors import DebuggerGone, MIError
 
 PARTS = frozenset({"registers", "threads"})
@@ -60,6 +61,16 @@ class Shown:
         self.refresh.on_demand.members.shown = members
         state = self.ctx.state
         if state is not None and (state.unasked - self.ctx.leave_out or self.refresh.on_demand.missing(state)):
+            self.ctx.spawn(self._fill(state), "fill")
+
+    def set_shared(self, windows: tuple[SharedWindow, ...], on_screen: bool) -> None:
+        """The pages of shared arrays the Shared pane shows, read while it is on the screen (or a
+        recording asks every part); one the stop shown lacks is read at once."""
+        config = self.ctx.config
+        everything = bool(config.record) and config.record_every_part
+        self.refresh.on_demand.shared.windows = windows if on_screen or everything else ()
+        state = self.ctx.state
+        if state is not None and self.refresh.on_demand.missing(state):
             self.ctx.spawn(self._fill(state), "fill")
 
     def open_variables(self, paths: Collection[Path]) -> None:

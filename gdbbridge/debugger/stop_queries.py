@@ -1,6 +1,6 @@
 """The Debugger's part that answers the on-demand queries a pane asks at a stop
-(:class:`~cudatui.gdbbridge.debugger.queries.DebuggerQueries`): values, shared
-memory, the warp watch and culprit lane, thread and block ranges, source files, a replay's
+(:class:`~cudatui.gdbbridge.debugger.queries.DebuggerQueries`): values, the warp watch and
+culprit lane, thread and block ranges, source files, a replay's
 GPU sample. Each holds the Debugger's one lock (gdb's focus and frame are shared) and answers
 clean text; a refusal raises MIError to the pane that asked. A query publishes no state: its
 answer goes to the pane that asked (the culprit search leaves the focus where it was: the pane
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from cudatui.gdbbridge.cuda import warp_watch
 from cudatui.gdbbridge.cuda.culprit import culprit_of
-from cudatui.gdbbridge.cuda.evaluation import evaluate, read_shared
+from cudatui.gdbbridge.cuda.evaluation import evaluate
 from cudatui.gdbbridge.models.culprit import Culprit
 from cudatui.gdbbridge.models.cuda import BlockRange, ThreadRange
 from cudatui.gdbbridge.cuda.tables import info, parse_blocks, parse_threads
@@ -34,10 +34,6 @@ class StopQueries:
         async with self.ctx.lock:
             return clean(await evaluate(self.ctx.stopped(), expression))
 
-    async def read_shared(self, name: str, start: int, count: int) -> tuple[str, ...]:
-        """``count`` elements (rows, for a 2-D array) of shared array ``name`` from ``start``."""
-        async with self.ctx.lock:
-            return clean(await read_shared(self.ctx.stopped(), name, start, count))
 
     async def recorded_gpu_sample(self) -> Snapshot | None:
         """In a replay, the next GPU sample recorded at this stop (the last one again once all were

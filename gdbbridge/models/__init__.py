@@ -19,6 +19,7 @@ from cudatui.gdbbridge.outcome import StopNotes
 from cudatui.gdbbridge.models.culprit import Culprit
 from cudatui.gdbbridge.models.answers import Answer
 from cudatui.gdbbridge.models.members import Path, VarNode
+from cudatui.gdbbridge.models.shared import SharedPage
 from cudatui.gdbbridge.models.cuda import CudaException, CudaFocus, Device, Instruction, Kernel, Lane, ThreadRange, Warp
 
 
@@ -306,6 +307,9 @@ class StopState:
     """The children of each line opened in the Locals tree that this stop shows, in tree order,
     read while the Locals pane is on the screen (None: not asked at this stop;
     :mod:`cudatui.gdbbridge.debugger.parts.members`)."""
+    shared: tuple[Answer[SharedPage], ...] = ()
+    """The pages of shared arrays the Shared pane shows, read while it is on the screen, one per
+    window it asked for (:mod:`cudatui.gdbbridge.debugger.parts.shared`)."""
     unasked: frozenset[str] = frozenset()
     """What the stop's batch left out because no pane on the screen shows it (``"registers"``,
     ``"threads"``: see :data:`~cudatui.gdbbridge.debugger.shown.PARTS`); the Debugger asks for it

@@ -8,10 +8,13 @@ since batch 22) and shows all 256."""
 from __future__ import annotations
 
 import asyncio
+from typing import Any
+
+import pytest
 
 from textual.widgets import DataTable
 
-from cudatui.gdbbridge import decode, flatten
+from cudatui.gdbbridge import RawLine, decode, flatten
 from cudatui.gdbbridge.record.transcript import load
 from cudatui.tui.apps.demo_app import DemoApp
 from cudatui.tui.plans.demo_plan import RECORDINGS_DIR, plan_demo
@@ -88,27 +91,14 @@ async def test_the_race_lessons_sdata_is_a_list_with_banks() -> None:
         await pilot.press("q")
 
 
-class HeldQueries:
-    """The pane's queries, with ``read_shared`` held until :attr:`go` is set (the answer is then
-    gdb's, as recorded): the moment a new stop's page is being read, kept on the screen."""
-
-    def __init__(self, queries: object) -> None:
-        self.queries = queries
-        self.go = asyncio.Event()
-
-    def __getattr__(self, name: str) -> object:
-        return getattr(self.queries, name)
-
-    async def read_shared(self, *args: object) -> object:
-        await self.go.wait()
-        return await self.queries.read_shared(*args)  # type: ignore[attr-defined]
-
-
-async def test_while_a_new_stop_is_read_the_last_rows_stay_faded_then_the_new_ones_show() -> None:
-    """The race lesson's focus switch to block (3,0,0) (step 4), the Shared pane showing sdata:
-    while that block's values are read, the rows of the block before stay, in fainter text (the
-    table's text opacity: no cell is rendered again for it), and the title says reading; then the
-    recorded values of the new block show, in full colour."""
+async def test_shown_at_a_stop_read_without_it_the_rows_before_stay_faded_then_the_new_ones_show(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The race lesson's focus switch to block (3,0,0) (step 4) while the Shared pane, which
+    showed sdata at the block before, is hidden: the switch asks for no shared memory. Shown again,
+    while the Debugger reads that block's values (held here until :data:`go` is set: the answer is
+    then gdb's, as recorded) the rows of the block before stay, in fainter text (the table's text
+    opacity: no cell is rendered again for it), and the title says reading; then the recorded
+    values of the new block show, in full colour."""
     app = DemoApp(plan_demo("race", "replay"))
     async with app.run_test(size=(160, 48)) as pilot:
         await wait_for(pilot, lambda: phase(app) == "stopped")
@@ -124,18 +114,35 @@ async def test_while_a_new_stop_is_read_the_last_rows_stay_faded_then_the_new_on
         table = pane.query_one(DataTable)
         x, y = table.region.x + table.region.width // 4, table.region.y + 2  # a value of the first row
         shown = app.screen.get_style_at(x, y).color
-        held = HeldQueries(pane.queries)
-        pane.queries = held  # type: ignore[assignment]
+        asked: list[str] = []
+        app.debugger.subscribe(lambda e: asked.append(e.text) if isinstance(e, RawLine) and e.direction == "in"
+                               and "sdata" in e.text else None)
+        go = asyncio.Event()
+        session = app.debugger.session
+        assert session is not None
+        command = session.command
+
+        async def held(operation: str, *args: Any) -> dict[str, Any]:
+            if args and str(args[0]).startswith("sdata["):
+                await go.wait()
+            return await command(operation, *args)
+
+        monkeypatch.setattr(session, "command", held)
+        app.show_pane("stack")
         await goto_focus(pilot, app, "block (3,0,0) thread (200,0,0)")
+        await wait_for(pilot, lambda: app.debugger.state.focus.block == (3, 0, 0), why="the focus switch")
+        assert not asked, "the hidden Shared pane's array was read"
+        app.show_pane("shared")
         await wait_for(pilot, lambda: "reading" in str(title.render()), why="the new block's page read")
         await pilot.pause()
         assert grid(pane) == before and table.styles.text_opacity == 0.5
         assert app.screen.get_style_at(x, y).color != shown, "the last rows are not faded on the screen"
-        held.go.set()
+        go.set()
         await wait_for(pilot, lambda: "reading" not in str(title.render()), why="the new block's values")
         cut = flatten(decode(recorded("race", '-data-evaluate-expression "sdata[0]@256"', RACE_FOCUS)).items)
         await wait_for(pilot, lambda: [r[1] for r in grid(pane).values()][:200] == list(cut), why="the recorded values")
         await pilot.pause()
         assert table.styles.text_opacity == 1.0
         assert app.screen.get_style_at(x, y).color == shown or grid(pane)["0"] != before["0"]
+        assert len([line for line in asked if "sdata[0]@256" in line]) == 1, asked
         await pilot.press("q")

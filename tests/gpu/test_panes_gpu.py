@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 
 from cudatui.gdbbridge.cuda.tables import info, parse_lanes
+from cudatui.gdbbridge.models.shared import SharedWindow, page_of
 
 from cudatui.gdbbridge.debugger.breakpoints import BreakpointSpec
 from cudatui.gdbbridge.debugger.config import LaunchConfig
@@ -69,9 +70,11 @@ async def test_pane_queries_on_real_cuda_gdb(tmp_path):
 
         tile = next(a for v in state.variables if (a := from_variable_type(v.name, v.type)))
         assert tile.dims == (18, 18) and tile.element == "float"
-        rows = await debugger.read_shared(tile.name, 0, min(SharedMemoryPane().page_size, tile.units))
-        assert len(rows) == 18 * 18
-        assert "0x" in await debugger.evaluate(f"&{tile.name}[0][0]")
+        window = SharedWindow(tile.name, 0, min(SharedMemoryPane().page_size, tile.units), tile.grid)
+        debugger.show_shared((window,))  # the Shared pane comes on the screen showing tile
+        page = await until(lambda: page_of(debugger.state.shared, window), 60, "the stop shown again with tile")
+        assert not page.error and len(page.value.values) == 18 * 18
+        assert page.value.address is not None  # &tile[0][0]
 
         debugger.show_parts(registers=True, threads=True, sass=SASS_AFTER)  # the SASS pane comes on the screen
         sass = await until(lambda: debugger.state.sass, 60, "the stop shown again with its SASS")

@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pytest
 from textual.widgets import DataTable
 
-from cudatui.gdbbridge import RawLine
+from cudatui.gdbbridge import RawLine, SharedPage, SharedWindow, StopState, page_of
 from cudatui.gdbbridge.cuda.shared_decls import SharedDecl
 from cudatui.tui.panes.shared_array import SharedArray, bank, from_declaration, from_variable_type, parse_added, shown
 from cudatui.tui.panes.shared_memory import SharedMemoryPane
-from tests.support.panes import PaneApp, first_stop
+from tests.support.panes import PaneApp, Replay, first_stop
 from tests.support.paths import TRANSCRIPTS
-from tests.support.wait import wait_for
+from tests.support.wait import until, wait_for
 
 
 def title(pane: SharedMemoryPane) -> str:
@@ -93,23 +91,104 @@ def test_declared_arrays_become_pages():
 
 
 async def test_a_bump_while_a_page_is_read_asks_for_it_once():
-    """A breakpoint change (a bump: the same stop again) shown the moment the added array's page is
-    asked for, before its answer: that read answers the bump too; the page is neither asked again
-    nor its read cancelled."""
+    """The Debugger shows the stop again (a source folder added: a bump) the moment the added
+    array's page is asked for, before its answer: the read's state is then no longer the one shown,
+    and the bump lacks the page; the pane says so again and the Debugger serves the page from what
+    it read at that place: asked once."""
     pane = SharedMemoryPane(page_size=32)
     app = PaneApp(pane, "inspect.jsonl", first_stop)
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: app.ready)
         sent: list[str] = []
+        bumped: list[int] = []
 
         def on_event(event: object) -> None:
             if isinstance(event, RawLine) and event.direction == "in":
                 sent.append(event.text)
-                if "sdata[0]@32" in event.text and pane.state is not None and len(sent) == 1:
-                    app.show(replace(pane.state, generation=pane.state.generation + 1, breakpoints=()))
+                if "sdata[0]@32" in event.text and len(sent) == 1:
+                    assert app.replay.debugger.add_source_dir(str(TRANSCRIPTS)) is None
+                    bumped.append(app.replay.debugger.state.generation)
 
         app.replay.debugger.subscribe(on_event)
         await pilot.press("a", *"sdata[64]", "enter")
         await wait_for(pilot, lambda: bool(pane.values()), why="the page")
         assert pane.values() == ("0",) * 32
+        assert bumped and pane.state.generation > bumped[0]  # shown after the bump
         assert len([line for line in sent if "sdata[0]@32" in line]) == 1, sent
+
+
+def shared_reads(replay: Replay) -> list[str]:
+    """The expressions about ``sdata`` the Debugger asks gdb from now on."""
+    sent: list[str] = []
+    replay.debugger.subscribe(lambda e: sent.append(e.text.split(" ", 1)[1].strip('"'))
+                              if isinstance(e, RawLine) and e.direction == "in" and "sdata" in e.text else None)
+    return sent
+
+
+async def test_the_debugger_reads_the_pages_shown_with_the_stop_and_nothing_for_a_hidden_pane():
+    """No Shared pane on the screen: a stop asks for no shared memory. Shown with a page, the
+    Debugger reads it (then the array's address) and shows the same stop again with it; a page
+    turned back to at the same place asks nothing; a focus switch while hidden asks nothing, and
+    shown again the page is read at the new place (the address, known for this stop, is not asked
+    again) with the values read before it; the next stop reads it with the stop, in one state."""
+    replay = Replay("inspect.jsonl")
+    await replay.start()
+    try:
+        sent = shared_reads(replay)
+        debugger = replay.debugger
+        page1, page2 = SharedWindow("sdata", 0, 32), SharedWindow("sdata", 32, 32)
+        debugger.show_shared((page1,), on_screen=False)
+        first = await replay.state(await replay.resume())
+        assert first.shared == () and not sent
+
+        def shown(window: SharedWindow) -> StopState | None:
+            state = debugger.state
+            return state if state is not None and page_of(state.shared, window) is not None else None
+
+        debugger.show_shared((page1,))
+        again = await until(lambda: shown(page1), why="the stop shown again with the page")
+        assert again.stop is first.stop and again.generation > first.generation
+        answer = page_of(again.shared, page1)
+        assert answer is not None and not answer.error and answer.asked == "sdata[0]@32"
+        assert answer.value == SharedPage(page1, ("0",) * 32, (), None)  # &sdata[0] was not recorded
+        assert sent == ["sdata[0]@32", "&sdata[0]", "&sdata"]
+
+        debugger.show_shared((page2,))
+        turned = page_of((await until(lambda: shown(page2), why="the second page")).shared, page2)
+        assert turned is not None and turned.not_recorded and sent[3:] == ["sdata[32]@32"]
+        debugger.show_shared((page1,))
+        back = await until(lambda: shown(page1), why="the first page again")
+        assert page_of(back.shared, page1) == answer and sent[4:] == []  # read at this place before
+
+        debugger.show_shared((page1,), on_screen=False)
+        switched = await replay.switch_focus("block (3,0,0) thread (200,0,0)")
+        assert switched.shared == () and sent[4:] == []
+        debugger.show_shared((page1,))
+        there = page_of((await until(lambda: shown(page1), why="the page at the new focus")).shared, page1)
+        assert there is not None and there.not_recorded and there.value.before == ("0",) * 32
+        assert sent[4:] == ["sdata[0]@32"]
+
+        stop = await replay.resume("-exec-next")
+        state = await replay.state(stop)
+        assert page_of(state.shared, page1) is not None  # read with the stop: one state
+        assert sent[5:] == ["sdata[0]@32", "&sdata[0]", "&sdata"]
+    finally:
+        await replay.close()
+
+
+async def test_a_recorded_session_reads_the_pages_of_a_hidden_pane(tmp_path):
+    """Its replays and followers may show any pane: the pages the Shared pane shows are read with
+    each stop while it is hidden too (as the registers are: ``LaunchConfig.record_every_part``)."""
+    replay = Replay("inspect.jsonl", record=str(tmp_path / "again.jsonl"))
+    await replay.start()
+    try:
+        sent = shared_reads(replay)
+        page = SharedWindow("sdata", 0, 32)
+        replay.debugger.show_shared((page,), on_screen=False)
+        first = await replay.state(await replay.resume())
+        answer = page_of(first.shared, page)
+        assert answer is not None and answer.value.values == ("0",) * 32
+        assert sent == ["sdata[0]@32", "&sdata[0]", "&sdata"]
+    finally:
+        await replay.close()
+    assert "sdata[0]@32" in (tmp_path / "again.jsonl").read_text()

@@ -1,7 +1,8 @@
 """Shared setup for the CUDA pane tests: a tiny App hosting one pane over a replayed session.
 
 States come from a real Debugger (its StateBuilder) over a replayed reference recording, and a
-QueryPane asks that Debugger; commands a recording lacks are filled in by gdbbridge parsers
+QueryPane asks that Debugger; a pane that says what it shows (the Shared pane) is on the screen:
+the Debugger reads it and the states it publishes are given to the pane; commands a recording lacks are filled in by gdbbridge parsers
 over the recording's own payloads (e.g. ``info cuda lanes`` through the console for oob.jsonl).
 """
 
@@ -17,12 +18,13 @@ from textual.widget import Widget
 from cudatui.gdbbridge.cuda.tables import parse_lanes_console
 from cudatui.gdbbridge.debugger.config import LaunchConfig
 from cudatui.gdbbridge.debugger.debugger import Debugger
-from cudatui.gdbbridge.debugger.events import ConsoleOutput, DebuggerEvent, PhaseChanged
+from cudatui.gdbbridge.debugger.events import ConsoleOutput, DebuggerEvent, PhaseChanged, StateChanged
 from cudatui.gdbbridge.debugger.status import Phase
 from cudatui.gdbbridge.debugger.steps import RUN, STEPS
 from cudatui.gdbbridge.models import StopEvent, StopState
 from cudatui.tui.messages import FocusRequested
 from cudatui.tui.panes.base import QueryPane, StatePane
+from cudatui.tui.panes.shared_memory import SharedMemoryPane
 
 from .paths import TRANSCRIPTS
 
@@ -101,6 +103,7 @@ class PaneApp(App[None]):
         self.requests: list[str] = []
         self.ready = False
         self.states: list[StopState] = []
+        self._follows = False
 
     def compose(self) -> ComposeResult:
         yield self.pane
@@ -120,6 +123,14 @@ class PaneApp(App[None]):
         self.states.append(state)
         assert isinstance(self.pane, StatePane)
         self.pane.show_state(state)
+
+    def on_shared_memory_pane_shows(self, message: SharedMemoryPane.Shows) -> None:
+        """The pane, on the screen here, says which pages it shows: the Debugger reads them, and
+        from now on every state it publishes is given to the pane (as the app does)."""
+        if not self._follows:
+            self._follows = True
+            self.replay.debugger.subscribe(lambda e: self.show(e.state) if isinstance(e, StateChanged) else None)
+        self.replay.debugger.show_shared(message.windows)
 
     def on_focus_requested(self, message: FocusRequested) -> None:
         self.requests.append(message.request)

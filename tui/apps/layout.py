@@ -22,7 +22,7 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Tab, Tabs
 
-from cudatui.gdbbridge import SASS_AFTER, Debugger
+from cudatui.gdbbridge import SASS_AFTER, Debugger, SharedWindow
 from cudatui.tui.apps.layout_settings import load_splits, save_splits
 from cudatui.tui.panes.base import QueryPane, set_in_pass
 from cudatui.tui.panes.breakpoints import BreakpointsPane
@@ -91,8 +91,8 @@ def build(spec: PaneSpec, debugger: Debugger) -> Widget:
     if spec.cls is GpuStatsPane:
         pane: Widget = GpuStatsPane(debugger_sampler(debugger), id=spec.id)
     elif spec.cls is SharedMemoryPane:
-        pane = SharedMemoryPane(debugger, search_dirs=lambda: debugger.config.source_dirs,
-                                recorded=debugger.config.replayed, id=spec.id)
+        pane = SharedMemoryPane(search_dirs=lambda: debugger.config.source_dirs, recorded=debugger.config.replayed,
+                                id=spec.id)
     elif issubclass(spec.cls, QueryPane):
         pane = spec.cls(debugger, id=spec.id)
     else:
@@ -144,6 +144,10 @@ class Workspace(Container):
         """Whether :meth:`apply` chose the layout (the split sizes then follow each layout pass)."""
         self._laid_tab = ""
         """The tab the last layout selected in the tab row."""
+        self._on_screen: set[str] = set()
+        """The panes next to the source the last layout put on the screen."""
+        self._shared_windows: tuple[SharedWindow, ...] = ()
+        """The pages of shared arrays the Shared pane shows (read only while it is on the screen)."""
 
     def compose(self) -> ComposeResult:
         with Vertical(id="left"):
@@ -207,6 +211,13 @@ class Workspace(Container):
                 self.apply()
         return pane
 
+    @on(SharedMemoryPane.Shows)
+    def _shared_shown(self, event: SharedMemoryPane.Shows) -> None:
+        """The pages the Shared pane shows: the Debugger reads them while it is on the screen."""
+        event.stop()
+        self._shared_windows = event.windows
+        self.debugger.show_shared(event.windows, on_screen="shared" in self._on_screen)
+
     @on(Tabs.TabActivated, "#side-tabs")
     def _tab_activated(self) -> None:
         """A tab the user chose: the one the tab row shows now, not the message's (a message
@@ -255,12 +266,13 @@ class Workspace(Container):
             for pane_id in COLUMN:
                 (tabs.hide if wide else tabs.show)(f"tab-{pane_id}")
             shown = self._last_dock if wide else self.active
-            on_screen = {spec.id for spec in SIDE_PANES if (wide and spec.id in COLUMN) or spec.id == shown}
+            on_screen = self._on_screen = {spec.id for spec in SIDE_PANES if (wide and spec.id in COLUMN) or spec.id == shown}
             for spec in SIDE_PANES:
                 self.query_one(f"#{spec.id}").display = spec.id in on_screen
             self.debugger.show_parts(registers=bool(on_screen & {"registers", "disassembly"}),
                                      threads="warps" in on_screen, sass=SASS_AFTER if "disassembly" in on_screen else 0,
                                      members="locals" in on_screen)
+            self.debugger.show_shared(self._shared_windows, on_screen="shared" in on_screen)
             in_column = not wide and self.active in COLUMN
             self.query_one("#split-columns").display = wide
             self.query_one("#split-locals").display = wide

@@ -2,7 +2,7 @@
 
 Panes never talk to gdb themselves. They post intent messages (:mod:`cudatui.tui.messages`) that
 the app turns into calls of its :class:`~cudatui.gdbbridge.debugger.debugger.Debugger`, and panes that
-need data on demand (shared memory, SASS, warp watch, CUDA tables) are a :class:`QueryPane`: the
+need data on demand (warp watch, CUDA tables) are a :class:`QueryPane`: the
 app gives them the Debugger's :class:`~cudatui.gdbbridge.debugger.queries.DebuggerQueries`, which
 they call from a worker.
 """
@@ -57,30 +57,6 @@ class StatePane(Widget):
 
     def render_state(self, state: StopState, previous: StopState | None) -> None:
         raise NotImplementedError
-
-
-class Reading:
-    """The key (as a pane's cache of on-demand answers is keyed: a place, or a tuple that starts
-    with one) that the one read a pane has in flight will answer. A bump keeps the place, so a
-    read asked just before it answers it too: it is neither asked again nor cancelled by asking
-    again (an exclusive worker)."""
-
-    def __init__(self) -> None:
-        self.key: Any = None
-
-    def __contains__(self, key: Any) -> bool:
-        return key is not None and key == self.key
-
-    def start(self, key: Any) -> None:
-        """A read for ``key`` begins (one for another key, if any, was cancelled)."""
-        self.key = key
-
-    def answer(self, cache: dict[Any, Any], value: Any) -> Any:
-        """Put the read's ``value`` in ``cache`` under its key; that key (none in flight after)."""
-        key, self.key = self.key, None
-        if key is not None:
-            cache[key] = value
-        return key
 
 
 def same_stop(state: StopState, previous: StopState | None) -> bool:

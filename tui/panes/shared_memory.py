@@ -4,39 +4,45 @@ Arrays come from the locals whose type is ``@shared T [N]`` (or ``[R][C]``), the
 user adds (``a`` then ``sdata[256]``), then the ``__shared__`` declarations of the stopped
 function's source (``extern __shared__`` arrays are never locals): an ``extern`` array sized at
 launch is paged as blockDim.x elements of the current kernel (256 when unknown), and the title
-says so (the array, its value formats and banks: :mod:`.shared_array`). Values are read through
-typed evaluation (``name[start]@count``) one page at a time, so a 48 KB array costs one request
-per visible page; gdb's repeat compression (``{0 <repeats 18 times>}``, nested in a 2-D array) is
-decoded by :func:`~cudatui.gdbbridge.aggregates.decode`. 1-D arrays show index, value, hex and
-bank; 2-D arrays are shown as a grid of numbers with the bank of each row's first element (``t``
-shows every cell's bank), from the address gdb gives for ``&name[0]`` (``&name[0][0]``). A value
-that changed since the last stop is highlighted. Any array the user adds (``a``) is read the same
-way, in a kernel or in a CPU program.
+says so (the array, its value formats and banks: :mod:`.shared_array`). The pane says which page
+of which array it shows (:class:`SharedMemoryPane.Shows`; the app tells the Debugger while the
+pane is on the screen), and shows what the stop's snapshot holds for it (``StopState.shared``):
+the Debugger reads it with the stop through typed evaluation (``name[start]@count``), so a 48 KB
+array costs one request per visible page, and a page turned or an array added is read and the
+stop shown again with it (:mod:`cudatui.gdbbridge.debugger.parts.shared`). gdb's repeat
+compression (``{0 <repeats 18 times>}``, nested in a 2-D array) is decoded by
+:func:`~cudatui.gdbbridge.aggregates.decode`. 1-D arrays show index, value, hex and bank; 2-D
+arrays are shown as a grid of numbers with the bank of each row's first element (``t`` shows
+every cell's bank), from the address gdb gives for ``&name[0]`` (``&name[0][0]``). A value that
+changed since the last place it was read is highlighted. Any array the user adds (``a``) is read
+the same way, in a kernel or in a CPU program.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from rich.text import Text
-from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.message import Message
 from textual.reactive import reactive
 from textual.widgets import DataTable, Input
 
-from cudatui.gdbbridge import DebuggerQueries, MIError, SharedDecl, StopState, find_source, read_source, shared_arrays
+from cudatui.gdbbridge import (
+    Answer, SharedDecl, SharedPage, SharedWindow, StopState, find_source, page_of, read_source, shared_arrays,
+)
 from cudatui.tui.widgets.inline_input import InlineInput
 
-from .base import InfoLine, PaneTable, QueryPane, Reading, same_stop, sync_rows
+from .base import InfoLine, PaneTable, StatePane, same_stop, sync_rows
 from .shared_array import MODES, SharedArray, bank, bits, from_declaration, from_variable_type, parse_added, shown
 
 STALE_OPACITY = 0.5
-"""The text opacity of the last stop's rows while the new stop's page is read."""
+"""The text opacity of the rows shown before while the page shown now is read."""
 
 
-class SharedMemoryPane(QueryPane):
+class SharedMemoryPane(StatePane):
     """Shared arrays in scope, one at a time.
 
     | Key | Action |
@@ -78,10 +84,17 @@ class SharedMemoryPane(QueryPane):
     page: reactive[int] = reactive(0)
     """The page of the array shown."""
 
-    def __init__(self, queries: DebuggerQueries | None = None, page_size: int = 256, *,
-                 search_dirs: Callable[[], tuple[str, ...]] = tuple, recorded: bool = False, name: str | None = None,
-                 id: str | None = None, classes: str | None = None) -> None:
-        super().__init__(queries, name=name, id=id, classes=classes)
+    @dataclass
+    class Shows(Message):
+        """The pages of shared arrays the pane shows changed, or the state shown lacks them: the
+        Debugger is to read them with the stop while the pane is on the screen."""
+
+        windows: tuple[SharedWindow, ...]
+
+    def __init__(self, page_size: int = 256, *, search_dirs: Callable[[], tuple[str, ...]] = tuple,
+                 recorded: bool = False, name: str | None = None, id: str | None = None,
+                 classes: str | None = None) -> None:
+        super().__init__(name=name, id=id, classes=classes)
         self.page_size = page_size
         """Elements (rows, for a 2-D array) read per page."""
         self.added: list[SharedArray] = []
@@ -92,13 +105,11 @@ class SharedMemoryPane(QueryPane):
         """True when the debugger's paths come from a recording."""
         self._declared: dict[tuple[str, str, tuple[str, ...]], tuple[SharedDecl, ...]] = {}
         self.message = ""
-        self._values: dict[tuple[int, str, int], tuple[str, ...]] = {}
-        self._reading = Reading()
-        """The (place, array, page) key the page being read is for."""
-        self._addresses: dict[str, int | None] = {}
-        """The address of each array's first element at the stop shown."""
-        self._stale_addresses: dict[str, int | None] = {}
-        """The addresses at the stop shown before (its rows stay, faded, while the new ones are read)."""
+        """Why what the user typed is no array (shown in the title until the next array is added)."""
+        self._said: tuple[tuple[SharedWindow, ...], int | None] | None = None
+        """The windows said last, and the generation of the state that lacked them then (None: it held them)."""
+        self._table_window: SharedWindow | None = None
+        """The window whose rows the table holds."""
         self._unshown = False
         """What the pane shows changed while it was hidden (its rows are built when it is shown)."""
 
@@ -137,12 +148,23 @@ class SharedMemoryPane(QueryPane):
         arrays = self.arrays()
         return arrays[self.selected % len(arrays)] if arrays else None
 
+    def windows(self) -> tuple[SharedWindow, ...]:
+        """The page the pane shows, as the Debugger reads it (none at an exit or with no array)."""
+        array, state = self.current(), self.state
+        if array is None or state is None or state.stop.exited:
+            return ()
+        start = self.page * self.page_size
+        return (SharedWindow(array.name, start, min(self.page_size, array.units - start), array.grid),)
+
+    def answer(self) -> Answer[SharedPage] | None:
+        """What the stop shown holds for the page shown (None: not read yet)."""
+        windows = self.windows()
+        return page_of(self.state.shared, windows[0]) if windows and self.state is not None else None
+
     def values(self) -> tuple[str, ...]:
         """The values of the shown page (empty until read)."""
-        array = self.current()
-        if array is None or self.state is None:
-            return ()
-        return self._values.get((self.place, array.name, self.page), ())
+        answer = self.answer()
+        return answer.value.values if answer is not None else ()
 
     def watch_mode(self) -> None:
         self._show()
@@ -186,57 +208,30 @@ class SharedMemoryPane(QueryPane):
         self._load()
 
     def render_state(self, state: StopState, previous: StopState | None) -> None:
-        if previous is not None and same_stop(state, previous) and state.kernels is previous.kernels:
-            return  # a bump (breakpoints, watches, notes): nothing shown here changed, no page to read
-        if previous is None or state.stop is not previous.stop:
-            self._stale_addresses, self._addresses = self._addresses, {}
-        self._load()
-
-    def _load(self) -> None:
-        if not self.is_mounted:
-            return
-        array, state = self.current(), self.state
-        if array is not None and state is not None and self.queries is not None and not state.stop.exited:
-            key = (self.place, array.name, self.page)
-            if key not in self._values and key not in self._reading:
-                self._reading.start(key)
-                self._read(array, self.page)
+        self._say()
+        if previous is not None and same_stop(state, previous) and state.kernels is previous.kernels \
+                and state.shared is previous.shared:
+            return  # a bump (breakpoints, watches, notes): nothing shown here changed
         self._show()
 
-    @work(group="shared-read", exclusive=True)
-    async def _read(self, array: SharedArray, page: int) -> None:
-        """Read ``page`` of ``array`` for the key in ``_reading`` (shown when it is the place's)."""
-        assert self.queries is not None
-        start = page * self.page_size
-        count = min(self.page_size, array.units - start)
-        try:
-            values = await self.queries.read_shared(array.name, start, count)
-            self.message = ""
-        except MIError as exc:
-            self.message = f"cannot read {array.name}: {exc.message}"
-            values = ()
-        self._reading.answer(self._values, values)
-        if array.name not in self._addresses:
-            self._addresses[array.name] = await self._address(array)
-        if self.answerable:  # else the app closed while gdb answered
-            self._show()
+    def _load(self) -> None:
+        """What the pane shows changed: say so, and show it."""
+        if not self.is_mounted:
+            return
+        self._say()
+        self._show()
 
-    async def _address(self, array: SharedArray) -> int | None:
-        """The address of the array's first element: ``&a[0]`` (``&a[0][0]``), else ``&a``."""
-        assert self.queries is not None
-        for expression in (f"&{array.name}[0][0]" if array.grid else f"&{array.name}[0]", f"&{array.name}"):
-            try:
-                found = re.search(r"0x[0-9a-fA-F]+", await self.queries.evaluate(expression))
-            except MIError:
-                continue
-            if found:
-                return int(found.group(0), 16)
-        return None
-
-    def _previous_values(self, array: SharedArray) -> tuple[str, ...]:
-        earlier = [g for (g, name, page) in self._values if name == array.name and page == self.page
-                   and g < self.place]
-        return self._values[(max(earlier), array.name, self.page)] if earlier else ()
+    def _say(self) -> None:
+        """Tell the app the windows shown when they changed, or when the state shown lacks them."""
+        state = self.state
+        if state is None:
+            return
+        windows = self.windows()
+        lacking = any(page_of(state.shared, w) is None for w in windows)
+        said = (windows, state.generation if lacking else None)
+        if said != self._said:
+            self._said = said
+            self.post_message(self.Shows(windows))
 
     def on_show(self) -> None:
         """Shown (its tab chosen): the rows of what changed while hidden."""
@@ -255,32 +250,40 @@ class SharedMemoryPane(QueryPane):
         array, state = self.current(), self.state
         if array is None or state is None:
             title.show(Text(self.message or "Shared memory: no __shared__ arrays in scope (a to add one)"))
+            self._table_window = None
             sync_rows(table, (), {})
             return
-        values, before = self.values(), self._previous_values(array)
-        address = self._addresses.get(array.name)
+        answer = self.answer()
+        page = answer.value if answer is not None else None
+        values, before = (page.values, page.before) if page is not None else ((), ())
+        address = page.address if page is not None else None
         shape = "".join(f"[{d}]" for d in array.dims)
         typed = f"{array.element} " if array.element != "?" else ""
         pages = -(-array.units // self.page_size)
         where = f"@{address:#x}" if address is not None else "address ?"
         wanted = min(self.page_size, array.units - self.page * self.page_size) * array.per_unit
-        status = self.message or ("reading…" if not values else f"{sum(v != b for v, b in zip(values, before))} changed"
-                                  + (f" · {len(values)} of {wanted} read" if len(values) < wanted else ""))
+        failed = f"cannot read {array.name}: {answer.error}" if answer is not None and answer.error else ""
+        status = self.message or failed or (
+            "reading…" if not values else f"{sum(v != b for v, b in zip(values, before))} changed"
+            + (f" · {len(values)} of {wanted} read" if len(values) < wanted else ""))
         note = f" · {array.note}" if array.note else ""
         title.show(Text(f"{typed}{array.name}{shape} {where} · page {self.page + 1}/{pages} · {self.mode} · {status}{note}"))
-        start = self.page * self.page_size * array.per_unit
-        # While a new stop's page is read, the last stop's rows stay, faded: the table keeps its
-        # size (emptied and filled again, it laid the screen out twice as its scrollbars went and came).
-        # Faded by the table's text opacity, not a dim style on each cell: every cell was rendered
-        # again for the fade, then again with the new values (~40-90 ms of a step at 160x48).
-        stale = not values and bool(before) and (self.place, array.name, self.page) in self._reading
+        # While the page shown is read (the pane came on the screen at a stop read without it), the
+        # rows it showed of that page stay, faded: the table keeps its size (emptied and filled
+        # again, it laid the screen out twice as its scrollbars went and came). Faded by the
+        # table's text opacity, not a dim style on each cell: every cell was rendered again for
+        # the fade, then again with the new values (~40-90 ms of a step at 160x48).
+        window = next(iter(self.windows()), None)
+        stale = answer is None and window is not None and self._table_window == window and table.row_count > 0
+        table.styles.text_opacity = STALE_OPACITY if stale else 1.0
         if stale:
-            values, address = before, self._stale_addresses.get(array.name)
+            return
+        start = self.page * self.page_size * array.per_unit
         if array.grid:
             columns, rows = self._grid_rows(array, values, before, address)
         else:
             columns, rows = self._list_rows(array, values, before, start, address)
-        table.styles.text_opacity = STALE_OPACITY if stale else 1.0
+        self._table_window = window
         sync_rows(table, columns, dict(rows))
 
     def _cell(self, value: str, old: str | None, array: SharedArray, index: int, address: int | None) -> Text:

@@ -318,4 +318,6 @@ async def add_shared_array(app: Any, pilot: Any, array: str) -> None:
     await pilot.pause(0.2)
     pane.query_one("#shared-add", Input).value = array
     await pilot.press("enter")
-    await pilot.pause(0.5)
+    end = time.monotonic() + 10
+    while pane.answer() is None and time.monotonic() < end:  # the Debugger reads the page, shows the stop again
+        await pilot.pause(0.05)
