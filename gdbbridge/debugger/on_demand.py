@@ -11,6 +11,7 @@ Each part is a module of :mod:`cudatui.gdbbridge.debugger.parts` with one class:
 lacks it) and ``gather(session, state)`` (its value, asked under the Debugger's lock):
 
 - :mod:`~cudatui.gdbbridge.debugger.parts.sass`: the SASS around pc (the SASS pane).
+- :mod:`~cudatui.gdbbridge.debugger.parts.lane_watch`: the warp watch in every lane (the Warps pane).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from dataclasses import replace
 from typing import Any, Protocol
 
 from cudatui.gdbbridge.debugger.context import DebuggerContext
+from cudatui.gdbbridge.debugger.parts.lane_watch import LaneWatch
 from cudatui.gdbbridge.debugger.parts.sass import Sass
 from cudatui.gdbbridge.models import StopState
 from cudatui.gdbbridge.session.gdb import GdbSession
@@ -40,7 +42,11 @@ class OnDemand:
     def __init__(self, ctx: DebuggerContext) -> None:
         self.ctx = ctx
         self.sass = Sass()
-        self._parts: tuple[Part, ...] = (self.sass,)
+        self.lane_watch = LaneWatch()
+        self._parts: tuple[Part, ...] = (
+            self.sass,
+            self.lane_watch,  # last: its walk switches the focus lane by lane (and back, to frame 0)
+        )
 
     def missing(self, state: StopState) -> bool:
         """Whether ``state`` lacks a part the screen shows."""

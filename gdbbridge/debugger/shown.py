@@ -12,8 +12,8 @@ hidden pane gets its data when it is shown. Until the UI says anything every par
 Debugger without a screen: tests, benches); a recorded session asks every part at
 every stop (``LaunchConfig.record_every_part``): its replays and followers may show any pane.
 
-The parts beyond the batch (:mod:`~cudatui.gdbbridge.debugger.on_demand`: the SASS around pc ...)
-are said and filled in the same way.
+The parts beyond the batch (:mod:`~cudatui.gdbbridge.debugger.on_demand`: the SASS around pc, the
+warp watch ...) are said and filled in the same way; so is a new warp-watch expression.
 
 Asked anyway: the registers at a CUDA exception (its errorpc marks the faulting instruction in
 the advice and the SASS pane), the thread table at a breakpoint hit (the threads sitting there).
@@ -44,17 +44,30 @@ class Shown:
         self.ctx = ctx
         self.refresh = refresh
 
-    def set(self, *, registers: bool, threads: bool, sass: int = 0) -> None:
+    def set(self, *, registers: bool, threads: bool, sass: int = 0, lanes: bool = False) -> None:
         """The screen shows the registers (the Registers or SASS pane), the warps' lines (the
-        Warps pane) and ``sass`` bytes of SASS after pc (the SASS pane; 0: none), or not; a part
-        the stop shown lacks and shown now is asked at once."""
+        Warps pane), ``sass`` bytes of SASS after pc (the SASS pane; 0: none) and the warp watch
+        (``lanes``: the Warps pane), or not; a part the stop shown lacks and shown now is asked at once."""
         config = self.ctx.config
         everything = bool(config.record) and config.record_every_part  # a recording's replays may show any pane
         shown = {part for part, on in (("registers", registers), ("threads", threads)) if on or everything}
         self.ctx.leave_out = PARTS - shown
         self.refresh.on_demand.sass.after = sass
+        self.refresh.on_demand.lane_watch.shown = lanes
         state = self.ctx.state
         if state is not None and (state.unasked - self.ctx.leave_out or self.refresh.on_demand.missing(state)):
+            self.ctx.spawn(self._fill(state), "fill")
+
+    def watch_lanes(self, expression: str) -> None:
+        """The warp watch's expression is ``expression`` ("" none): the stop shown again with its
+        values (asked at once while the Warps pane is on the screen), or without a watch."""
+        self.refresh.on_demand.lane_watch.expression = expression
+        state = self.ctx.state
+        if state is None:
+            return
+        if not expression and state.lane_watch is not None:
+            self.refresh.publish_again(lane_watch=None)
+        elif self.refresh.on_demand.missing(state):
             self.ctx.spawn(self._fill(state), "fill")
 
     async def _fill(self, asked_at: StopState) -> None:

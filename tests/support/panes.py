@@ -1,7 +1,8 @@
 """Shared setup for the CUDA pane tests: a tiny App hosting one pane over a replayed session.
 
 States come from a real Debugger (its StateBuilder) over a replayed reference recording, and a
-QueryPane asks that Debugger; commands a recording lacks are filled in by gdbbridge parsers
+QueryPane asks that Debugger (what the Warps pane asks for, the Debugger shows in the states it
+publishes: they are shown from then on); commands a recording lacks are filled in by gdbbridge parsers
 over the recording's own payloads (e.g. ``info cuda lanes`` through the console for oob.jsonl).
 """
 
@@ -17,11 +18,11 @@ from textual.widget import Widget
 from cudatui.gdbbridge.cuda.tables import parse_lanes_console
 from cudatui.gdbbridge.debugger.config import LaunchConfig
 from cudatui.gdbbridge.debugger.debugger import Debugger
-from cudatui.gdbbridge.debugger.events import ConsoleOutput, DebuggerEvent, PhaseChanged
+from cudatui.gdbbridge.debugger.events import ConsoleOutput, DebuggerEvent, PhaseChanged, StateChanged
 from cudatui.gdbbridge.debugger.status import Phase
 from cudatui.gdbbridge.debugger.steps import RUN, STEPS
 from cudatui.gdbbridge.models import StopEvent, StopState
-from cudatui.tui.messages import FocusRequested
+from cudatui.tui.messages import CulpritAsked, FocusRequested, LanesWatched
 from cudatui.tui.panes.base import QueryPane, StatePane
 
 from .paths import TRANSCRIPTS
@@ -101,6 +102,7 @@ class PaneApp(App[None]):
         self.requests: list[str] = []
         self.ready = False
         self.states: list[StopState] = []
+        self._following = False
 
     def compose(self) -> ComposeResult:
         yield self.pane
@@ -123,6 +125,21 @@ class PaneApp(App[None]):
 
     def on_focus_requested(self, message: FocusRequested) -> None:
         self.requests.append(message.request)
+
+    def on_warps_pane_lanes_watched(self, message: LanesWatched) -> None:
+        self._follow()
+        self.replay.debugger.watch_lanes(message.expression)
+
+    def on_warps_pane_culprit_asked(self, message: CulpritAsked) -> None:
+        self._follow()
+        self.run_worker(self.replay.debugger.find_culprit(), group="culprit")
+
+    def _follow(self) -> None:
+        """From now on, show the states the Debugger publishes (as the app does): what the pane
+        asked it for comes in the stop it shows again."""
+        if not self._following:
+            self._following = True
+            self.replay.debugger.subscribe(lambda e: self.show(e.state) if isinstance(e, StateChanged) else None)
 
     async def on_unmount(self) -> None:
         await self.replay.close()

@@ -259,7 +259,8 @@ class Workspace(Container):
             for spec in SIDE_PANES:
                 self.query_one(f"#{spec.id}").display = spec.id in on_screen
             self.debugger.show_parts(registers=bool(on_screen & {"registers", "disassembly"}),
-                                     threads="warps" in on_screen, sass=SASS_AFTER if "disassembly" in on_screen else 0)
+                                     threads="warps" in on_screen, sass=SASS_AFTER if "disassembly" in on_screen else 0,
+                                     lanes="warps" in on_screen)
             in_column = not wide and self.active in COLUMN
             self.query_one("#split-columns").display = wide
             self.query_one("#split-locals").display = wide
