@@ -53,7 +53,7 @@ class Shown:
         shown = {part for part, on in (("registers", registers), ("threads", threads)) if on or everything}
         self.ctx.leave_out = PARTS - shown
         self.refresh.on_demand.sass.after = sass
-        self.refresh.on_demand.lane_watch.shown = lanes
+        self.refresh.on_demand.lane_watch.shown = lanes or everything
         state = self.ctx.state
         if state is not None and (state.unasked - self.ctx.leave_out or self.refresh.on_demand.missing(state)):
             self.ctx.spawn(self._fill(state), "fill")

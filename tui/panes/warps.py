@@ -203,7 +203,7 @@ class WarpsPane(StatePane):
     def watch_lane_cursor(self) -> None:
         self._fill_table()
 
-    def watch_watch_expression(self, expression: str) -> None:
+    def watch_watch_expression(self) -> None:
         self._show_watch()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -255,7 +255,8 @@ class WarpsPane(StatePane):
         if state.lane_watch is not None:  # the expression the Debugger watches (the culprit's, after C)
             self.set_reactive(WarpsPane.watch_expression, state.lane_watch.asked)
         self._show_watch()
-        self._show_found(state)
+        if previous is None or state.stop is not previous.stop or state.culprit is not previous.culprit:
+            self._show_found(state)  # a bump meanwhile leaves "evaluating…" of C until its answer
 
     def _show_found(self, state: StopState) -> None:
         """The culprit line: what the Debugger found (``C``, or opening a coredump), else the offer
