@@ -83,6 +83,21 @@ class Condition(Message, namespace="breakpoints_pane"):
     condition: str
 
 
+# -- the warps pane --------------------------------------------------------------------------------
+
+
+@dataclass
+class LanesWatched(Message, namespace="warps_pane"):
+    """Evaluate ``expression`` in every lane of the focused warp at each stop ("" stops the watch)."""
+
+    expression: str
+
+
+@dataclass
+class CulpritAsked(Message, namespace="warps_pane"):
+    """Find the culprit lane of the warp-wide exception, focus it and watch its expression."""
+
+
 # -- the locals pane and the console ---------------------------------------------------------------
 
 

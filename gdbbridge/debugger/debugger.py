@@ -23,8 +23,9 @@ events (the on-demand queries raise MIError to the pane that asked).
 
 gdb's focus and selected frame are shared by everything sent to it, so every operation that
 sends commands holds one lock: the stop's refresh batch, steps, focus switches, frame
-selection, console commands, watches, breakpoints and every query. A query that walks the lanes
-of a warp therefore never interleaves with a step or with another query. An execution command
+selection, console commands, watches, breakpoints, the parts a stop gathers and every query.
+The warp watch's walk over a warp's lanes therefore never interleaves with a step or with a
+query. An execution command
 releases the lock at its ``^running``; the stop's refresh, started from the ``*stopped``
 event, takes it next. :meth:`interrupt` and :meth:`close` take no lock (they must work while an
 operation waits on gdb).
@@ -37,7 +38,6 @@ import time
 from collections.abc import Callable, Collection
 from dataclasses import replace
 
-from cudatui.gdbbridge.models.culprit import Culprit
 from cudatui.gdbbridge.debugger.breakpoint_edits import BreakpointEdits
 from cudatui.gdbbridge.debugger.breakpoints import Breakpoints, BreakpointSpec
 from cudatui.gdbbridge.debugger.config import LaunchConfig
@@ -253,15 +253,16 @@ class Debugger:
 
     # -- where the UI looks ----------------------------------------------------------------
 
-    def show_parts(self, *, registers: bool, threads: bool, sass: int = 0, members: bool = False) -> None:
+    def show_parts(self, *, registers: bool, threads: bool, sass: int = 0, members: bool = False,
+                   lanes: bool = False) -> None:
         """The screen shows the registers (the Registers or SASS pane), the warps' lines (the
-        Warps pane), ``sass`` bytes of SASS after pc (the SASS pane; 0: no SASS) and the members
-        of the variables opened (the Locals pane), or not: a stop asks gdb only for what is shown
-        (``StopState.unasked`` names what its batch left out; ``StopState.sass`` and
-        ``StopState.members`` are None unless shown), and a part shown now that the stop shown
-        lacks is asked at once and the stop shown again with it. Every part of the batch is asked
-        until the UI says."""
-        self._shown.set(registers=registers, threads=threads, sass=sass, members=members)
+        Warps pane), ``sass`` bytes of SASS after pc (the SASS pane; 0: no SASS), the members
+        of the variables opened (the Locals pane) and the warp watch (``lanes``: the Warps pane),
+        or not: a stop asks gdb only for what is shown (``StopState.unasked`` names what its batch
+        left out; ``StopState.sass``, ``members`` and ``lane_watch`` are None unless shown), and a
+        part shown now that the stop shown lacks is asked at once and the stop shown again with
+        it. Every part of the batch (and the warp watch) is asked until the UI says."""
+        self._shown.set(registers=registers, threads=threads, sass=sass, members=members, lanes=lanes)
 
     def open_variables(self, paths: Collection[Path]) -> None:
         """The Locals tree shows ``paths`` opened (a local or watch expression, then child names)
@@ -276,6 +277,19 @@ class Debugger:
         any pane) a stop reads them with it (``StopState.shared``), and a window the stop shown
         lacks is read at once and the stop shown again with it."""
         self._shown.set_shared(windows, on_screen)
+
+    def watch_lanes(self, expression: str) -> None:
+        """The warp watch: ``expression`` ("" none) evaluated in every active lane of the focused
+        warp at each stop while the Warps pane is on the screen (``StopState.lane_watch``); the
+        stop shown is shown again with its values."""
+        self._shown.watch_lanes(expression)
+
+    async def find_culprit(self) -> None:
+        """At a warp-wide exception: find the lane whose values on the faulting line are out of
+        range, move the focus there and watch that expression in every lane, shown as one state
+        (``StopState.culprit``: the lane and why, or why none was found)."""
+        async with self._ctx.lock:
+            await self._refresh.find_culprit()
 
     def forget_sass(self) -> None:
         """Drop the SASS read so far: the next stop shown with the SASS pane reads it again."""
@@ -316,14 +330,6 @@ class Debugger:
         """The value of ``expression`` in the focused thread, as gdb prints it."""
         return await self._queries.evaluate(expression)
 
-
-    async def evaluate_in_lanes(self, expression: str) -> tuple[tuple[int, str], ...]:
-        """``expression`` in each active lane of the focused warp; the focus is restored."""
-        return await self._queries.evaluate_in_lanes(expression)
-
-    async def find_culprit(self) -> Culprit:
-        """At a warp-wide exception: the lane whose values on the faulting line are out of range."""
-        return await self._queries.find_culprit()
 
     async def blocks(self) -> tuple[BlockRange, ...]:
         """The coalesced block ranges of every running kernel."""

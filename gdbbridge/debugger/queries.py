@@ -2,15 +2,14 @@
 
 :class:`DebuggerQueries` is what a pane is given; the
 :class:`~cudatui.gdbbridge.debugger.debugger.Debugger` implements it, each call one or a few MI
-requests under its lock (the warp watch switches the focus lane by lane: a step or another
-query in between would read the wrong lane).
+requests under its lock (gdb's focus and frame are shared: a step in between would read another
+place).
 """
 
 from __future__ import annotations
 
 from typing import Protocol
 
-from cudatui.gdbbridge.models.culprit import Culprit
 from cudatui.gdbbridge.models.cuda import BlockRange, ThreadRange
 
 
@@ -20,14 +19,6 @@ class DebuggerQueries(Protocol):
     async def evaluate(self, expression: str) -> str:
         """The value of ``expression`` in the focused thread, as gdb prints it."""
 
-
-    async def evaluate_in_lanes(self, expression: str) -> tuple[tuple[int, str], ...]:
-        """``expression`` in each active lane of the focused warp; the focus is restored."""
-
-    async def find_culprit(self) -> Culprit:
-        """At a warp-wide exception: the lane whose values on the faulting line are out of range
-        and the expressions whose values differ between lanes; the focus stays (the pane asks for
-        the move to that lane as a focus switch)."""
 
     async def blocks(self) -> tuple[BlockRange, ...]:
         """The coalesced block ranges of every running kernel."""

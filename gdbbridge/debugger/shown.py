@@ -13,8 +13,9 @@ Debugger without a screen: tests, benches); a recorded session asks every part a
 every stop (``LaunchConfig.record_every_part``): its replays and followers may show any pane.
 
 The parts beyond the batch (:mod:`~cudatui.gdbbridge.debugger.on_demand`: the SASS around pc, the
-members of the variables opened in the Locals tree, the shared arrays' pages ...) are said and
-filled in the same way; a line opened or closed in the Locals tree fills the stop shown at once too.
+members of the variables opened in the Locals tree, the shared arrays' pages, the warp watch ...)
+are said and filled in the same way; so are a line opened or closed in the Locals tree and a new
+warp-watch expression.
 
 Asked anyway: the registers at a CUDA exception (its errorpc marks the faulting instruction in
 the advice and the SASS pane), the thread table at a breakpoint hit (the threads sitting there).
@@ -48,17 +49,18 @@ class Shown:
         self.ctx = ctx
         self.refresh = refresh
 
-    def set(self, *, registers: bool, threads: bool, sass: int = 0, members: bool = False) -> None:
+    def set(self, *, registers: bool, threads: bool, sass: int = 0, members: bool = False, lanes: bool = False) -> None:
         """The screen shows the registers (the Registers or SASS pane), the warps' lines (the
-        Warps pane), ``sass`` bytes of SASS after pc (the SASS pane; 0: none) and the members of
-        the variables opened (the Locals pane), or not; a part the stop shown lacks and shown now
-        is asked at once."""
+        Warps pane), ``sass`` bytes of SASS after pc (the SASS pane; 0: none), the members of the
+        variables opened (the Locals pane) and the warp watch (``lanes``: the Warps pane), or
+        not; a part the stop shown lacks and shown now is asked at once."""
         config = self.ctx.config
         everything = bool(config.record) and config.record_every_part  # a recording's replays may show any pane
         shown = {part for part, on in (("registers", registers), ("threads", threads)) if on or everything}
         self.ctx.leave_out = PARTS - shown
         self.refresh.on_demand.sass.after = sass
         self.refresh.on_demand.members.shown = members
+        self.refresh.on_demand.lane_watch.shown = lanes or everything
         state = self.ctx.state
         if state is not None and (state.unasked - self.ctx.leave_out or self.refresh.on_demand.missing(state)):
             self.ctx.spawn(self._fill(state), "fill")
@@ -83,6 +85,18 @@ class Shown:
         members.open(state, paths)
         if members.wanted(state):
             self.ctx.spawn(self._fill(None), "fill")
+
+    def watch_lanes(self, expression: str) -> None:
+        """The warp watch's expression is ``expression`` ("" none): the stop shown again with its
+        values (asked at once while the Warps pane is on the screen), or without a watch."""
+        self.refresh.on_demand.lane_watch.expression = expression
+        state = self.ctx.state
+        if state is None:
+            return
+        if not expression and state.lane_watch is not None:
+            self.refresh.publish_again(lane_watch=None)
+        elif self.refresh.on_demand.missing(state):
+            self.ctx.spawn(self._fill(state), "fill")
 
     async def _fill(self, asked_at: StopState | None) -> None:
         """Ask for what the stop ``asked_at`` (None: the state shown then) left out and the screen

@@ -1,21 +1,16 @@
 """The Debugger's part that answers the on-demand queries a pane asks at a stop
-(:class:`~cudatui.gdbbridge.debugger.queries.DebuggerQueries`): values, the warp watch and
-culprit lane, thread and block ranges, source files, a replay's
-GPU sample. Each holds the Debugger's one lock (gdb's focus and frame are shared) and answers
-clean text; a refusal raises MIError to the pane that asked. A query publishes no state: its
-answer goes to the pane that asked (the culprit search leaves the focus where it was: the pane
-asks for the move to the culprit lane like any focus switch)."""
+(:class:`~cudatui.gdbbridge.debugger.queries.DebuggerQueries`): values, thread and block ranges,
+source files, a replay's GPU sample. Each holds the Debugger's one lock (gdb's focus and frame are
+shared) and answers clean text; a refusal raises MIError to the pane that asked. A query publishes
+no state: its answer goes to the pane that asked (what a pane shows at each stop is a part of the
+stop's state instead: :mod:`cudatui.gdbbridge.debugger.on_demand`)."""
 
 from __future__ import annotations
 
-from cudatui.gdbbridge.cuda import warp_watch
-from cudatui.gdbbridge.cuda.culprit import culprit_of
 from cudatui.gdbbridge.cuda.evaluation import evaluate
-from cudatui.gdbbridge.models.culprit import Culprit
 from cudatui.gdbbridge.models.cuda import BlockRange, ThreadRange
 from cudatui.gdbbridge.cuda.tables import info, parse_blocks, parse_threads
 from cudatui.gdbbridge.debugger.context import DebuggerContext
-from cudatui.gdbbridge.debugger.state import WARP_TABLES_UNASKED, warp_tables_unsafe
 from cudatui.gdbbridge.nvml.models import Snapshot
 from cudatui.gdbbridge.nvml.recorded import COMMAND as GPU_SAMPLE, decode as decode_gpu_sample
 from cudatui.gdbbridge.session.errors import MIError
@@ -45,26 +40,6 @@ class StopQueries:
                 return clean(decode_gpu_sample(await self.ctx.session.command(GPU_SAMPLE)))
             except (MIError, ValueError):
                 return None
-
-    async def evaluate_in_lanes(self, expression: str) -> tuple[tuple[int, str], ...]:
-        """``expression`` in each active lane of the focused warp; the focus is restored."""
-        async with self.ctx.lock:
-            self._lanes_listable()
-            values = await warp_watch.evaluate_in_lanes(self.ctx.stopped(), expression)
-            return clean(tuple((v.lane, v.text) for v in values))
-
-    async def find_culprit(self) -> Culprit:
-        """At a warp-wide exception: the lane whose values on the faulting line are out of range
-        (:mod:`cudatui.gdbbridge.cuda.culprit`); the focus stays where it is."""
-        async with self.ctx.lock:
-            session, state = self.ctx.stopped(), self.ctx.state
-            assert state is not None
-            self._lanes_listable()
-            return clean(await culprit_of(session, state, self.ctx.config.source_dirs, self.ctx.config.replayed))
-
-    def _lanes_listable(self) -> None:
-        if self.ctx.state is not None and warp_tables_unsafe(self.ctx.state.stop):
-            raise warp_watch.WarpWatchError(WARP_TABLES_UNASKED)
 
     async def blocks(self) -> tuple[BlockRange, ...]:
         """The coalesced block ranges of every running kernel."""

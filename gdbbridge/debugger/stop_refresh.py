@@ -23,6 +23,7 @@ from cudatui.gdbbridge.debugger.breakpoints import pending_text
 from cudatui.gdbbridge.debugger.context import DebuggerContext
 from cudatui.gdbbridge.debugger.events import ProgramText, QueriesFailed, StateChanged
 from cudatui.gdbbridge.debugger.on_demand import OnDemand
+from cudatui.gdbbridge.debugger.state import WARP_TABLES_UNASKED, warp_tables_unsafe
 from cudatui.gdbbridge.debugger.host import LiveRead, debuggee_env, host_held, read_host_stack, start_live_read
 from cudatui.gdbbridge.debugger.status import Phase, focused_kernel, stop_detail
 from cudatui.gdbbridge.debugger.steps import STEPS, Step
@@ -93,13 +94,15 @@ class StopRefresh:
     async def refresh(
         self, stop: StopEvent, *, selected_frame: int = 0, focus: CudaFocus | None = None, requery_focus: bool = False,
         select: bool | None = None, new_stop: bool = False, viewpoint: bool = False, switch: str | None = None,
+        built: StopState | None = None,
     ) -> StopState | None:
         """Gather everything shown at ``stop`` (the refresh batch, the watches, and for a
         ``new_stop`` the host stack; a focus or frame change keeps the stop's host stack), then
         publish it as ONE state and announce it (the lock is held); ``select`` as
         :meth:`StateBuilder.refresh` takes it; ``viewpoint``: only the frame or the focus changed
         (what cannot change with them is kept from the state shown, not asked again); ``switch``: a
-        focus switch sent in the batch's write (:meth:`StateBuilder.refresh`; MIError if refused)."""
+        focus switch sent in the batch's write (:meth:`StateBuilder.refresh`; MIError if refused);
+        ``built``: the batch was run already (at the culprit lane :meth:`find_culprit` moved to)."""
         ctx = self.ctx
         assert ctx.builder is not None
         previous = ctx.state
@@ -112,12 +115,13 @@ class StopRefresh:
         live = start_live_read(ctx.session, ctx.config) if new_stop and not stop.exited and not held else None
         try:
             shown = previous if viewpoint and previous is not None and previous.stop is stop else None
-            state = await ctx.builder.refresh(stop, selected_frame=selected_frame, focus=focus, shown=shown,
-                                              requery_focus=requery_focus, select=select, threads=new_stop,
-                                              leave_out=ctx.leave_out, switch=switch)
+            state = built or await ctx.builder.refresh(stop, selected_frame=selected_frame, focus=focus, shown=shown,
+                                                       requery_focus=requery_focus, select=select, threads=new_stop,
+                                                       leave_out=ctx.leave_out, switch=switch)
             if not new_stop and previous is not None and previous.stop is stop:  # no thread moved since
                 state = replace(state, threads=previous.threads, breakpoint_threads=previous.breakpoint_threads,
-                                culprit=previous.culprit, unasked=state.unasked | (previous.unasked & {"threads"}))
+                                culprit=state.culprit or previous.culprit,
+                                unasked=state.unasked | (previous.unasked & {"threads"}))
             elif new_stop and stop.reason == "core":
                 state = await self._at_culprit(state)
             if ctx.variables is not None:
@@ -244,13 +248,40 @@ class StopRefresh:
         note = sync_point(stack, env, can_rerun=ctx.config.attach is None) if stack is not None and in_kernel else None
         return stack, note
 
-    async def _at_culprit(self, state: StopState) -> StopState:
+    async def find_culprit(self) -> None:
+        """The Warps pane's ``C`` at the stop shown (the lock is held): its culprit lane found
+        (:meth:`_at_culprit`), the focus moved there and the culprit's expression made the warp
+        watch, shown as ONE state (the refresh of a focus switch, the warp watch walked at that
+        lane); where the focus stays, the stop shown again with its culprit. At a Warp Assert no
+        lane is listed: the culprit says why."""
+        ctx = self.ctx
+        state = ctx.state
+        if state is None or ctx.session is None or ctx.phase is not Phase.STOPPED:
+            ctx.notice(tr("culprit: the program is not stopped"), "warning")
+            return
+        if warp_tables_unsafe(state.stop):
+            self.publish_again(culprit=Culprit((), reason=WARP_TABLES_UNASKED))
+            return
+        try:
+            there = await self._at_culprit(state, shown=state)
+            if there.generation == state.generation:  # no batch ran: the focus stays
+                self.publish_again(culprit=there.culprit, **await self.on_demand.gather(there))
+            else:
+                await self.refresh(state.stop, viewpoint=True, built=there)
+        except DebuggerGone:
+            return
+
+    async def _at_culprit(self, state: StopState, shown: StopState | None = None) -> StopState:
         """A post-mortem's stop (a coredump opened) at a warp-wide exception: its culprit lane,
         found by the search behind the Warps pane's ``C`` (:func:`culprit_of`), and the focus moved
-        there, so that the stop is shown once, at that lane (a batch more, as a focus switch asks)."""
+        there, so that the stop is shown once, at that lane (a batch more, as a focus switch asks);
+        the values the search read are its warp watch. ``shown``: the state shown, where ``C`` asks
+        (the search runs whatever lanes faulted; the batch at that lane is a focus switch's, and the
+        culprit's expression is walked there as a warp watch); ``state`` itself with its culprit
+        where the focus stays."""
         ctx = self.ctx
         assert ctx.session is not None and ctx.builder is not None
-        if not any(lane.exception for lane in state.lanes):
+        if shown is None and not any(lane.exception for lane in state.lanes):
             return state
         try:
             culprit = await culprit_of(ctx.session, state, ctx.config.source_dirs, ctx.config.replayed)
@@ -258,6 +289,11 @@ class StopRefresh:
             return replace(state, culprit=Culprit((), reason=tr("not found: {why}").format(why=exc.message)))
         except WarpWatchError as exc:
             return replace(state, culprit=Culprit((), reason=tr("not found: {why}").format(why=exc)))
+        watch = self.on_demand.lane_watch
+        if shown is None:  # a post-mortem: the values the search read are the warp watch's
+            state = replace(state, lane_watch=watch.of_culprit(culprit))
+        elif culprit.expression:  # C: the culprit's expression is walked as the warp watch where the focus lands
+            watch.expression = culprit.expression
         focus = state.focus
         if culprit.lane is None or focus is None or culprit.lane == focus.lane:
             return replace(state, culprit=culprit)
@@ -266,8 +302,10 @@ class StopRefresh:
         except MIError as exc:
             unmoved = tr("{reason} (the focus could not move there: {why})").format(reason=culprit.reason, why=exc.message)
             return replace(state, culprit=replace(culprit, reason=unmoved))
-        there = await ctx.builder.refresh(state.stop, focus=moved.focus)
-        return replace(there, threads=state.threads, breakpoint_threads=state.breakpoint_threads, culprit=culprit)
+        there = await ctx.builder.refresh(state.stop, focus=moved.focus, shown=shown,
+                                          leave_out=ctx.leave_out if shown is not None else frozenset())
+        return replace(there, threads=state.threads, breakpoint_threads=state.breakpoint_threads, culprit=culprit,
+                       lane_watch=state.lane_watch if shown is None else None)
 
     async def _watch_values(self, state: StopState) -> tuple[Variable, ...]:
         """The watch expressions' values at ``state`` (``<not stopped>`` once the program ended)."""

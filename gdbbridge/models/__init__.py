@@ -298,8 +298,8 @@ class StopState:
     """At a kernel's breakpoint stop: the ranges of ``threads`` sitting at that breakpoint's lines."""
     culprit: Culprit | None = None
     """At a post-mortem's warp-wide exception: the culprit lane the Debugger found (and focused)
-    when the coredump was opened, and why; kept by a focus or frame change (None elsewhere: live,
-    the Warps pane's ``C`` asks for it)."""
+    when the coredump was opened, or the Warps pane's ``C`` found (the state at that lane), and why;
+    kept by a focus or frame change (None elsewhere)."""
     sass: Answer[tuple[Instruction, ...]] | None = None
     """The SASS around the selected frame's pc (and errorpc), gathered while the SASS pane is on
     the screen (None: not asked at this stop; :mod:`cudatui.gdbbridge.debugger.on_demand`)."""
@@ -310,6 +310,10 @@ class StopState:
     shared: tuple[Answer[SharedPage], ...] = ()
     """The pages of shared arrays the Shared pane shows, read while it is on the screen, one per
     window it asked for (:mod:`cudatui.gdbbridge.debugger.parts.shared`)."""
+    lane_watch: Answer[tuple[tuple[int, str], ...]] | None = None
+    """The warp watch: (lane, value) of its expression (``asked``) in each active lane of the focused
+    warp, gathered while the Warps pane is on the screen (None: no expression, or not asked here;
+    :mod:`cudatui.gdbbridge.debugger.parts.lane_watch`)."""
     unasked: frozenset[str] = frozenset()
     """What the stop's batch left out because no pane on the screen shows it (``"registers"``,
     ``"threads"``: see :data:`~cudatui.gdbbridge.debugger.shown.PARTS`); the Debugger asks for it

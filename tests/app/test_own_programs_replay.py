@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from textual.widgets import DataTable, Static
 
-from cudatui.gdbbridge import LaunchConfig
+from cudatui.gdbbridge import LaunchConfig, StateChanged, StopState
 from cudatui.tui.apps.debugger_app import DebuggerApp
 from cudatui.tui.panes.exception import ExceptionBanner
 from cudatui.tui.panes.source import SourcePane
@@ -152,7 +152,9 @@ def recorded(name: str) -> Path:
 async def test_the_culprit_lane_of_a_warp_wide_fault_is_found_and_focused(program: str, tmp_path, monkeypatch) -> None:
     """cuda-gdb focuses lane 0 of the faulted warp; C evaluates the faulting line in every lane
     and moves the focus to lane 24, whose idx[i] is 2^34 (the H200 case); the values become the
-    warp watch. CuPy's source is found in its kernel cache (a copy kept beside the recording)."""
+    warp watch. The Debugger shows ONE state for it: at lane 24, with its culprit and the warp
+    watch walked there (as the recording's Warps pane walked it). CuPy's source is found in its
+    kernel cache (a copy kept beside the recording)."""
     path = recorded(program)
     kept = OWN / f"{program}.source"  # the file the source pane showed on the GPU box
     monkeypatch.setenv("CUPY_CACHE_DIR", str(kept))  # CuPy's cache: <sha1>.cubin.cu
@@ -167,6 +169,8 @@ async def test_the_culprit_lane_of_a_warp_wide_fault_is_found_and_focused(progra
         source = app.query_one(SourcePane)
         assert source.shown is not None and source.shown.local is not None, missing(app)
         warps = app.query_one(WarpsPane)
+        shown: list[StopState] = []
+        app.debugger.subscribe(lambda e: shown.append(e.state) if isinstance(e, StateChanged) else None)
         warps.action_culprit()
         line = warps.query_one("#culprit-line", Static)
         await wait_for(pilot, lambda: str(line.render()).startswith("culprit: lane"), why="the culprit lane")
@@ -175,6 +179,12 @@ async def test_the_culprit_lane_of_a_warp_wide_fault_is_found_and_focused(progra
         assert "is outside 0..63" in found
         await wait_for(pilot, lambda: app.debugger.state.focus.lane == 24, why="the focus on lane 24")
         assert warps.watch_expression in ("j", "idx[i]")
+        assert len(shown) == 1, shown  # one state: the culprit, the lane and its warp watch
+        state = shown[0]
+        assert state.focus is not None and state.focus.lane == 24 and state.culprit is not None
+        assert state.culprit.lane == 24 and state.culprit.expression == warps.watch_expression
+        assert state.lane_watch is not None and state.lane_watch.asked == warps.watch_expression, state.lane_watch
+        assert dict(state.lane_watch.value)[24] == "17179869184" and warps.watch_values[24] == "17179869184"
         await app.action_quit()
 
 

@@ -2,14 +2,12 @@
 13.0 aborted inside ``-cuda-info-warps``/``-cuda-info-lanes`` at that stop in five of seven H200
 runs of the assert lesson, and took the session with it. Over the assert lesson's real recording
 (kernels/recordings/assert.jsonl.gz), replayed along its path to the assert stop: the state has no
-warps or lanes, the Warps pane says why, and the warp watch and the culprit search say it too
-instead of asking."""
+warps or lanes, the Warps pane says why, and the warp watch and the culprit search (the stop's
+``lane_watch`` and ``culprit``) say it too instead of asking."""
 
 from __future__ import annotations
 
-import pytest
-
-from cudatui.gdbbridge import WARP_TABLES_UNASKED, WarpWatchError
+from cudatui.gdbbridge import WARP_TABLES_UNASKED, RawLine
 from cudatui.gdbbridge.debugger.state import WARP_ASSERT
 from cudatui.tui.apps.demo_app import DemoApp
 from cudatui.tui.plans.demo_plan import RECORDINGS_DIR, plan_demo
@@ -36,10 +34,21 @@ async def test_at_the_warp_assert_no_warp_table_is_asked_and_the_warps_pane_says
         assert isinstance(pane, WarpsPane)
         await wait_for(pilot, lambda: WARP_TABLES_UNASKED in str(pane.query_one("#warps-title").render()),
                        why="the Warps pane's reason")
-        with pytest.raises(WarpWatchError, match="Warp Assert"):
-            await app.debugger.evaluate_in_lanes("threadIdx.x")
-        with pytest.raises(WarpWatchError, match="Warp Assert"):
-            await app.debugger.find_culprit()
+        sent: list[str] = []
+        app.debugger.subscribe(lambda e: sent.append(e.text) if isinstance(e, RawLine) and e.direction == "in" else None)
+        pane.action_edit_watch()  # w
+        await wait_for(pilot, lambda: pane.query_one("#watch-input").has_focus, why="the watch's input")
+        await pilot.press(*"threadIdx.x", "enter")
+        await wait_for(pilot, lambda: pane.watch_error == WARP_TABLES_UNASKED, why="the warp watch's reason")
+        assert "Warp Assert" in str(pane.query_one("#watch-title").render())
+        assert app.debugger.state.lane_watch is not None and app.debugger.state.lane_watch.error == WARP_TABLES_UNASKED
+        pane.action_culprit()  # C
+        line = pane.query_one("#culprit-line")
+        await wait_for(pilot, lambda: str(line.render()) == f"culprit: {WARP_TABLES_UNASKED}", why="the culprit's reason")
+        culprit = app.debugger.state.culprit
+        assert culprit is not None and culprit.lane is None and culprit.reason == WARP_TABLES_UNASKED
+        walked = [line for line in sent if any(c in line for c in ("-cuda-info-lanes", "-cuda-focus-switch", "-data-evaluate"))]
+        assert not walked, walked  # neither listed the lanes nor walked them
         await pilot.press("ctrl+q")
 
 

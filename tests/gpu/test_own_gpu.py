@@ -41,11 +41,14 @@ async def test_the_culprit_lane_of_a_warp_wide_illegal_address(program: str) -> 
         print(f"{program}: {state.stop.exception.name} at {frame.fullname}:{frame.line}, focus {state.focus}, "
               f"faulted lanes {[lane.number for lane in state.lanes if lane.exception]}", flush=True)
         assert find_source(frame.fullname or frame.file, (str(PROGRAMS),)) is not None  # the cache / build dir
-        culprit = await debugger.find_culprit()
-        print(f"{program}: culprit {culprit}", flush=True)
-        assert culprit.lane == 24 and culprit.expression is not None
-        assert debugger.state is state, "the query publishes no state"
-        await debugger.switch_focus(f"lane {culprit.lane}")  # what the Warps pane asks for next
-        assert debugger.state.focus.lane == 24
+        await debugger.find_culprit()  # the Warps pane's C: one state at the culprit lane, its warp watch walked there
+        there = debugger.state
+        assert there is not None and there is not state and there.stop is state.stop
+        culprit = there.culprit
+        print(f"{program}: culprit {culprit}; warp watch {there.lane_watch}", flush=True)
+        assert culprit is not None and culprit.lane == 24 and culprit.expression is not None
+        assert there.focus is not None and there.focus.lane == 24
+        assert there.lane_watch is not None and there.lane_watch.asked == culprit.expression
+        assert dict(there.lane_watch.value)[24] == culprit.values_of(culprit.expression)[24]
     finally:
         await debugger.close()

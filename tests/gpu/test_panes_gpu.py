@@ -90,7 +90,11 @@ async def test_pane_queries_on_real_cuda_gdb(tmp_path):
         assert any(t.current for t in await debugger.threads())
 
         # last: the lane walk moves the focus (the replay answers later reads from before it)
-        watch = dict(await debugger.evaluate_in_lanes("threadIdx.x * 2"))
+        debugger.show_parts(registers=True, threads=True, sass=SASS_AFTER, lanes=True)  # the Warps pane too
+        debugger.watch_lanes("threadIdx.x * 2")
+        walked = await until(lambda: debugger.state.lane_watch, 60, "the stop shown again with its warp watch")
+        assert not walked.error, walked
+        watch = dict(walked.value)
         active = [lane for lane in state.lanes if lane.state == "active"]
         assert watch == {lane.number: str(2 * lane.thread[0]) for lane in active if lane.thread}
         assert debugger.session is not None

@@ -117,7 +117,8 @@ async def test_each_stop_puts_cursor_and_view_on_the_focused_warp():
 
 async def test_culprit_key_at_a_warp_wide_fault_answers_in_one_line():
     """oob.jsonl (all 32 lanes faulted) lacks the lane walk: C still answers with one line (what
-    the walk could not do), and the line is offered at the fault before."""
+    the walk could not do: the culprit of the state the Debugger shows again), and the line is
+    offered at the fault before."""
     pane = WarpsPane()
 
     async def oob(app: PaneApp, replay: Replay) -> None:
@@ -134,6 +135,8 @@ async def test_culprit_key_at_a_warp_wide_fault_answers_in_one_line():
         await wait_for(pilot, lambda: str(line.render()).startswith("culprit: ") and "evaluating" not in str(line.render()),
                        why="the culprit's answer")
         assert "\n" not in str(line.render())
+        found = pane.state.culprit  # the Debugger's answer is the state it shows again
+        assert found is not None and found.lane is None and str(line.render()) == f"culprit: {found.reason}"
 
 
 async def test_a_bump_reuses_the_stops_thread_table():

@@ -1,8 +1,9 @@
 """Shared setup for the CUDA pane tests: a tiny App hosting one pane over a replayed session.
 
 States come from a real Debugger (its StateBuilder) over a replayed reference recording, and a
-QueryPane asks that Debugger; a pane that says what it shows (the Shared pane) is on the screen:
-the Debugger reads it and the states it publishes are given to the pane; commands a recording lacks are filled in by gdbbridge parsers
+QueryPane asks that Debugger; a pane that says what it shows (the Shared pane's pages, the Warps
+pane's watch and culprit) is on the screen: the Debugger reads it, and the states it publishes
+from then on are given to the pane; commands a recording lacks are filled in by gdbbridge parsers
 over the recording's own payloads (e.g. ``info cuda lanes`` through the console for oob.jsonl).
 """
 
@@ -22,7 +23,7 @@ from cudatui.gdbbridge.debugger.events import ConsoleOutput, DebuggerEvent, Phas
 from cudatui.gdbbridge.debugger.status import Phase
 from cudatui.gdbbridge.debugger.steps import RUN, STEPS
 from cudatui.gdbbridge.models import StopEvent, StopState
-from cudatui.tui.messages import FocusRequested
+from cudatui.tui.messages import CulpritAsked, FocusRequested, LanesWatched
 from cudatui.tui.panes.base import QueryPane, StatePane
 from cudatui.tui.panes.shared_memory import SharedMemoryPane
 
@@ -103,7 +104,7 @@ class PaneApp(App[None]):
         self.requests: list[str] = []
         self.ready = False
         self.states: list[StopState] = []
-        self._follows = False
+        self._following = False
 
     def compose(self) -> ComposeResult:
         yield self.pane
@@ -127,13 +128,26 @@ class PaneApp(App[None]):
     def on_shared_memory_pane_shows(self, message: SharedMemoryPane.Shows) -> None:
         """The pane, on the screen here, says which pages it shows: the Debugger reads them, and
         from now on every state it publishes is given to the pane (as the app does)."""
-        if not self._follows:
-            self._follows = True
-            self.replay.debugger.subscribe(lambda e: self.show(e.state) if isinstance(e, StateChanged) else None)
+        self._follow()
         self.replay.debugger.show_shared(message.windows)
 
     def on_focus_requested(self, message: FocusRequested) -> None:
         self.requests.append(message.request)
+
+    def on_warps_pane_lanes_watched(self, message: LanesWatched) -> None:
+        self._follow()
+        self.replay.debugger.watch_lanes(message.expression)
+
+    def on_warps_pane_culprit_asked(self, message: CulpritAsked) -> None:
+        self._follow()
+        self.run_worker(self.replay.debugger.find_culprit(), group="culprit")
+
+    def _follow(self) -> None:
+        """From now on, show the states the Debugger publishes (as the app does): what the pane
+        asked it for comes in the stop it shows again."""
+        if not self._following:
+            self._following = True
+            self.replay.debugger.subscribe(lambda e: self.show(e.state) if isinstance(e, StateChanged) else None)
 
     async def on_unmount(self) -> None:
         await self.replay.close()

@@ -33,6 +33,7 @@ from cudatui.tui.messages import (
     BreakpointToggled, Command, SourceFolderChosen, Condition, DebugFinding, Delete, Enable, Finished, FocusRequested, FrameSelected,
     OpenSource, PostMortem, ValueWanted, VariablesOpened, WatchAdded, WatchRemoved,
 )
+from cudatui.tui.messages import CulpritAsked, LanesWatched
 from cudatui.tui.apps.pane_keys import PaneKeysApp
 from cudatui.tui.apps.layout import SIDE_PANES, Workspace
 from cudatui.tui.panes.base import StatePane
@@ -330,6 +331,11 @@ class DebuggerApp(PaneKeysApp):
             text = f"not in this recording: {exc.message}" if exc.not_recorded else f"cannot print it: {exc.message}"
         if self.is_running and not self.link.quitting:
             self.push_screen(ValueScreen(expression, type_, text))
+    def on_warps_pane_lanes_watched(self, message: LanesWatched) -> None:
+        self.debugger.watch_lanes(message.expression)
+
+    def on_warps_pane_culprit_asked(self, message: CulpritAsked) -> None:
+        self.spawn(self.debugger.find_culprit, "culprit")
 
     def on_console_pane_command(self, message: Command) -> None:
         self.spawn(partial(self.debugger.console_command, message.command), "console")

@@ -271,7 +271,7 @@ class Workspace(Container):
                 self.query_one(f"#{spec.id}").display = spec.id in on_screen
             self.debugger.show_parts(registers=bool(on_screen & {"registers", "disassembly"}),
                                      threads="warps" in on_screen, sass=SASS_AFTER if "disassembly" in on_screen else 0,
-                                     members="locals" in on_screen)
+                                     members="locals" in on_screen, lanes="warps" in on_screen)
             self.debugger.show_shared(self._shared_windows, on_screen="shared" in on_screen)
             in_column = not wide and self.active in COLUMN
             self.query_one("#split-columns").display = wide

@@ -5,30 +5,29 @@ without laying out the screen again.
 
 Each warp is one row whose lane strip shows every lane as active, divergent, inactive or
 faulted (the exception column of ``info cuda lanes``, known for the focused warp). Moving the
-lane cursor and pressing enter switches the CUDA focus to that lane. The warp watch evaluates
-one expression in all lanes of the focused warp after each stop (cached per stop).
+lane cursor and pressing enter switches the CUDA focus to that lane. The warp watch is one
+expression's value in every lane of the focused warp: the pane says the expression, the Debugger
+walks the lanes with each stop while the pane is on the screen and the pane shows the stop's
+``lane_watch``. ``C`` asks the Debugger for the culprit lane of a warp-wide exception; the state it
+then shows is at that lane, with its ``culprit`` and its expression as the warp watch.
 """
 
 from __future__ import annotations
 
 from rich.text import Text
-from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.reactive import reactive
 from textual.widgets import DataTable, Input
 
-from cudatui.gdbbridge import (
-    WARP_TABLES_UNASKED, Culprit, DebuggerQueries, MIError, StopState, ThreadRange, Warp, WarpWatchError, fmt_dim3,
-    warp_tables_unsafe,
-)
+from cudatui.gdbbridge import WARP_TABLES_UNASKED, Answer, Culprit, StopState, ThreadRange, Warp, fmt_dim3, warp_tables_unsafe
 from cudatui.tui.widgets.inline_input import InlineInput
-from cudatui.tui.messages import FocusRequested
+from cudatui.tui.messages import CulpritAsked, FocusRequested, LanesWatched
 
 from cudatui.tui.widgets.lane_strip import LANES, LEGEND, lane_kinds, strip
 
-from .base import InfoLine, PaneTable, QueryPane, sync_rows
+from .base import InfoLine, PaneTable, StatePane, sync_rows
 
 def focused_warp_from_lanes(state: StopState) -> Warp | None:
     """The focused warp rebuilt from its lanes when the warps table is missing."""
@@ -84,7 +83,7 @@ class Foot(Vertical):
             self.parent.keep_focused_row()
 
 
-class WarpsPane(QueryPane):
+class WarpsPane(StatePane):
     """Warps of the focused SM, one lane strip each, and the warp watch.
 
     | Key | Action |
@@ -139,13 +138,8 @@ class WarpsPane(QueryPane):
     watch_expression: reactive[str] = reactive("")
     """The warp-watch expression ("" when none)."""
 
-    def __init__(self, queries: DebuggerQueries | None = None, *, name: str | None = None, id: str | None = None,
-                 classes: str | None = None) -> None:
-        super().__init__(queries, name=name, id=id, classes=classes)
-        self.watch_values: dict[int, str] = {}
-        """Lane -> value of the warp watch at the shown stop."""
-        self.watch_error = ""
-        self._cache: dict[tuple[int, str], dict[int, str]] = {}
+    def __init__(self, *, name: str | None = None, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(name=name, id=id, classes=classes)
         self._warps: list[Warp] = []
         self._follow_focus = False
 
@@ -175,6 +169,23 @@ class WarpsPane(QueryPane):
         """The warp rows shown."""
         return self._warps
 
+    @property
+    def watch_values(self) -> dict[int, str]:
+        """Lane -> value of the warp watch at the stop shown (empty until the Debugger shows them)."""
+        watched = self._watched()
+        return dict(watched.value) if watched is not None and not watched.error else {}
+
+    @property
+    def watch_error(self) -> str:
+        """Why the warp watch has no values at the stop shown ("" when it has, or is to come)."""
+        watched = self._watched()
+        return watched.error if watched is not None else ""
+
+    def _watched(self) -> Answer[tuple[tuple[int, str], ...]] | None:
+        """The stop's warp watch, if it is of the expression shown."""
+        watched = self.state.lane_watch if self.state is not None else None
+        return watched if watched is not None and watched.asked == self.watch_expression else None
+
     def selected_warp(self) -> Warp | None:
         table = self.query_one("#warps-table", DataTable)
         if not self._warps or not 0 <= table.cursor_row < len(self._warps):
@@ -193,7 +204,7 @@ class WarpsPane(QueryPane):
         self._fill_table()
 
     def watch_watch_expression(self) -> None:
-        self._refresh_watch()
+        self._show_watch()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """The lane keys are for the table: left/right edit the watch expression while it is typed."""
@@ -206,27 +217,9 @@ class WarpsPane(QueryPane):
         self.query_one("#watch-input", InlineInput).open(self.watch_expression)
 
     def action_culprit(self) -> None:
+        """Ask the Debugger for the culprit lane; the state it shows next says what it found."""
         self._show_culprit("culprit: evaluating the faulting line in every lane…")
-        self._find_culprit()
-
-    @work(group="culprit", exclusive=True)
-    async def _find_culprit(self) -> None:
-        try:
-            found = await self.queries.find_culprit()
-        except (MIError, WarpWatchError) as exc:
-            text = Text(f"culprit: {exc}", style="red")
-        else:
-            text = culprit_text(found)
-            focused = self.state.focus.lane if self.state is not None and self.state.focus else None
-            moves = found.lane is not None and found.lane != focused
-            if found.expression and moves:  # evaluated in the state the focus move publishes
-                self.set_reactive(WarpsPane.watch_expression, found.expression)
-            elif found.expression:
-                self.watch_expression = found.expression
-            if moves:  # the focus moves to the culprit lane as any focus switch does: one new state
-                self.post_message(FocusRequested(f"lane {found.lane}"))
-        if self.answerable:
-            self._show_culprit(text)
+        self.post_message(CulpritAsked())
 
     def _show_culprit(self, text: str | Text) -> None:
         line = self.query_one("#culprit-line", InfoLine)
@@ -237,6 +230,7 @@ class WarpsPane(QueryPane):
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
         self.watch_expression = event.value.strip()
+        self.post_message(LanesWatched(self.watch_expression))
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         event.stop()
@@ -258,23 +252,20 @@ class WarpsPane(QueryPane):
             self.set_reactive(WarpsPane.lane_cursor, state.focus.lane)
         self._fill_table()
         self._fill_lines()
-        self._refresh_watch()
-        if previous is None or state.stop is not previous.stop:  # what C found holds for its stop only
-            self._show_found(state)
+        if state.lane_watch is not None:  # the expression the Debugger watches (the culprit's, after C)
+            self.set_reactive(WarpsPane.watch_expression, state.lane_watch.asked)
+        self._show_watch()
+        if previous is None or state.stop is not previous.stop or state.culprit is not previous.culprit:
+            self._show_found(state)  # a bump meanwhile leaves "evaluating…" of C until its answer
 
     def _show_found(self, state: StopState) -> None:
-        """A new stop's culprit line: what the Debugger found opening a coredump (its values become
-        the warp watch, as after C), else the offer of C at an exception."""
+        """The culprit line: what the Debugger found (``C``, or opening a coredump), else the offer
+        of C at an exception."""
         found = state.culprit
         if found is None:
             self._show_culprit("C: find the culprit lane" if state.stop.exception else "")
-            return
-        self._show_culprit(culprit_text(found))
-        values = found.values_of(found.expression) if found.expression else {}
-        if found.expression and values:
-            self._cache[(self.place, found.expression)] = values
-            self.watch_expression = found.expression
-            self._refresh_watch()  # the same expression again: no watcher runs
+        else:
+            self._show_culprit(culprit_text(found))
 
     def _fill_table(self) -> None:
         if not self.is_mounted or self.state is None:
@@ -336,37 +327,15 @@ class WarpsPane(QueryPane):
         summary.show(text or "no warp PCs at this stop")
         summary.tooltip = Text("\n").join(groups) if len(groups) > 1 else None
 
-    def _refresh_watch(self) -> None:
+    def _show_watch(self) -> None:
         if not self.is_mounted:
             return
-        state, expression = self.state, self.watch_expression
-        self.watch_error = ""
-        if not expression:
-            self.watch_values = {}
-        elif state is not None and (self.place, expression) in self._cache:
-            self.watch_values = self._cache[(self.place, expression)]
-        elif state is not None and state.in_kernel and self.queries is not None:
-            self.watch_values = {}
-            self._run_watch(self.place, expression)
-        self._show_watch("evaluating…" if expression and not self.watch_values else "")
-
-    @work(group="warp-watch", exclusive=True)
-    async def _run_watch(self, place: int, expression: str) -> None:
-        try:
-            values = dict(await self.queries.evaluate_in_lanes(expression))
-        except (MIError, WarpWatchError) as exc:
-            if self.holds(place):
-                self.watch_error = str(exc)
-                self._show_watch("")
-            return
-        self._cache[(place, expression)] = values
-        if self.holds(place) and self.watch_expression == expression:
-            self.watch_values = values
-            self._show_watch("")
-
-    def _show_watch(self, status: str) -> None:
         title = self.query_one("#watch-title", InfoLine)
         watch = self.query_one("#watch-table", DataTable)
+        state = self.state
+        # the stop lacks the expression's values: the Debugger shows them next (in a kernel)
+        waiting = bool(self.watch_expression) and self._watched() is None and state is not None and state.in_kernel
+        status = "evaluating…" if waiting else ""
         if not self.watch_expression:
             title.show("warp watch: none (w to add)")
         elif self.watch_error:

@@ -7,7 +7,9 @@ watch walks the 32 lanes of that warp with ``-cuda-focus-switch "lane N"`` and
 ``threadIdx.x * 2``, and ``-exec-next`` stops at breakpoint 2 (divergence.cu:23), where only the
 16 even lanes are active. The stand-in answers each request from the stop the front end is at,
 so a walk whose lane switches went out after the step would read the stop after it (where the
-odd lanes cannot be focused); without the lock both tests fail.
+odd lanes cannot be focused); without the lock both tests fail. The walk is the stop's warp watch
+(``Debugger.watch_lanes``: the stop shown again with ``StopState.lane_watch``, and each stop after
+it gathers it too); the last test: the watch said while the Warps pane is hidden, then shown, then cleared.
 """
 
 from __future__ import annotations
@@ -16,11 +18,12 @@ import asyncio
 
 import pytest
 
-from cudatui.gdbbridge.debugger.debugger import Step
+from cudatui.gdbbridge.debugger.debugger import Debugger, Step
+from cudatui.gdbbridge.debugger.events import StateChanged
 from cudatui.gdbbridge.models import StopState
-from cudatui.gdbbridge.session.errors import MIError
 
 from tests.support.debugger_watch import replayed
+from tests.support.wait import until
 from tests.support.paths import RECORDED
 
 RECORDING = RECORDED / "ui_divergence_v1.jsonl.gz"
@@ -44,6 +47,19 @@ async def at_thread_32():
         await debugger.close()
 
 
+def published(debugger: Debugger) -> list[StopState]:
+    """The states ``debugger`` publishes from now on."""
+    states: list[StopState] = []
+    debugger.subscribe(lambda e: states.append(e.state) if isinstance(e, StateChanged) else None)
+    return states
+
+
+def watched(state: StopState) -> dict[int, str]:
+    """The warp watch's values in ``state``."""
+    assert state.lane_watch is not None and state.lane_watch.asked == WATCH and not state.lane_watch.error, state.lane_watch
+    return dict(state.lane_watch.value)
+
+
 def lane_values(state: StopState) -> dict[int, str]:
     """What ``threadIdx.x * 2`` is in each active lane of ``state``'s warp."""
     return {lane.number: str(2 * lane.thread[0]) for lane in state.lanes if lane.state == "active" and lane.thread}
@@ -53,12 +69,15 @@ async def test_a_lane_walk_and_a_step_issued_together_run_one_after_the_other(at
     debugger, watcher, before = at_thread_32
     assert len(lane_values(before)) == 32  # the whole warp is active before the step
     sent_before = len(watcher.sent)
+    states = published(debugger)
 
-    walked, _ = await asyncio.wait_for(asyncio.gather(debugger.evaluate_in_lanes(WATCH), debugger.resume(Step.NEXT)), 20)
+    debugger.watch_lanes(WATCH)  # the walk waits for the lock in a task of its own, then the step in another
+    await asyncio.wait_for(asyncio.ensure_future(debugger.resume(Step.NEXT)), 20)
     after = await watcher.next_stop()
 
-    # the watch read every lane it asked for, at the stop before the step
-    assert dict(walked) == lane_values(before) == {n: str(2 * (32 + n)) for n in range(32)}
+    # the watch read every lane it asked for, at the stop before the step (shown again with them)
+    again = next(state for state in states if state.stop is before.stop)
+    assert watched(again) == lane_values(before) == {n: str(2 * (32 + n)) for n in range(32)}
     # on the wire the walk is one block (no step or other query inside it), then the step
     sent = watcher.sent[sent_before:]
     walk = ["-cuda-info-lanes"] + [c for n in range(32) for c in (f'-cuda-focus-switch "lane {n}"',
@@ -69,19 +88,50 @@ async def test_a_lane_walk_and_a_step_issued_together_run_one_after_the_other(at
     assert after.frame is not None and after.frame.line == 23
     assert after.focus is not None and after.focus.thread == (32, 0, 0)
     assert lane_values(after) == {n: str(2 * (32 + n)) for n in range(0, 32, 2)}
+    assert watched(after) == lane_values(after)  # the stop after it walked the warp too
     assert not [n for n in watcher.notices if n.severity == "error"]
 
 
-async def test_a_walk_issued_after_a_step_waits_for_it_and_is_refused_until_the_stop_is_shown(at_thread_32) -> None:
-    debugger, watcher, _ = at_thread_32
+async def test_a_walk_issued_after_a_step_waits_for_it_and_walks_the_stop_after_it(at_thread_32) -> None:
+    debugger, watcher, before = at_thread_32
+    states = published(debugger)
+    sent_before = len(watcher.sent)
 
-    stepped, refused = await asyncio.wait_for(
-        asyncio.gather(debugger.resume(Step.NEXT), debugger.evaluate_in_lanes(WATCH), return_exceptions=True), 20)
+    step = asyncio.ensure_future(debugger.resume(Step.NEXT))  # takes the lock first
+    debugger.watch_lanes(WATCH)
+    await asyncio.wait_for(step, 20)
     after = await watcher.next_stop()
 
-    assert stepped is None
-    assert isinstance(refused, MIError) and refused.message == "the program is running"
     assert after.stop.breakpoint == 2 and after.frame is not None and after.frame.line == 23
-    # asked again at the new stop, the walk reads that stop's lanes: the 16 even ones
-    assert dict(await asyncio.wait_for(debugger.evaluate_in_lanes(WATCH), 20)) == lane_values(after)
+    # the stop before the step is not walked: the walk reads the new stop's lanes, the 16 even ones
+    assert not [state for state in states if state.stop is before.stop and state.lane_watch is not None]
+    sent = watcher.sent[sent_before:]
+    assert sent.index("-exec-next") < sent.index("-cuda-info-lanes")
+    assert watched(after) == lane_values(after)
     assert len(lane_values(after)) == 16
+
+
+async def test_a_watch_expression_shows_the_stop_again_with_the_lanes_values_while_the_warps_pane_is_shown(
+        at_thread_32) -> None:
+    """No Warps pane on the screen: the expression is kept and nothing is asked. The pane shown:
+    the Debugger walks the lanes and shows the same stop again (one state, a new generation) with
+    the values; the expression cleared, the stop is shown again without them, nothing asked."""
+    debugger, watcher, before = at_thread_32
+    states = published(debugger)
+    sent_before = len(watcher.sent)
+    debugger.show_parts(registers=True, threads=True, lanes=False)
+    debugger.watch_lanes(WATCH)
+    assert debugger.state is before and not states
+
+    debugger.show_parts(registers=True, threads=True, lanes=True)
+    again = await until(lambda: states[0] if states else None, why="the stop shown again")
+    assert len(states) == 1 and again.stop is before.stop and again.focus == before.focus
+    assert again.generation > before.generation and again.variables is before.variables
+    assert watched(again) == lane_values(before)
+    walk = ["-cuda-info-lanes"] + [c for n in range(32) for c in (f'-cuda-focus-switch "lane {n}"',
+                                                                   f'-data-evaluate-expression "{WATCH}"')]
+    assert watcher.sent[sent_before:] == [*walk, '-cuda-focus-switch "lane 0"']
+
+    debugger.watch_lanes("")
+    assert len(states) == 2 and states[1].lane_watch is None and states[1].stop is before.stop
+    assert watcher.sent[sent_before:] == [*walk, '-cuda-focus-switch "lane 0"']
