@@ -58,7 +58,6 @@ from cudatui.gdbbridge.debugger.viewpoint import Viewpoint
 from cudatui.gdbbridge.i18n import tr
 from cudatui.gdbbridge.jobs.ranks import RankJob
 from cudatui.gdbbridge.models import StopState
-from cudatui.gdbbridge.models.cuda import BlockRange, ThreadRange
 from cudatui.gdbbridge.nvml.models import Snapshot
 from cudatui.gdbbridge.outcome import OutputTail
 from cudatui.gdbbridge.session.gdb import GdbSession
@@ -251,14 +250,15 @@ class Debugger:
 
     # -- where the UI looks ----------------------------------------------------------------
 
-    def show_parts(self, *, registers: bool, threads: bool, sass: int = 0) -> None:
-        """The screen shows the registers (the Registers or SASS pane), the warps' lines (the
-        Warps pane) and ``sass`` bytes of SASS after pc (the SASS pane; 0: no SASS), or not: a
-        stop asks gdb only for what is shown (``StopState.unasked`` names what its batch left
-        out; ``StopState.sass`` is None unless shown), and a part shown now that the stop shown
-        lacks is asked at once and the stop shown again with it. Every part of the batch is asked
-        until the UI says."""
-        self._shown.set(registers=registers, threads=threads, sass=sass)
+    def show_parts(self, *, registers: bool, threads: bool, sass: int = 0, blocks: bool = False) -> None:
+        """The screen shows the registers (the Registers or SASS pane), the kernels' thread ranges
+        (the Warps pane's lines, the Focus pane's open block ranges), ``sass`` bytes of SASS
+        after pc (the SASS pane; 0: no SASS) and the block ranges (the Focus pane's open
+        kernels), or not: a stop asks gdb only for what is shown (``StopState.unasked`` names what
+        its batch left out; ``StopState.sass`` and ``blocks`` are None unless shown), and a part
+        shown now that the stop shown lacks is asked at once and the stop shown again with it.
+        Every part of the batch is asked until the UI says."""
+        self._shown.set(registers=registers, threads=threads, sass=sass, blocks=blocks)
 
     def forget_sass(self) -> None:
         """Drop the SASS read so far: the next stop shown with the SASS pane reads it again."""
@@ -314,14 +314,6 @@ class Debugger:
     async def find_culprit(self) -> Culprit:
         """At a warp-wide exception: the lane whose values on the faulting line are out of range."""
         return await self._queries.find_culprit()
-
-    async def blocks(self) -> tuple[BlockRange, ...]:
-        """The coalesced block ranges of every running kernel."""
-        return await self._queries.blocks()
-
-    async def threads(self) -> tuple[ThreadRange, ...]:
-        """The coalesced thread ranges (same pc and line) of every running kernel."""
-        return await self._queries.threads()
 
     async def source_files(self) -> tuple[str, ...]:
         """The program's source files as gdb names them."""

@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import Protocol
 
 from cudatui.gdbbridge.models.culprit import Culprit
-from cudatui.gdbbridge.models.cuda import BlockRange, ThreadRange
 from cudatui.gdbbridge.debugger.varobj import Path, VarNode
 
 
@@ -34,12 +33,6 @@ class DebuggerQueries(Protocol):
         """At a warp-wide exception: the lane whose values on the faulting line are out of range
         and the expressions whose values differ between lanes; the focus stays (the pane asks for
         the move to that lane as a focus switch)."""
-
-    async def blocks(self) -> tuple[BlockRange, ...]:
-        """The coalesced block ranges of every running kernel."""
-
-    async def threads(self) -> tuple[ThreadRange, ...]:
-        """The coalesced thread ranges (same pc and line) of every running kernel."""
 
     async def source_files(self) -> tuple[str, ...]:
         """The program's source files as gdb names them (the libraries loaded so far included)."""

@@ -1,6 +1,6 @@
 """The Debugger's part that answers the on-demand queries a pane asks at a stop
 (:class:`~cudatui.gdbbridge.debugger.queries.DebuggerQueries`): values, variable members, shared
-memory, the warp watch and culprit lane, thread and block ranges, source files, a replay's
+memory, the warp watch and culprit lane, source files, a replay's
 GPU sample. Each holds the Debugger's one lock (gdb's focus and frame are shared) and answers
 clean text; a refusal raises MIError to the pane that asked. A query publishes no state: its
 answer goes to the pane that asked (the culprit search leaves the focus where it was: the pane
@@ -12,8 +12,6 @@ from cudatui.gdbbridge.cuda import warp_watch
 from cudatui.gdbbridge.cuda.culprit import culprit_of
 from cudatui.gdbbridge.cuda.evaluation import evaluate, read_shared
 from cudatui.gdbbridge.models.culprit import Culprit
-from cudatui.gdbbridge.models.cuda import BlockRange, ThreadRange
-from cudatui.gdbbridge.cuda.tables import info, parse_blocks, parse_threads
 from cudatui.gdbbridge.debugger.context import DebuggerContext
 from cudatui.gdbbridge.debugger.state import WARP_TABLES_UNASKED, warp_tables_unsafe
 from cudatui.gdbbridge.debugger.varobj import Path, VarNode
@@ -78,16 +76,6 @@ class StopQueries:
     def _lanes_listable(self) -> None:
         if self.ctx.state is not None and warp_tables_unsafe(self.ctx.state.stop):
             raise warp_watch.WarpWatchError(WARP_TABLES_UNASKED)
-
-    async def blocks(self) -> tuple[BlockRange, ...]:
-        """The coalesced block ranges of every running kernel."""
-        async with self.ctx.lock:
-            return clean(parse_blocks(await info(self.ctx.stopped(), "blocks")))
-
-    async def threads(self) -> tuple[ThreadRange, ...]:
-        """The coalesced thread ranges (same pc and line) of every running kernel."""
-        async with self.ctx.lock:
-            return clean(parse_threads(await info(self.ctx.stopped(), "threads")))
 
     async def source_files(self) -> tuple[str, ...]:
         """The program's source files as gdb names them (the libraries loaded so far included)."""

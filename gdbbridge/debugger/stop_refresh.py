@@ -116,7 +116,8 @@ class StopRefresh:
                                               requery_focus=requery_focus, select=select, threads=new_stop,
                                               leave_out=ctx.leave_out, switch=switch)
             if not new_stop and previous is not None and previous.stop is stop:  # no thread moved since
-                state = replace(state, threads=previous.threads, breakpoint_threads=previous.breakpoint_threads,
+                state = replace(state, threads=previous.threads, threads_error=previous.threads_error,
+                                breakpoint_threads=previous.breakpoint_threads,
                                 culprit=previous.culprit, unasked=state.unasked | (previous.unasked & {"threads"}))
             elif new_stop and stop.reason == "core":
                 state = await self._at_culprit(state)

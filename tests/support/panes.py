@@ -17,11 +17,11 @@ from textual.widget import Widget
 from cudatui.gdbbridge.cuda.tables import parse_lanes_console
 from cudatui.gdbbridge.debugger.config import LaunchConfig
 from cudatui.gdbbridge.debugger.debugger import Debugger
-from cudatui.gdbbridge.debugger.events import ConsoleOutput, DebuggerEvent, PhaseChanged
+from cudatui.gdbbridge.debugger.events import ConsoleOutput, DebuggerEvent, PhaseChanged, StateChanged
 from cudatui.gdbbridge.debugger.status import Phase
 from cudatui.gdbbridge.debugger.steps import RUN, STEPS
 from cudatui.gdbbridge.models import StopEvent, StopState
-from cudatui.tui.messages import FocusRequested
+from cudatui.tui.messages import FocusRequested, RangesOpened
 from cudatui.tui.panes.base import QueryPane, StatePane
 
 from .paths import TRANSCRIPTS
@@ -101,6 +101,9 @@ class PaneApp(App[None]):
         self.requests: list[str] = []
         self.ready = False
         self.states: list[StopState] = []
+        self.ranges: list[tuple[bool, bool]] = []
+        """What the Focus pane said it has open (a kernel, a block range), in order."""
+        self._following = False
 
     def compose(self) -> ComposeResult:
         yield self.pane
@@ -123,6 +126,16 @@ class PaneApp(App[None]):
 
     def on_focus_requested(self, message: FocusRequested) -> None:
         self.requests.append(message.request)
+
+    def on_focus_navigator_ranges_opened(self, message: RangesOpened) -> None:
+        """The Focus pane's open nodes: said to the Debugger as the app says them (the batch's
+        every part shown, as without a screen), and from now on every state it publishes is shown
+        (the stop shown again with its ranges)."""
+        self.ranges.append((message.blocks, message.threads))
+        if not self._following:
+            self._following = True
+            self.replay.debugger.subscribe(lambda e: self.show(e.state) if isinstance(e, StateChanged) else None)
+        self.replay.debugger.show_parts(registers=True, threads=True, blocks=message.blocks)
 
     async def on_unmount(self) -> None:
         await self.replay.close()
