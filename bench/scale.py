@@ -4,7 +4,8 @@ The CUDA tables are the recorded H200 lines of ``inspect.jsonl`` with their rows
 a kernel of gridDim (4096,1,1) x blockDim (256,1,1), one block row per block (the worst case:
 nothing coalesces) and two thread ranges per block (a divergent branch). ``sdata`` is a
 ``@shared float [12288]`` (48 KB) array served in gdb's print format. Everything is fetched
-through a Debugger from the replay stand-in, in a running app at 160x48; a step ends when the
+through a Debugger from the replay stand-in (the ranges as the parts of the stop the navigator
+shows, merged into the stop shown), in a running app at 160x48; a step ends when the
 app has painted it and gone idle.
 """
 
@@ -15,6 +16,7 @@ import asyncio
 import re
 import tempfile
 import time
+from dataclasses import replace
 from pathlib import Path
 from collections.abc import Callable
 
@@ -26,11 +28,12 @@ from cudatui.gdbbridge.cuda.evaluation import SHARED_CHUNK, shared_slice_express
 from cudatui.gdbbridge.cuda.tables import parse_devices, parse_kernels
 from cudatui.gdbbridge.debugger.config import LaunchConfig
 from cudatui.gdbbridge.debugger.debugger import Debugger
-from cudatui.gdbbridge.debugger.events import PhaseChanged
+from cudatui.gdbbridge.debugger.events import DebuggerEvent, PhaseChanged, StateChanged
 from cudatui.gdbbridge.debugger.status import Phase
 from cudatui.gdbbridge.session.mi import BIG_LINE, parse_line
 from cudatui.gdbbridge.models.cuda import CudaFocus
 from cudatui.gdbbridge.models import StopEvent, StopState, Variable
+from cudatui.tui.messages import RangesOpened
 from cudatui.tui.panes.focus import FocusNavigator
 from cudatui.tui.panes.shared_memory import SharedMemoryPane
 
@@ -130,12 +133,26 @@ def state(lines: dict[str, str], shared_count: int) -> StopState:
 class Host(App[None]):
     """The navigator and the shared-memory pane side by side; records when the screen is painted."""
 
-    def __init__(self, debugger: Debugger) -> None:
+    def __init__(self, debugger: Debugger, stop: StopState) -> None:
         super().__init__()
-        self.navigator = FocusNavigator(debugger)
+        self.debugger = debugger
+        self.stop = stop
+        self.navigator = FocusNavigator()
         self.shared = SharedMemoryPane(debugger)
         self.painted_at = 0.0
         self.first_paint = 0.0
+        debugger.subscribe(self._published)
+
+    def on_focus_navigator_ranges_opened(self, message: RangesOpened) -> None:
+        """The navigator opened a kernel or block range: the Debugger reads their ranges (as the app asks)."""
+        self.debugger.show_parts(registers=True, threads=True, blocks=message.blocks)
+
+    def _published(self, event: DebuggerEvent) -> None:
+        """The stop shown again with its ranges: the navigator gets them in the stop it shows."""
+        if isinstance(event, StateChanged):
+            got = event.state
+            self.navigator.show_state(replace(self.stop, generation=got.generation, blocks=got.blocks, threads=got.threads,
+                                              threads_error=got.threads_error, unasked=got.unasked))
 
     def compose(self) -> ComposeResult:
         with Horizontal():
@@ -182,7 +199,7 @@ async def _run(transcript: Path, stop: StopState, pages: int) -> dict[str, list[
                        and not stopped.done() and stopped.set_result(e))
     await debugger.start()
     await asyncio.wait_for(stopped, 30)
-    app = Host(debugger)
+    app = Host(debugger, stop)
     out: dict[str, list[tuple[float, float]]] = {}
     try:
         async with app.run_test(size=SIZE) as pilot:
