@@ -85,6 +85,8 @@ async def test_a_hidden_focus_panes_open_kernel_asks_nothing() -> None:
         await wait_for(pilot, lambda: stopped(app, shown.generation) and app.debugger.state.stop is not first.stop)
         stepped = app.debugger.state
         assert stepped.kernels and stepped.blocks is None and not sent[1:]
+        await wait_for(pilot, lambda: pane.state is stepped)
+        assert pane.query_one(Tree).get_node_at_line(1).is_expanded  # the kernel stays open
 
         app.show_pane("focus")  # shown again: its open kernel's blocks are asked at this stop
         await wait_for(pilot, lambda: app.debugger.state.blocks is not None, why="the stop shown again with its blocks")

@@ -235,6 +235,7 @@ class FocusNavigator(StatePane):
         devices = state.devices or ()
         if not devices and not state.kernels:
             sync_children(tree.root, [Child(Text("no device/kernel tables at this stop", style="dim"), None)])
+            self._say_opened()
             return
         kernels = {d.number: [kernel_child(k) for k in state.kernels if k.device == d.number] for d in devices}
         if devices:
@@ -281,8 +282,9 @@ class FocusNavigator(StatePane):
             self._reopen(child, expanded, state)
 
     def _fill(self, node: TreeNode[FocusTarget], state: StopState) -> None:
-        """The ranges under ``node`` at ``state``: "loading…" until the Debugger shows the stop
-        again with them (this pane says it has the node open)."""
+        """The ranges under ``node`` at ``state``; until the Debugger shows the stop again with
+        them (this pane says it has the node open), "loading…", or the ranges shown before (a node
+        open while the pane was hidden stays open, and its children with it)."""
         target = node.data
         assert target is not None
         rows: list[BlockRange] | list[ThreadRange]
@@ -296,7 +298,8 @@ class FocusNavigator(StatePane):
             rows = [t for t in state.threads
                     if t.kernel == target.kernel and target.blocks and in_range(t.first_block, target.blocks)]
         if loading:
-            sync_children(node, [Child(Text("loading…", style="dim"), None)])
+            if not any(child.data is not None for child in node.children):
+                sync_children(node, [Child(Text("loading…", style="dim"), None)])
             return
         if error:
             sync_children(node, [Child(Text(f"cannot list ranges: {error}", style="red"), None)])
