@@ -45,7 +45,7 @@ _PUBLIC = {
     "cudatui.gdbbridge.jobs.attach": (
         "ProcessInfo", "attach_debugger", "attach_problem", "attached_pid", "process_info",
     ),
-    "cudatui.gdbbridge.debugger.varobj": ("VarNode",),
+    "cudatui.gdbbridge.models.members": ("VarNode", "expandable"),
     "cudatui.gdbbridge.aggregates": ("Aggregate", "decode", "flatten"),
     "cudatui.gdbbridge.debugger.status": ("Phase", "Status"),
     "cudatui.gdbbridge.models": (

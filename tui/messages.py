@@ -114,6 +114,22 @@ class WatchRemoved(Message, namespace="locals_pane"):
 
 
 @dataclass
+class VariablesOpened(Message, namespace="locals_pane"):
+    """The lines open in the Locals tree at the frame shown are ``paths`` (each a local or watch
+    expression, then child names): the Debugger reads their members with the stop."""
+
+    paths: frozenset[tuple[str, ...]]
+
+
+@dataclass
+class ValueWanted(Message, namespace="locals_pane"):
+    """Show the whole value of ``expression`` (of type ``type``), as gdb prints it."""
+
+    expression: str
+    type: str
+
+
+@dataclass
 class Command(Message, namespace="console_pane"):
     """Run ``command`` in gdb's CLI."""
 
@@ -159,6 +175,11 @@ class ActionChosen(Message, namespace="explain_panel"):
 @dataclass
 class Closed(Message, namespace="explain_panel"):
     """The user closed the explanation."""
+
+
+@dataclass
+class FilesWanted(Message, namespace="source_pane"):
+    """Offer the program's source files to open one (the file finder)."""
 
 
 # -- what a widget posts to itself ----------------------------------------------------------------

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import replace
 
 from cudatui.gdbbridge.models.culprit import Culprit
@@ -53,11 +53,12 @@ from cudatui.gdbbridge.debugger.steps import Step
 from cudatui.gdbbridge.debugger.stop_queries import StopQueries
 from cudatui.gdbbridge.debugger.stop_refresh import StopRefresh
 from cudatui.gdbbridge.debugger.targets import Targets
-from cudatui.gdbbridge.debugger.varobj import Path, VariableObjects, VarNode
+from cudatui.gdbbridge.debugger.varobj import VariableObjects
 from cudatui.gdbbridge.debugger.viewpoint import Viewpoint
 from cudatui.gdbbridge.i18n import tr
 from cudatui.gdbbridge.jobs.ranks import RankJob
 from cudatui.gdbbridge.models import StopState
+from cudatui.gdbbridge.models.members import Path
 from cudatui.gdbbridge.nvml.models import Snapshot
 from cudatui.gdbbridge.outcome import OutputTail
 from cudatui.gdbbridge.session.gdb import GdbSession
@@ -250,15 +251,24 @@ class Debugger:
 
     # -- where the UI looks ----------------------------------------------------------------
 
-    def show_parts(self, *, registers: bool, threads: bool, sass: int = 0, blocks: bool = False) -> None:
+    def show_parts(self, *, registers: bool, threads: bool, sass: int = 0, members: bool = False,
+                   blocks: bool = False) -> None:
         """The screen shows the registers (the Registers or SASS pane), the kernels' thread ranges
-        (the Warps pane's lines, the Focus pane's open block ranges), ``sass`` bytes of SASS
-        after pc (the SASS pane; 0: no SASS) and the block ranges (the Focus pane's open
-        kernels), or not: a stop asks gdb only for what is shown (``StopState.unasked`` names what
-        its batch left out; ``StopState.sass`` and ``blocks`` are None unless shown), and a part
-        shown now that the stop shown lacks is asked at once and the stop shown again with it.
-        Every part of the batch is asked until the UI says."""
-        self._shown.set(registers=registers, threads=threads, sass=sass, blocks=blocks)
+        (the Warps pane's lines, the Focus pane's open block ranges), ``sass`` bytes of SASS after
+        pc (the SASS pane; 0: no SASS), the members of the variables opened (the Locals pane) and
+        the block ranges (the Focus pane's open kernels), or not: a stop asks gdb only for what is
+        shown (``StopState.unasked`` names what its batch left out; ``StopState.sass``,
+        ``members`` and ``blocks`` are None unless shown), and a part shown now that the stop
+        shown lacks is asked at once and the stop shown again with it. Every part of the batch is
+        asked until the UI says."""
+        self._shown.set(registers=registers, threads=threads, sass=sass, members=members, blocks=blocks)
+
+    def open_variables(self, paths: Collection[Path]) -> None:
+        """The Locals tree shows ``paths`` opened (a local or watch expression, then child names)
+        at the frame of the stop shown, and no other: while the Locals pane is on the screen each
+        stop in that frame carries their children (``StopState.members``); one opened now is read
+        at once and the stop shown again with it."""
+        self._shown.open_variables(paths)
 
     def forget_sass(self) -> None:
         """Drop the SASS read so far: the next stop shown with the SASS pane reads it again."""
@@ -298,10 +308,6 @@ class Debugger:
     async def evaluate(self, expression: str) -> str:
         """The value of ``expression`` in the focused thread, as gdb prints it."""
         return await self._queries.evaluate(expression)
-
-    async def children(self, path: Path) -> tuple[VarNode, ...]:
-        """The members, elements or pointee of the variable at ``path``."""
-        return await self._queries.children(path)
 
     async def read_shared(self, name: str, start: int, count: int) -> tuple[str, ...]:
         """``count`` elements (rows, for a 2-D array) of shared array ``name`` from ``start``."""

@@ -11,6 +11,7 @@ Each part is a module of :mod:`cudatui.gdbbridge.debugger.parts` with one class:
 lacks it) and ``gather(session, state)`` (its value, asked under the Debugger's lock):
 
 - :mod:`~cudatui.gdbbridge.debugger.parts.sass`: the SASS around pc (the SASS pane).
+- :mod:`~cudatui.gdbbridge.debugger.parts.members`: the members of the variables opened (the Locals pane).
 - :mod:`~cudatui.gdbbridge.debugger.parts.blocks`: the block ranges (the Focus pane's open kernels).
 """
 
@@ -21,6 +22,7 @@ from typing import Any, Protocol
 
 from cudatui.gdbbridge.debugger.context import DebuggerContext
 from cudatui.gdbbridge.debugger.parts.blocks import Blocks
+from cudatui.gdbbridge.debugger.parts.members import OpenedMembers
 from cudatui.gdbbridge.debugger.parts.sass import Sass
 from cudatui.gdbbridge.models import StopState
 from cudatui.gdbbridge.session.gdb import GdbSession
@@ -42,8 +44,9 @@ class OnDemand:
     def __init__(self, ctx: DebuggerContext) -> None:
         self.ctx = ctx
         self.sass = Sass()
+        self.members = OpenedMembers(lambda: ctx.variables)
         self.blocks = Blocks()
-        self._parts: tuple[Part, ...] = (self.sass, self.blocks)
+        self._parts: tuple[Part, ...] = (self.sass, self.members, self.blocks)
 
     def missing(self, state: StopState) -> bool:
         """Whether ``state`` lacks a part the screen shows."""

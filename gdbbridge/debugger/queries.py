@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import Protocol
 
 from cudatui.gdbbridge.models.culprit import Culprit
-from cudatui.gdbbridge.debugger.varobj import Path, VarNode
 
 
 class DebuggerQueries(Protocol):
@@ -19,9 +18,6 @@ class DebuggerQueries(Protocol):
 
     async def evaluate(self, expression: str) -> str:
         """The value of ``expression`` in the focused thread, as gdb prints it."""
-
-    async def children(self, path: Path) -> tuple[VarNode, ...]:
-        """The members, elements or pointee of the variable at ``path`` (opened lazily)."""
 
     async def read_shared(self, name: str, start: int, count: int) -> tuple[str, ...]:
         """``count`` elements (rows, for a 2-D array) of shared array ``name`` from ``start``."""

@@ -12,8 +12,9 @@ hidden pane gets its data when it is shown. Until the UI says anything every par
 Debugger without a screen: tests, benches); a recorded session asks every part at
 every stop (``LaunchConfig.record_every_part``): its replays and followers may show any pane.
 
-The parts beyond the batch (:mod:`~cudatui.gdbbridge.debugger.on_demand`: the SASS around pc ...)
-are said and filled in the same way.
+The parts beyond the batch (:mod:`~cudatui.gdbbridge.debugger.on_demand`: the SASS around pc, the
+members of the variables opened in the Locals tree ...) are said and filled in the same way; a
+line opened or closed in the Locals tree fills the stop shown at once too.
 
 Asked anyway: the registers at a CUDA exception (its errorpc marks the faulting instruction in
 the advice and the SASS pane), the thread table at a breakpoint hit (the threads sitting there).
@@ -21,6 +22,7 @@ the advice and the SASS pane), the thread table at a breakpoint hit (the threads
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import replace
 from typing import Any
 
@@ -31,6 +33,7 @@ from cudatui.gdbbridge.debugger.status import Phase
 from cudatui.gdbbridge.debugger.stop_refresh import StopRefresh
 from cudatui.gdbbridge.models import StopState
 from cudatui.gdbbridge.models.cuda import ThreadRange
+from cudatui.gdbbridge.models.members import Path
 from cudatui.gdbbridge.session.errors import DebuggerGone, MIError
 
 PARTS = frozenset({"registers", "threads"})
@@ -44,31 +47,46 @@ class Shown:
         self.ctx = ctx
         self.refresh = refresh
 
-    def set(self, *, registers: bool, threads: bool, sass: int = 0, blocks: bool = False) -> None:
+    def set(self, *, registers: bool, threads: bool, sass: int = 0, members: bool = False, blocks: bool = False) -> None:
         """The screen shows the registers (the Registers or SASS pane), the kernels' thread table
         (the Warps pane's lines, the Focus pane's open block ranges), ``sass`` bytes of SASS after
-        pc (the SASS pane; 0: none) and the block ranges (the Focus pane's open kernels), or not;
-        a part the stop shown lacks and shown now is asked at once."""
+        pc (the SASS pane; 0: none), the members of the variables opened (the Locals pane) and the
+        block ranges (the Focus pane's open kernels), or not; a part the stop shown lacks and
+        shown now is asked at once."""
         config = self.ctx.config
         everything = bool(config.record) and config.record_every_part  # a recording's replays may show any pane
         shown = {part for part, on in (("registers", registers), ("threads", threads)) if on or everything}
         self.ctx.leave_out = PARTS - shown
         self.refresh.on_demand.sass.after = sass
+        self.refresh.on_demand.members.shown = members
         self.refresh.on_demand.blocks.shown = blocks
         state = self.ctx.state
         if state is not None and (state.unasked - self.ctx.leave_out or self.refresh.on_demand.missing(state)):
             self.ctx.spawn(self._fill(state), "fill")
 
-    async def _fill(self, asked_at: StopState) -> None:
-        """Ask for what the stop ``asked_at`` left out and the screen now shows, and show the stop
-        again with it, unless the program moved, or another state came, meanwhile (a later state
-        was built with the parts the screen shows then)."""
+    def open_variables(self, paths: Collection[Path]) -> None:
+        """The Locals tree shows ``paths`` opened at the stop shown: the children of those it
+        lacks are read at once and the stop shown again with them (and without those closed)."""
+        state = self.ctx.state
+        if state is None:
+            return
+        members = self.refresh.on_demand.members
+        members.open(state, paths)
+        if members.wanted(state):
+            self.ctx.spawn(self._fill(None), "fill")
+
+    async def _fill(self, asked_at: StopState | None) -> None:
+        """Ask for what the stop ``asked_at`` (None: the state shown then) left out and the screen
+        now shows, and show the stop again with it, unless the program moved, or another state
+        came, meanwhile (a later state was built with the parts the screen shows then)."""
         ctx = self.ctx
         async with ctx.lock:
             state, session = ctx.state, ctx.session
-            wanted = asked_at.unasked - ctx.leave_out
+            if state is None or state is not (asked_at or state):
+                return
+            wanted = state.unasked - ctx.leave_out
             on_demand = self.refresh.on_demand
-            if state is not asked_at or session is None or ctx.phase is not Phase.STOPPED or ctx.builder is None \
+            if session is None or ctx.phase is not Phase.STOPPED or ctx.builder is None \
                     or not (wanted or on_demand.missing(state)):
                 return
             changes: dict[str, Any] = {"unasked": state.unasked - wanted}

@@ -1,5 +1,5 @@
 """The Debugger's part that answers the on-demand queries a pane asks at a stop
-(:class:`~cudatui.gdbbridge.debugger.queries.DebuggerQueries`): values, variable members, shared
+(:class:`~cudatui.gdbbridge.debugger.queries.DebuggerQueries`): values, shared
 memory, the warp watch and culprit lane, source files, a replay's
 GPU sample. Each holds the Debugger's one lock (gdb's focus and frame are shared) and answers
 clean text; a refusal raises MIError to the pane that asked. A query publishes no state: its
@@ -14,7 +14,6 @@ from cudatui.gdbbridge.cuda.evaluation import evaluate, read_shared
 from cudatui.gdbbridge.models.culprit import Culprit
 from cudatui.gdbbridge.debugger.context import DebuggerContext
 from cudatui.gdbbridge.debugger.state import WARP_TABLES_UNASKED, warp_tables_unsafe
-from cudatui.gdbbridge.debugger.varobj import Path, VarNode
 from cudatui.gdbbridge.nvml.models import Snapshot
 from cudatui.gdbbridge.nvml.recorded import COMMAND as GPU_SAMPLE, decode as decode_gpu_sample
 from cudatui.gdbbridge.session.errors import MIError
@@ -32,14 +31,6 @@ class StopQueries:
         """The value of ``expression`` in the focused thread, as gdb prints it."""
         async with self.ctx.lock:
             return clean(await evaluate(self.ctx.stopped(), expression))
-
-    async def children(self, path: Path) -> tuple[VarNode, ...]:
-        """The members, elements or pointee of the variable at ``path`` (a local or watch
-        expression, then child names), through gdb's variable objects."""
-        async with self.ctx.lock:
-            self.ctx.stopped()
-            assert self.ctx.variables is not None
-            return clean(await self.ctx.variables.children(path))
 
     async def read_shared(self, name: str, start: int, count: int) -> tuple[str, ...]:
         """``count`` elements (rows, for a 2-D array) of shared array ``name`` from ``start``."""

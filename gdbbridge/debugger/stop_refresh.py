@@ -126,7 +126,7 @@ class StopRefresh:
             if ctx.variables is not None:
                 await ctx.variables.follow(state)
             watches = await self._watch_values(state)
-            state = await self.on_demand.filled(state)
+            state = await self.on_demand.filled(replace(state, watches=watches))
             if new_stop and not held:
                 host, note = await self._host_behind(state, live)
             elif previous is not None and (held or previous.stop is stop):  # the host cannot have moved
@@ -227,7 +227,8 @@ class StopRefresh:
             watches = tuple(Variable(w, "<not stopped>") for w in ctx.watches)
         else:
             watches = await self._watch_values(ctx.state)
-        self._publish(clean(ctx.builder.bump(ctx.state, watches=watches)))
+        state = ctx.builder.bump(ctx.state, watches=watches)
+        self._publish(clean(await self.on_demand.filled(state) if ctx.phase is Phase.STOPPED else state))
 
     # -- what a stop gathers beside the batch ----------------------------------------------
 

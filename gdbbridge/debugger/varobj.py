@@ -4,8 +4,9 @@ A tree node is named by its *path*: the root expression (a local's name or a wat
 then the ``exp`` of each child gdb listed on the way down (a member ``x``, an index ``3``, a
 pointee ``*p``). :class:`VariableObjects` creates a root varobj (``-var-create``) the first time a
 node under it is opened and lists children (``-var-list-children``) only when asked, caching
-both. Nothing is sent until something is opened, so a stop costs no varobj command unless the
-user opened a node.
+both; the Locals pane's part of a stop (:mod:`~cudatui.gdbbridge.debugger.parts.members`) asks
+for the lines opened in its tree. Nothing is sent until something is opened, so a stop costs no
+varobj command unless the user opened a node.
 
 Varobjs are bound to the frame they were made in. :meth:`VariableObjects.follow` is called with
 each new state: in the same frame (function, depth, selected level, CUDA thread) the varobjs are
@@ -16,39 +17,18 @@ are deleted (``-var-delete``), so none outlive their frame. C++ access groups (`
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 from collections.abc import Hashable
 
 from cudatui.gdbbridge.convert import to_int
 from cudatui.gdbbridge.models import StopState
+from cudatui.gdbbridge.models.members import Path, VarNode
 from cudatui.gdbbridge.session.errors import DebuggerGone, MIError
 from cudatui.gdbbridge.session.gdb import GdbSession
 from cudatui.gdbbridge.session.mi import Flag
 
-Path = tuple[str, ...]
-"""A node: the root expression, then the ``exp`` of each child on the way down."""
-
 _ACCESS = {"public", "private", "protected"}
-
-
-@dataclass(frozen=True)
-class VarNode:
-    """One member, element or pointee of an opened variable, as gdb's varobj shows it.
-
-    ``value`` is empty for an aggregate (open it); ``children`` is how many it has (0: a leaf);
-    ``in_scope`` is False once gdb says the variable is out of scope at the stop shown."""
-
-    path: Path
-    value: str
-    type: str = ""
-    children: int = 0
-    in_scope: bool = True
-
-    @property
-    def name(self) -> str:
-        """What the tree shows: the member name, the index, ``*p``."""
-        return self.path[-1]
 
 
 def frame_key(state: StopState) -> Hashable:

@@ -18,6 +18,7 @@ from cudatui.gdbbridge.models.host import HostStack
 from cudatui.gdbbridge.outcome import StopNotes
 from cudatui.gdbbridge.models.culprit import Culprit
 from cudatui.gdbbridge.models.answers import Answer
+from cudatui.gdbbridge.models.members import Path, VarNode
 from cudatui.gdbbridge.models.cuda import (
     BlockRange, CudaException, CudaFocus, Device, Instruction, Kernel, Lane, ThreadRange, Warp,
 )
@@ -309,6 +310,10 @@ class StopState:
     blocks: Answer[tuple[BlockRange, ...]] | None = None
     """The coalesced block ranges of every running kernel, gathered while the Focus pane on the
     screen has a kernel open (None: not asked at this stop; :mod:`cudatui.gdbbridge.debugger.parts.blocks`)."""
+    members: tuple[tuple[Path, Answer[tuple[VarNode, ...]]], ...] | None = None
+    """The children of each line opened in the Locals tree that this stop shows, in tree order,
+    read while the Locals pane is on the screen (None: not asked at this stop;
+    :mod:`cudatui.gdbbridge.debugger.parts.members`)."""
     unasked: frozenset[str] = frozenset()
     """What the stop's batch left out because no pane on the screen shows it (``"registers"``,
     ``"threads"``: see :data:`~cudatui.gdbbridge.debugger.shown.PARTS`); the Debugger asks for it

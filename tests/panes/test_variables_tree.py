@@ -2,7 +2,8 @@
 a struct, a nested struct, an array and a pointer to a struct opened with the keys and the mouse,
 kept open across stops with what changed highlighted, 14 locals all reachable at 80x24 with a
 watch added, an optimized-out local said in words, a long value elided and shown whole with v;
-and no varobj left behind when the frame changes."""
+no varobj left behind when the frame changes; a line opened read by the Debugger, which shows the
+stop again with its members, and nothing read while the tree is hidden."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from pathlib import Path
 import pytest
 from textual.widgets import Input
 
+from cudatui.gdbbridge import RawLine
 from cudatui.tui.apps.debugger_app import DebuggerApp
 from cudatui.tui.messages import WatchAdded
 from cudatui.tui.panes.locals import LocalsPane
@@ -28,6 +30,7 @@ OPTIMIZED = C_SOURCES / "app" / "optimized.c"
 FIRST = marked_line(VARS, "/* FIRST */")
 SECOND = marked_line(VARS, "/* SECOND */")
 MANY = marked_line(VARS, "/* MANY */")
+END = marked_line(VARS, "/* END */")
 
 
 @pytest.fixture(scope="module")
@@ -44,6 +47,14 @@ async def cursor_to(pilot, app: DebuggerApp, key: str) -> None:
     node = next(n for n in tree.lines() if ".".join(n.data.path) == key)
     tree.move_cursor(node)
     await pilot.pause()
+
+
+def sent(app: DebuggerApp, command: str) -> list[str]:
+    """The ``command`` lines the Debugger sends from now on."""
+    lines: list[str] = []
+    app.debugger.subscribe(lambda e: lines.append(e.text) if isinstance(e, RawLine) and e.direction == "in"
+                           and command in e.text else None)
+    return lines
 
 
 async def test_structs_arrays_and_pointers_open_with_the_keys_and_stay_open(vars_program: Path) -> None:
@@ -166,3 +177,37 @@ async def test_varobjs_are_deleted_when_the_frame_changes(vars_program: Path) ->
         assert app.debugger.variables.roots == ()
         answer = await app.debugger.session.command("-var-update", "*")
         assert answer.get("changelist") in ([], None), "a varobj of main outlived its frame"
+
+
+async def test_a_line_opened_comes_with_the_stop_shown_again_and_a_hidden_tree_reads_nothing(vars_program: Path) -> None:
+    app = DebuggerApp(gdb_config(vars_program, f"vars.c:{FIRST}", f"vars.c:{MANY}", f"vars.c:{END}"))
+    async with app.run_test(size=(80, 24)) as pilot:  # Locals is a tab: on the screen first
+        await stopped_at(pilot, app, FIRST)
+        listed, created = sent(app, "-var-list-children"), sent(app, "-var-create")
+        first = app.debugger.state
+        assert first.members is None and listed == []
+        await cursor_to(pilot, app, "frame")
+        await pilot.press("right")
+        await wait_for(pilot, lambda: "frame.corner" in tree_rows(app), why="the members of frame")
+        again = app.debugger.state
+        assert again.stop is first.stop and again.generation > first.generation, "not the same stop shown again"
+        assert [path for path, _ in again.members] == [("frame",)]
+        assert [n.name for n in dict(again.members)[("frame",)].value] == ["corner", "size", "label"]
+        assert len(listed) == 1 and len(created) == 1
+
+        app.show_pane("console")  # the tree is hidden; frame stays open in it
+        await wait_for(pilot, lambda: not app.query_one(LocalsPane).display, why="Locals hidden")
+        app.query_one("#source-view").focus()
+        await pilot.press("c")
+        await stopped_at(pilot, app, MANY)  # another frame: the varobjs of main are deleted
+        await pilot.press("c")
+        await stopped_at(pilot, app, END)  # main again, frame open in its tree
+        await wait_for(pilot, lambda: not app.debugger.busy, why="the stop's refresh")
+        await app.workers.wait_for_complete()
+        end = app.debugger.state
+        assert end.members is None and len(listed) == 1 and len(created) == 1, "a hidden tree read its lines"
+
+        app.show_pane("locals")
+        await wait_for(pilot, lambda: "frame.corner" in tree_rows(app), why="frame opened again when shown")
+        assert app.debugger.state.stop is end.stop and [p for p, _ in app.debugger.state.members] == [("frame",)]
+        assert len(listed) == 2 and len(created) == 2

@@ -20,7 +20,7 @@ from textual.worker import Worker, WorkerState
 
 from cudatui.gdbbridge import (
     BreakpointSpec, ConsoleOutput, Debugger, DebuggerEvent, LaunchConfig, Notice, PhaseChanged, ProgramText,
-    QueriesFailed, RawLine, SanitizerRequest, StartupFailed, StateChanged, Step, StopState, clean,
+    MIError, QueriesFailed, RawLine, SanitizerRequest, StartupFailed, StateChanged, Step, StopState, clean,
     debug_breakpoint_for, explain_all, tr,
 )
 from cudatui.tui.widgets.footer import KeyBar
@@ -31,7 +31,7 @@ from cudatui.tui.screens.goto_focus import GotoFocusScreen
 from cudatui.tui.screens.help import HelpScreen, key_commands, key_sections
 from cudatui.tui.messages import (
     BreakpointToggled, Command, SourceFolderChosen, Condition, DebugFinding, Delete, Enable, Finished, FocusRequested, FrameSelected,
-    OpenSource, PostMortem, WatchAdded, WatchRemoved,
+    OpenSource, PostMortem, ValueWanted, VariablesOpened, WatchAdded, WatchRemoved,
 )
 from cudatui.tui.apps.pane_keys import PaneKeysApp
 from cudatui.tui.apps.layout import SIDE_PANES, Workspace
@@ -42,6 +42,7 @@ from cudatui.tui.panes.gpu_stats import GpuStatsPane
 from cudatui.tui.panes.output import OutputPane
 from cudatui.tui.panes.source import SourcePane
 from cudatui.tui.panes.status import StatusBar
+from cudatui.tui.widgets.value_screen import ValueScreen
 
 EXPLAIN_CHARS = 64 * 1024
 """Characters of the program's output that explain reads (its end: the error a program dies of
@@ -314,6 +315,21 @@ class DebuggerApp(PaneKeysApp):
 
     def on_locals_pane_watch_removed(self, message: WatchRemoved) -> None:
         self.spawn(partial(self.debugger.remove_watch, message.expression), "watch")
+
+    def on_locals_pane_variables_opened(self, message: VariablesOpened) -> None:
+        self.debugger.open_variables(message.paths)
+
+    def on_locals_pane_value_wanted(self, message: ValueWanted) -> None:
+        self.spawn(partial(self._show_value, message.expression, message.type), "value")
+
+    async def _show_value(self, expression: str, type_: str) -> None:
+        """The whole value of ``expression`` as gdb prints it, in a dialog (or why there is none)."""
+        try:
+            text = await self.debugger.evaluate(expression)
+        except MIError as exc:
+            text = f"not in this recording: {exc.message}" if exc.not_recorded else f"cannot print it: {exc.message}"
+        if self.is_running and not self.link.quitting:
+            self.push_screen(ValueScreen(expression, type_, text))
 
     def on_console_pane_command(self, message: Command) -> None:
         self.spawn(partial(self.debugger.console_command, message.command), "console")

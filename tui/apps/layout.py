@@ -284,7 +284,7 @@ class Workspace(Container):
         self.debugger.show_parts(registers=bool(on_screen & {"registers", "disassembly"}),
                                  threads="warps" in on_screen or threads,
                                  sass=SASS_AFTER if "disassembly" in on_screen else 0,
-                                 blocks=blocks)
+                                 members="locals" in on_screen, blocks=blocks)
 
     def on_focus_navigator_ranges_opened(self, message: RangesOpened) -> None:
         message.stop()

@@ -19,7 +19,7 @@ from cudatui.gdbbridge import (
     Debugger, GpuSample, NvmlUnavailable, RecordedSource, Sampler, Snapshot, clean, find_device,
 )
 from cudatui.tui.messages import Sampled, Unavailable
-from .base import sync_rows
+from .base import PaneTable, sync_rows
 
 STYLES = {"ok": "green", "warn": "yellow", "high": "bold red", "na": "dim"}
 """Rich style per level."""
@@ -200,7 +200,7 @@ class GpuStatsPane(Widget, can_focus=False):
                 "Processes (PIDs as NVML sees them: they can differ inside containers)",
                 id="pid-note",
             )
-            yield DataTable(id="processes", cursor_type="none", zebra_stripes=True)
+            yield PaneTable(id="processes", cursor_type="none", zebra_stripes=True)  # cells painted before a column widens are painted again
 
     def on_mount(self) -> None:
         self.query_one("#stats").display = False

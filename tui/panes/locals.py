@@ -1,21 +1,22 @@
 """Locals and watch expressions as one tree: values, types, address spaces, what changed since
-the last stop; structs, arrays, pointers and C++ objects opened lazily (gdb variable objects)."""
+the last stop; structs, arrays, pointers and C++ objects opened lazily (gdb variable objects,
+read by the Debugger with the stop: the pane says which lines are open, and shows the snapshot)."""
 
 from __future__ import annotations
 
-from textual import on, work
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import Input, Tree
 from textual.widgets.tree import TreeNode
 
-from cudatui.gdbbridge import DebuggerQueries, MIError, StopState, Variable, VarNode, short_name
+from cudatui.gdbbridge import Answer, StopState, VarNode, expandable, short_name
 from cudatui.tui.widgets.inline_input import InlineInput
-from cudatui.tui.messages import WatchAdded, WatchRemoved
+from cudatui.tui.messages import ValueWanted, VariablesOpened, WatchAdded, WatchRemoved
 from cudatui.tui.widgets.value_screen import ValueScreen
 
-from .base import QueryPane, same_stop
-from .variables_tree import NAME_WIDTH, Row, VariablesTree, expandable, label, value_words
+from .base import StatePane, same_stop
+from .variables_tree import NAME_WIDTH, Row, VariablesTree, label, value_words
 
 WATCHES = "Watch expressions (w adds one, delete removes it)"
 
@@ -41,8 +42,12 @@ def stale_registers(state: StopState | None) -> bool:
             and any("@register" in v.type for v in state.variables))
 
 
-class LocalsPane(QueryPane):
+class LocalsPane(StatePane):
     """The selected frame's locals and arguments, then the watch expressions, as a tree.
+
+    The tree shows the stop's snapshot only: its locals, its watches and the members of the lines
+    opened (``StopState.members``). Opening or closing a line says which lines are open in this
+    frame (:class:`VariablesOpened`); the Debugger reads their members and shows the stop again.
 
     | Key | Action |
     | :- | :- |
@@ -68,17 +73,18 @@ class LocalsPane(QueryPane):
     LocalsPane > Input { height: 1; border: none; padding: 0 1; }
     """
 
-    def __init__(self, queries: DebuggerQueries | None = None, *, name: str | None = None, id: str | None = None,
-                 classes: str | None = None) -> None:
-        super().__init__(queries, name=name, id=id, classes=classes)
+    def __init__(self, *, name: str | None = None, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(name=name, id=id, classes=classes)
         self._lines: dict[tuple[str, tuple[str, ...]], TreeNode[Row]] = {}
-        self._opened: dict[object, set[tuple[str, tuple[str, ...]]]] = {}
-        """Per frame (function, level): the lines the user opened, opened again at each stop."""
+        self._opened: dict[object, set[tuple[str, ...]]] = {}
+        """Per frame (function, level, depth): the paths the user opened (what the pane says in
+        :class:`VariablesOpened`; the stop carries the members of those it shows)."""
         self._last: dict[tuple[str, tuple[str, ...]], tuple[int, str, str]] = {}
-        """Per line: the generation it was last shown at, its value then, its value before that."""
+        """Per line: the place it was last shown at, its value then, its value before that."""
         self._frame: object = None
         self._quiet: set[int] = set()
-        """The nodes the pane opened itself (their NodeExpanded is not the user's)."""
+        """The nodes the pane opened or closed itself (their NodeExpanded or NodeCollapsed is not
+        the user's)."""
 
     def compose(self) -> ComposeResult:
         yield VariablesTree(id="locals-tree")
@@ -87,10 +93,6 @@ class LocalsPane(QueryPane):
     @property
     def tree(self) -> VariablesTree:
         return self.query_one(VariablesTree)
-
-    @property
-    def generation(self) -> int:
-        return self.state.generation if self.state is not None else -1
 
     # -- what is shown -------------------------------------------------------------------------
 
@@ -110,53 +112,72 @@ class LocalsPane(QueryPane):
         return out
 
     def _changed(self, key: tuple[str, tuple[str, ...]], value: str) -> bool:
-        """Whether ``value`` differs from the line's value at an earlier stop in this frame."""
-        generation = self.generation
+        """Whether ``value`` differs from the line's value at an earlier place in this frame (the
+        same stop shown again keeps what changed at it)."""
+        place = self.place
         seen = self._last.get(key)
-        before = value if seen is None else seen[2] if seen[0] == generation else seen[1]
-        self._last[key] = (generation, value, before)
+        before = value if seen is None else seen[2] if seen[0] == place else seen[1]
+        self._last[key] = (place, value, before)
         return before != value
 
     def render_state(self, state: StopState, previous: StopState | None) -> None:
-        if same_stop(state, previous):
-            assert previous is not None
-            if state.watches != previous.watches:  # a watch added or removed at this stop
-                locals_ = [n.data for n in self.tree.root.children if n.data is not None and n.data.kind == "local"]
-                self._show_top(locals_, self._watch_rows(state.watches))
-            return
+        if same_stop(state, previous) and previous is not None and state.watches == previous.watches \
+                and state.members == previous.members:
+            return  # a bump that changes nothing here (breakpoints, notes)
         frame = (state.frame.func if state.frame else None, state.selected_frame, len(state.frames))
         if frame != self._frame:
             self._frame, self._last = frame, {}
         rows = [Row("local", "local", (v.name,), v.value, v.type, expandable(v.value, v.type), v.is_arg,
                     changed=self._changed(("local", (v.name,)), v.value)) for v in state.variables]
-        self._show_top(rows, self._watch_rows(state.watches))
+        watches = [Row("watch", "watch", (w.name,), w.value, w.type, expandable(w.value, w.type),
+                       changed=self._changed(("watch", (w.name,)), w.value)) for w in state.watches]
+        self._show(state, rows, watches)
 
-    def _watch_rows(self, watches: tuple[Variable, ...]) -> list[Row]:
-        return [Row("watch", "watch", (w.name,), w.value, w.type, expandable(w.value, w.type),
-                    changed=self._changed(("watch", (w.name,)), w.value)) for w in watches]
-
-    def _show_top(self, locals_: list[Row], watches: list[Row]) -> None:
+    def _show(self, state: StopState, locals_: list[Row], watches: list[Row]) -> None:
         """The top lines: the locals (or why there are none), then the watch heading and its
-        watches (diffed by key)."""
+        watches (diffed by key); under each line opened, its members at this stop."""
         tree = self.tree
         width = min(NAME_WIDTH, max([len(r.name) + 6 * r.is_arg for r in locals_ + watches] or [0]))
-        none = no_locals(self.state) if not locals_ else None
+        none = no_locals(state) if not locals_ else None
         top = locals_ or ([Row("note", "frame", ("none",), none)] if none else [])
-        if locals_ and stale_registers(self.state):
+        if locals_ and stale_registers(state):
             top = [*top, Row("note", "frame", ("stale",), STALE_REGISTERS)]
+        members = dict(state.members or ())
         with self.app.batch_update():
             self._sync(tree.root, top + ([Row("section", "watch", (WATCHES,))] if watches else []), width)
+            self._show_members(tree.root, members)
             if watches:
                 section = self._lines[("watch", (WATCHES,))]
                 self._sync(section, watches, width)
                 self._expand(section)
-        for key in list(self._opened.get(self._frame, ())):
-            node = self._lines.get(key)
-            if len(key[1]) == 1 and node is not None and node.data is not None and node.data.expandable:
-                self._open(node, node.data, expand=True)
+                self._show_members(section, members)
+
+    def _show_members(self, parent: TreeNode[Row], members: dict[tuple[str, ...], Answer[tuple[VarNode, ...]]]) -> None:
+        """Open each line under ``parent`` whose members the stop holds, with them; close the others."""
+        for node in parent.children:
+            row = node.data
+            if row is None or row.kind in ("section", "note"):
+                continue
+            answer = members.get(row.path) if row.expandable else None
+            if answer is None:
+                if node.is_expanded:
+                    self._quiet.add(id(node))
+                    node.collapse()
+                if node.children:
+                    self._sync(node, [], 0)
+                continue
+            rows = [Row("member", row.root, c.path, c.value, c.type, c.children > 0, in_scope=c.in_scope,
+                        changed=c.in_scope and self._changed((row.root, c.path), c.value)) for c in answer.value]
+            if not rows:
+                why = ("not in this recording (a replay answers only what was asked when it was recorded)"
+                       if answer.not_recorded else f"cannot open: {answer.error}" if answer.error else "no members")
+                rows = [Row("note", row.root, (*row.path, "·"), why)]
+            self._sync(node, rows, min(NAME_WIDTH, max(len(r.name) for r in rows)))
+            self._expand(node)
+            self._show_members(node, members)
 
     def _expand(self, node: TreeNode[Row]) -> None:
-        """Open ``node`` for the user (not as the user: no read follows)."""
+        """Open ``node`` for the user (not as the user: nothing is said)."""
         if not node.is_expanded:
             self._quiet.add(id(node))
             node.expand()
@@ -189,51 +210,27 @@ class LocalsPane(QueryPane):
     @on(Tree.NodeExpanded)
     def _expanded(self, event: Tree.NodeExpanded[Row]) -> None:
         event.stop()
-        row = event.node.data
         if id(event.node) in self._quiet:
             self._quiet.discard(id(event.node))
             return
-        if row is None or row.kind in ("section", "note"):
-            return
-        self._opened.setdefault(self._frame, set()).add(row.key)
-        self._open(event.node, row)
+        row = event.node.data
+        if row is not None and row.kind not in ("section", "note"):
+            self._say_opened(row.path, True)
 
     @on(Tree.NodeCollapsed)
     def _collapsed(self, event: Tree.NodeCollapsed[Row]) -> None:
         event.stop()
+        if id(event.node) in self._quiet:
+            self._quiet.discard(id(event.node))
+            return
         if event.node.data is not None:
-            self._opened.get(self._frame, set()).discard(event.node.data.key)
+            self._say_opened(event.node.data.path, False)
 
-    def _open(self, node: TreeNode[Row], row: Row, expand: bool = False) -> None:
-        if self.queries is None or self.state is None:
-            self._fill(node, row, [Row("note", row.root, (*row.path, "?"), "nothing to open: no debugger")], expand)
-            return
-        self._read(node, row, self.generation, expand)
-
-    @work(group="locals-open")
-    async def _read(self, node: TreeNode[Row], row: Row, generation: int, expand: bool) -> None:
-        assert self.queries is not None
-        try:
-            children: tuple[VarNode, ...] | None = await self.queries.children(row.path)
-            why = "no members" if not children else ""
-        except MIError as exc:
-            children = None
-            why = ("not in this recording (a replay answers only what was asked when it was recorded)"
-                   if exc.not_recorded else f"cannot open: {exc.message}")
-        if not self.holds(generation) or self._lines.get(row.key) is not node:
-            return
-        rows = [Row("member", row.root, c.path, c.value, c.type, c.children > 0, in_scope=c.in_scope,
-                    changed=c.in_scope and self._changed((row.root, c.path), c.value)) for c in children or ()]
-        self._fill(node, row, rows or [Row("note", row.root, (*row.path, "·"), why)], expand)
-
-    def _fill(self, node: TreeNode[Row], row: Row, rows: list[Row], expand: bool) -> None:
-        self._sync(node, rows, min(NAME_WIDTH, max(len(r.name) for r in rows)))
-        if expand:
-            self._expand(node)
-        for key in list(self._opened.get(self._frame, ())):
-            child = self._lines.get(key)
-            if child is not None and child.parent is node and child.data is not None and child.data.expandable:
-                self._open(child, child.data, expand=True)
+    def _say_opened(self, path: tuple[str, ...], opened: bool) -> None:
+        """The user opened or closed the line at ``path``: say which lines are open in this frame."""
+        paths = self._opened.setdefault(self._frame, set())
+        (paths.add if opened else paths.discard)(path)
+        self.post_message(VariablesOpened(frozenset(paths)))
 
     # -- keys ----------------------------------------------------------------------------------
 
@@ -243,20 +240,10 @@ class LocalsPane(QueryPane):
         if row is None or row.kind == "section":
             return
         words, _ = value_words(row)
-        if row.kind in ("local", "watch") and not row.value and self.queries is not None:
-            self._show_whole(row)
+        if row.kind in ("local", "watch") and not row.value:  # an aggregate: gdb prints it whole
+            self.post_message(ValueWanted(row.path[0], row.type))
             return
         self.app.push_screen(ValueScreen(" › ".join(row.path), row.type, words))
-
-    @work(group="locals-value")
-    async def _show_whole(self, row: Row) -> None:
-        assert self.queries is not None
-        try:
-            text = await self.queries.evaluate(row.path[0])
-        except MIError as exc:
-            text = f"not in this recording: {exc.message}" if exc.not_recorded else f"cannot print it: {exc.message}"
-        if self.answerable:
-            self.app.push_screen(ValueScreen(row.path[0], row.type, text))
 
     def action_open_line(self) -> None:
         self.tree.action_open()

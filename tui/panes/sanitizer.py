@@ -24,7 +24,7 @@ from cudatui.gdbbridge import (
 from cudatui.tui.messages import DebugFinding, Finished, OpenSource, PostMortem
 from cudatui.tui.widgets.race_side import RaceSideScreen, side_text
 
-from .base import InfoLine
+from .base import InfoLine, PaneTable
 
 _COLUMNS = (("count", "Count"), ("what", "What"), ("where", "Where"), ("launch", "Launched from"), ("kernel", "Kernel"),
             ("blocks", "Blocks"), ("threads", "Threads"), ("tool", "Tool"))
@@ -173,7 +173,7 @@ class SanitizerPane(Widget):
 
     def compose(self) -> ComposeResult:
         yield InfoLine(self.status, id="sanitizer-status")
-        table: DataTable[str] = DataTable(cursor_type="row", zebra_stripes=True, id="sanitizer-table")
+        table: PaneTable[str] = PaneTable(cursor_type="row", zebra_stripes=True, id="sanitizer-table")
         for key, label in _COLUMNS:
             table.add_column(label, key=key)
         yield table

@@ -10,19 +10,18 @@ from pathlib import Path
 
 from rich.syntax import Syntax
 from rich.text import Text
-from textual import on, work
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.reactive import reactive
 from textual.widgets import Input
 
 from cudatui.gdbbridge import (
-    Breakpoint, DebuggerQueries, MIError, StopState, clean, find_source, missing_reason, no_source_lines,
+    Breakpoint, StopState, find_source, missing_reason, no_source_lines,
     read_source, short_name, tr,
 )
-from cudatui.tui.widgets.file_finder import FileFinder
 from cudatui.tui.widgets.inline_input import InlineInput
-from cudatui.tui.messages import BreakpointToggled, GutterClicked, SourceFolderChosen
+from cudatui.tui.messages import BreakpointToggled, FilesWanted, GutterClicked, SourceFolderChosen
 from cudatui.tui.widgets.source_search import Search, find_matches, shorten_left
 from cudatui.tui.widgets.source_view import SourceView
 
@@ -106,8 +105,6 @@ class SourcePane(StatePane):
         self._search_dirs = search_dirs
         """Where files are looked for: the Debugger's config says (D adds a folder)."""
         self.recorded = recorded
-        self.queries: DebuggerQueries | None = None
-        """Where the file finder asks for the program's source files (the app's Debugger)."""
         self._cache: dict[Path, list[Text]] = {}
         self._asking = ""
         """What the input asks for: "search" or "line"."""
@@ -349,25 +346,10 @@ class SourcePane(StatePane):
         self._show_title()
 
     def action_open_file(self) -> None:
-        if self.queries is None:
-            self.app.notify("no debugger to ask for the program's files", severity="warning")
-            return
-        self._list_files()
+        self.post_message(FilesWanted())
 
-    @work(group="source-files", exclusive=True)
-    async def _list_files(self) -> None:
-        assert self.queries is not None
-        try:
-            files = await self.queries.source_files()
-        except MIError as exc:
-            self.app.notify(clean(f"the program's source files: {exc.message}"), severity="warning", markup=False)
-            return
-        if not files:
-            self.app.notify("gdb knows no source file of this program (built without -g?)", severity="warning")
-            return
-        self.app.push_screen(FileFinder(files), self._found)
-
-    def _found(self, path: str | None) -> None:
+    def open_found(self, path: str | None) -> None:
+        """Show ``path``, the file the finder chose (None: none was)."""
         if path:
             self.open(path, None)
             self.view.focus()

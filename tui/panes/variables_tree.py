@@ -61,18 +61,6 @@ def storage_space(type_text: str) -> str | None:
     return spaces[-1] if spaces else None
 
 
-def expandable(value: str, type_text: str) -> bool:
-    """Whether a local or watch has members, elements or a pointee to open: an aggregate (gdb
-    gives no simple value), an array or a pointer (not a function pointer, not null)."""
-    if value.startswith("<") and value.endswith(">"):
-        return False
-    words = type_text.replace("@", " @").split()
-    if not value or type_text.rstrip().endswith("]") or value.startswith("{"):
-        return True
-    return "*" in type_text and "(*)(" not in type_text.replace(" ", "") and not value.startswith("0x0 ") \
-        and value != "0x0" and "void" not in words[:2]
-
-
 def value_words(row: Row) -> tuple[str, str]:
     """The value as the tree says it, and its style: what gdb cannot show, in words."""
     value = " ".join(row.value.split())

@@ -62,7 +62,7 @@ def test_the_debugger_is_composed_of_parts_in_small_modules() -> None:
 
 def test_every_query_a_pane_may_make_is_a_debugger_method() -> None:
     queries = [(n, m) for n, m in inspect.getmembers(DebuggerQueries, inspect.isfunction) if not n.startswith("_")]
-    assert queries  # found: the loop checks something (the queries shrink as panes render the stop alone)
+    assert queries
     for name, method in queries:
         ours = getattr(Debugger, name)
         assert inspect.signature(ours) == inspect.signature(method), name

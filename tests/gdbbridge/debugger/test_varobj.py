@@ -1,7 +1,8 @@
 """Variables opened through gdb's variable objects (gdbbridge/debugger/varobj.py) against a real
 GNU gdb: a C++ object's base class and members (its public/private groups opened in place), a
 pointer to it, a member that does not exist, and every varobj deleted when the stop leaves the
-frame; the MI goes through the Debugger, as the Locals tree sends it."""
+frame; the lines are opened through the Debugger, as the Locals tree opens them (their members
+come with the stop: StopState.members)."""
 
 from __future__ import annotations
 
@@ -15,9 +16,11 @@ from cudatui.gdbbridge.debugger.config import LaunchConfig
 from cudatui.gdbbridge.debugger.debugger import Debugger, Step
 from cudatui.gdbbridge.debugger.events import PhaseChanged
 from cudatui.gdbbridge.debugger.status import Phase
+from cudatui.gdbbridge.models.members import VarNode
 from cudatui.gdbbridge.session.errors import MIError
 from tests.support.paths import C_SOURCES
 from tests.support.programs import marked_line, needs_gdb
+from tests.support.wait import until
 
 pytestmark = needs_gdb
 
@@ -44,27 +47,43 @@ async def stopped(debugger: Debugger) -> None:
         unsubscribe()
 
 
+async def opened(debugger: Debugger, *paths: tuple[str, ...]) -> dict[tuple[str, ...], tuple[VarNode, ...]]:
+    """Open ``paths`` in the Locals tree at the stop shown: the stop shown again with their
+    children (StopState.members), by path."""
+    debugger.open_variables(paths)
+    await until(lambda: debugger.state is not None and set(paths) <= dict(debugger.state.members or ()).keys(),
+                why=f"the members of {paths}")
+    members = dict(debugger.state.members or ())
+    assert all(not members[p].error for p in paths), members
+    return {p: members[p].value for p in paths}
+
+
 async def test_a_cpp_object_and_a_pointer_to_it_open_member_by_member(objects: Path) -> None:
     debugger = Debugger(LaunchConfig(debugger=("gdb",), target=(str(objects),), breakpoints=(f"objects.cpp:{LINE}",),
                                      cwd=str(objects.parent)))
+    debugger.show_parts(registers=True, threads=True, members=True)  # the Locals pane is on the screen
     await debugger.start()
     try:
         await stopped(debugger)
         assert debugger.phase is Phase.STOPPED
-        shape = await debugger.children(("shape",))
+        shape = (await opened(debugger, ("shape",)))[("shape",)]
         assert [(n.name, n.value, n.type, n.children) for n in shape] == [
             ("Base", "", "Base", 1), ("sides", "4", "int", 0), ("area", "2.5", "double", 0)]
-        assert [(n.path, n.value) for n in await debugger.children(("shape", "Base"))] == [(("shape", "Base", "id"), "7")]
-        assert [n.name for n in await debugger.children(("ptr",))] == ["Base", "sides", "area"]
+        base = (await opened(debugger, ("shape",), ("shape", "Base")))[("shape", "Base")]
+        assert [(n.path, n.value) for n in base] == [(("shape", "Base", "id"), "7")]
+        ptr = (await opened(debugger, ("shape",), ("shape", "Base"), ("ptr",)))[("ptr",)]
+        assert [n.name for n in ptr] == ["Base", "sides", "area"]
         assert len(debugger.variables.roots) == 2
+        variables = debugger.variables  # what the Debugger reads them through, white-box
         with pytest.raises(MIError, match="has no member nothing"):
-            await debugger.children(("shape", "nothing", "x"))
+            await variables.children(("shape", "nothing", "x"))
         with pytest.raises(MIError):
-            await debugger.children(("no_such_variable",))
+            await variables.children(("no_such_variable",))
 
         await debugger.resume(Step.NEXT)  # the same frame: the varobjs are kept and updated
         await stopped(debugger)
         assert len(debugger.variables.roots) == 2
+        assert [p for p, _ in debugger.state.members or ()] == [("shape",), ("shape", "Base"), ("ptr",)]
         await debugger.resume(Step.CONTINUE)  # the program exits: every varobj is deleted
         await stopped(debugger)
         assert debugger.phase is Phase.EXITED and debugger.variables.roots == ()
