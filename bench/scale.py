@@ -4,7 +4,8 @@ The CUDA tables are the recorded H200 lines of ``inspect.jsonl`` with their rows
 a kernel of gridDim (4096,1,1) x blockDim (256,1,1), one block row per block (the worst case:
 nothing coalesces) and two thread ranges per block (a divergent branch). ``sdata`` is a
 ``@shared float [12288]`` (48 KB) array served in gdb's print format. Everything is fetched
-through a Debugger from the replay stand-in, in a running app at 160x48; a step ends when the
+through a Debugger from the replay stand-in (the ranges as the parts of the stop the navigator
+shows, merged into the stop shown), in a running app at 160x48; a step ends when the
 app has painted it and gone idle.
 """
 
@@ -15,6 +16,7 @@ import asyncio
 import re
 import tempfile
 import time
+from dataclasses import replace
 from pathlib import Path
 from collections.abc import Callable
 
@@ -26,11 +28,12 @@ from cudatui.gdbbridge.cuda.evaluation import SHARED_CHUNK, shared_slice_express
 from cudatui.gdbbridge.cuda.tables import parse_devices, parse_kernels
 from cudatui.gdbbridge.debugger.config import LaunchConfig
 from cudatui.gdbbridge.debugger.debugger import Debugger
-from cudatui.gdbbridge.debugger.events import PhaseChanged, StateChanged
+from cudatui.gdbbridge.debugger.events import DebuggerEvent, PhaseChanged, StateChanged
 from cudatui.gdbbridge.debugger.status import Phase
 from cudatui.gdbbridge.session.mi import BIG_LINE, parse_line
 from cudatui.gdbbridge.models.cuda import CudaFocus
 from cudatui.gdbbridge.models import StopEvent, StopState, Variable
+from cudatui.tui.messages import RangesOpened
 from cudatui.tui.panes.focus import FocusNavigator
 from cudatui.tui.panes.shared_array import SharedArray, from_variable_type
 from cudatui.tui.panes.shared_memory import SharedMemoryPane
@@ -133,15 +136,28 @@ class Host(App[None]):
     The navigator shows the bench's stop; the shared-memory pane, given ``sdata`` as a user adds
     it, the Debugger's states (the pages it shows read with them, as in the app)."""
 
-    def __init__(self, debugger: Debugger, sdata: SharedArray) -> None:
+    def __init__(self, debugger: Debugger, stop: StopState, sdata: SharedArray) -> None:
         super().__init__()
         self.debugger = debugger
-        self.navigator = FocusNavigator(debugger)
+        self.stop = stop
+        self.navigator = FocusNavigator()
         self.shared = SharedMemoryPane()
         self.shared.added = [sdata]
         debugger.subscribe(lambda e: self.shared.show_state(e.state) if isinstance(e, StateChanged) else None)
         self.painted_at = 0.0
         self.first_paint = 0.0
+        debugger.subscribe(self._published)
+
+    def on_focus_navigator_ranges_opened(self, message: RangesOpened) -> None:
+        """The navigator opened a kernel or block range: the Debugger reads their ranges (as the app asks)."""
+        self.debugger.show_parts(registers=True, threads=True, blocks=message.blocks)
+
+    def _published(self, event: DebuggerEvent) -> None:
+        """The stop shown again with its ranges: the navigator gets them in the stop it shows."""
+        if isinstance(event, StateChanged):
+            got = event.state
+            self.navigator.show_state(replace(self.stop, generation=got.generation, blocks=got.blocks, threads=got.threads,
+                                              threads_error=got.threads_error, unasked=got.unasked))
 
     def compose(self) -> ComposeResult:
         with Horizontal():
@@ -193,7 +209,7 @@ async def _run(transcript: Path, stop: StopState, pages: int) -> dict[str, list[
     await asyncio.wait_for(stopped, 30)
     sdata = from_variable_type("sdata", stop.variables[0].type)
     assert sdata is not None and debugger.state is not None
-    app = Host(debugger, sdata)
+    app = Host(debugger, stop, sdata)
     out: dict[str, list[tuple[float, float]]] = {}
     try:
         async with app.run_test(size=SIZE) as pilot:

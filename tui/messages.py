@@ -57,6 +57,19 @@ class OpenSource(Message):
     line: int | None
 
 
+# -- the focus navigator ---------------------------------------------------------------------------
+
+
+@dataclass
+class RangesOpened(Message, namespace="focus_navigator"):
+    """The Focus pane has a kernel open (``blocks``: it shows block ranges) and a block range open
+    (``threads``: it shows thread ranges), or not; the app tells its Debugger while the pane is
+    on the screen, and the stop is shown again with them."""
+
+    blocks: bool
+    threads: bool
+
+
 # -- the breakpoints pane --------------------------------------------------------------------------
 
 

@@ -7,11 +7,12 @@ drops the row names); each table is turned into a tuple of models here, in one p
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 from collections.abc import Mapping
 
-from cudatui.gdbbridge.convert import to_dim3, to_int
-from cudatui.gdbbridge.models.cuda import BlockRange, Device, Kernel, Lane, Sm, ThreadRange, Warp
+from cudatui.gdbbridge.convert import Dim3, to_dim3, to_int
+from cudatui.gdbbridge.models.cuda import BlockRange, CudaFocus, Device, Kernel, Lane, Sm, ThreadRange, Warp
 
 if TYPE_CHECKING:
     from cudatui.gdbbridge.session.gdb import GdbSession
@@ -145,6 +146,25 @@ def parse_threads(payload: Mapping[str, Any]) -> tuple[ThreadRange, ...]:
             )
         )
     return tuple(out)
+
+
+def focused_in(ranges: tuple[ThreadRange, ...], focus: CudaFocus | None) -> tuple[ThreadRange, ...]:
+    """``ranges`` with ``current`` marking the one that holds ``focus`` (the thread table read at
+    the stop, kept by a focus switch: no thread moved). A range runs from its first thread to its
+    last in cuda-gdb's order (blocks, then threads, x fastest)."""
+    here = _order(focus.block, focus.thread) if focus is not None else None
+
+    def holds(r: ThreadRange) -> bool:
+        first, last = _order(r.first_block, r.first_thread), _order(r.last_block, r.last_thread)
+        if focus is None or here is None or first is None or last is None:
+            return False
+        return r.kernel == focus.kernel and first <= here <= last
+    return tuple(r if r.current == holds(r) else replace(r, current=not r.current) for r in ranges)
+
+
+def _order(block: Dim3 | None, thread: Dim3 | None) -> tuple[int, ...] | None:
+    """A thread's place in cuda-gdb's order of the coalesced thread table (None: not known)."""
+    return None if block is None or thread is None else (block[2], block[1], block[0], thread[2], thread[1], thread[0])
 
 
 def parse_warps(payload: Mapping[str, Any]) -> tuple[Warp, ...]:

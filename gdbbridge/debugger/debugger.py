@@ -59,7 +59,6 @@ from cudatui.gdbbridge.i18n import tr
 from cudatui.gdbbridge.jobs.ranks import RankJob
 from cudatui.gdbbridge.models import StopState
 from cudatui.gdbbridge.models.shared import SharedWindow
-from cudatui.gdbbridge.models.cuda import BlockRange, ThreadRange
 from cudatui.gdbbridge.models.members import Path
 from cudatui.gdbbridge.nvml.models import Snapshot
 from cudatui.gdbbridge.outcome import OutputTail
@@ -254,15 +253,17 @@ class Debugger:
     # -- where the UI looks ----------------------------------------------------------------
 
     def show_parts(self, *, registers: bool, threads: bool, sass: int = 0, members: bool = False,
-                   lanes: bool = False) -> None:
-        """The screen shows the registers (the Registers or SASS pane), the warps' lines (the
-        Warps pane), ``sass`` bytes of SASS after pc (the SASS pane; 0: no SASS), the members
-        of the variables opened (the Locals pane) and the warp watch (``lanes``: the Warps pane),
-        or not: a stop asks gdb only for what is shown (``StopState.unasked`` names what its batch
-        left out; ``StopState.sass``, ``members`` and ``lane_watch`` are None unless shown), and a
-        part shown now that the stop shown lacks is asked at once and the stop shown again with
-        it. Every part of the batch (and the warp watch) is asked until the UI says."""
-        self._shown.set(registers=registers, threads=threads, sass=sass, members=members, lanes=lanes)
+                   lanes: bool = False, blocks: bool = False) -> None:
+        """The screen shows the registers (the Registers or SASS pane), the kernels' thread ranges
+        (the Warps pane's lines, the Focus pane's open block ranges), ``sass`` bytes of SASS after
+        pc (the SASS pane; 0: no SASS), the members of the variables opened (the Locals pane), the
+        warp watch (``lanes``: the Warps pane) and the block ranges (the Focus pane's open
+        kernels), or not: a stop asks gdb only for what is shown (``StopState.unasked`` names what
+        its batch left out; ``StopState.sass``, ``members``, ``lane_watch`` and ``blocks`` are None
+        unless shown), and a part shown now that the stop shown lacks is asked at once and the
+        stop shown again with it. Every part of the batch (and the warp watch) is asked until the
+        UI says."""
+        self._shown.set(registers=registers, threads=threads, sass=sass, members=members, lanes=lanes, blocks=blocks)
 
     def open_variables(self, paths: Collection[Path]) -> None:
         """The Locals tree shows ``paths`` opened (a local or watch expression, then child names)
@@ -330,14 +331,6 @@ class Debugger:
         """The value of ``expression`` in the focused thread, as gdb prints it."""
         return await self._queries.evaluate(expression)
 
-
-    async def blocks(self) -> tuple[BlockRange, ...]:
-        """The coalesced block ranges of every running kernel."""
-        return await self._queries.blocks()
-
-    async def threads(self) -> tuple[ThreadRange, ...]:
-        """The coalesced thread ranges (same pc and line) of every running kernel."""
-        return await self._queries.threads()
 
     async def source_files(self) -> tuple[str, ...]:
         """The program's source files as gdb names them."""

@@ -14,6 +14,7 @@ lacks it) and ``gather(session, state)`` (its value, asked under the Debugger's 
 - :mod:`~cudatui.gdbbridge.debugger.parts.members`: the members of the variables opened (the Locals pane).
 - :mod:`~cudatui.gdbbridge.debugger.parts.shared`: the pages of shared arrays (the Shared pane).
 - :mod:`~cudatui.gdbbridge.debugger.parts.lane_watch`: the warp watch in every lane (the Warps pane).
+- :mod:`~cudatui.gdbbridge.debugger.parts.blocks`: the block ranges (the Focus pane's open kernels).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from dataclasses import replace
 from typing import Any, Protocol
 
 from cudatui.gdbbridge.debugger.context import DebuggerContext
+from cudatui.gdbbridge.debugger.parts.blocks import Blocks
 from cudatui.gdbbridge.debugger.parts.members import OpenedMembers
 from cudatui.gdbbridge.debugger.parts.lane_watch import LaneWatch
 from cudatui.gdbbridge.debugger.parts.sass import Sass
@@ -48,11 +50,13 @@ class OnDemand:
         self.sass = Sass()
         self.members = OpenedMembers(lambda: ctx.variables)
         self.shared = Shared()
+        self.blocks = Blocks()
         self.lane_watch = LaneWatch()
         self._parts: tuple[Part, ...] = (
             self.sass,
             self.members,
             self.shared,
+            self.blocks,
             self.lane_watch,  # last: its walk switches the focus lane by lane (and back, to frame 0)
         )
 

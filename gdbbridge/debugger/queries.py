@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from cudatui.gdbbridge.models.cuda import BlockRange, ThreadRange
 
 
 class DebuggerQueries(Protocol):
@@ -19,12 +18,6 @@ class DebuggerQueries(Protocol):
     async def evaluate(self, expression: str) -> str:
         """The value of ``expression`` in the focused thread, as gdb prints it."""
 
-
-    async def blocks(self) -> tuple[BlockRange, ...]:
-        """The coalesced block ranges of every running kernel."""
-
-    async def threads(self) -> tuple[ThreadRange, ...]:
-        """The coalesced thread ranges (same pc and line) of every running kernel."""
 
     async def source_files(self) -> tuple[str, ...]:
         """The program's source files as gdb names them (the libraries loaded so far included)."""

@@ -49,11 +49,13 @@ class Shown:
         self.ctx = ctx
         self.refresh = refresh
 
-    def set(self, *, registers: bool, threads: bool, sass: int = 0, members: bool = False, lanes: bool = False) -> None:
-        """The screen shows the registers (the Registers or SASS pane), the warps' lines (the
-        Warps pane), ``sass`` bytes of SASS after pc (the SASS pane; 0: none), the members of the
-        variables opened (the Locals pane) and the warp watch (``lanes``: the Warps pane), or
-        not; a part the stop shown lacks and shown now is asked at once."""
+    def set(self, *, registers: bool, threads: bool, sass: int = 0, members: bool = False, lanes: bool = False,
+            blocks: bool = False) -> None:
+        """The screen shows the registers (the Registers or SASS pane), the kernels' thread table
+        (the Warps pane's lines, the Focus pane's open block ranges), ``sass`` bytes of SASS after
+        pc (the SASS pane; 0: none), the members of the variables opened (the Locals pane), the
+        warp watch (``lanes``: the Warps pane) and the block ranges (the Focus pane's open
+        kernels), or not; a part the stop shown lacks and shown now is asked at once."""
         config = self.ctx.config
         everything = bool(config.record) and config.record_every_part  # a recording's replays may show any pane
         shown = {part for part, on in (("registers", registers), ("threads", threads)) if on or everything}
@@ -61,6 +63,7 @@ class Shown:
         self.refresh.on_demand.sass.after = sass
         self.refresh.on_demand.members.shown = members
         self.refresh.on_demand.lane_watch.shown = lanes or everything
+        self.refresh.on_demand.blocks.shown = blocks
         state = self.ctx.state
         if state is not None and (state.unasked - self.ctx.leave_out or self.refresh.on_demand.missing(state)):
             self.ctx.spawn(self._fill(state), "fill")
@@ -119,21 +122,22 @@ class Shown:
                     changes["registers"], failed = await ctx.builder.registers(state.focus is not None)
                     errors += failed
                 if "threads" in wanted:
-                    changes["threads"] = await self._threads(state)
+                    changes["threads"], changes["threads_error"] = await self._threads(state)
                 changes.update(await on_demand.gather(replace(state, **changes)))
             except DebuggerGone:
                 return
             if ctx.state is state:
                 self.refresh.publish_again(**changes, errors=tuple(errors))
 
-    async def _threads(self, state: StopState) -> tuple[ThreadRange, ...]:
-        """The kernels' thread ranges; a refusal is no failure of the stop (as in its batch): its
-        lines are left out. cuda-gdb's tables select frame 0: the frame shown is selected again."""
+    async def _threads(self, state: StopState) -> tuple[tuple[ThreadRange, ...], str]:
+        """The kernels' thread ranges, and why there are none if gdb refused them; a refusal is no
+        failure of the stop (as in its batch): its lines are left out. cuda-gdb's tables select
+        frame 0: the frame shown is selected again."""
         assert self.ctx.session is not None
         try:
-            ranges = parse_threads(await info(self.ctx.session, "threads"))
-        except MIError:
-            ranges = ()
+            ranges, error = parse_threads(await info(self.ctx.session, "threads")), ""
+        except MIError as exc:
+            ranges, error = (), exc.message
         if state.selected_frame:
             await reselect_frame(self.ctx.session, state.selected_frame)
-        return ranges
+        return ranges, error

@@ -151,7 +151,8 @@ class StateBuilder:
                                  switch=switch)
         if switch is not None:
             focus = await self._switched(asked)
-        tables = {what: self._try(asked[f"-cuda-info-{what}"], errors if what != "threads" else [], f"cuda {what}")
+        threads_failed: list[QueryFailure] = []  # no failure of the stop: the Focus pane says it
+        tables = {what: self._try(asked[f"-cuda-info-{what}"], errors if what != "threads" else threads_failed, f"cuda {what}")
                   for what in CUDA_TABLES if f"-cuda-info-{what}" in asked}
         results = await asyncio.gather(
             self._try(asked["-stack-select-frame"], errors, "select frame") if "-stack-select-frame" in asked else _nothing(),
@@ -198,6 +199,8 @@ class StateBuilder:
             breakpoints=breakpoints,
             errors=tuple(errors),
             threads=ranges,
+            threads_error=threads_failed[0].message if threads_failed else WARP_TABLES_UNASKED if (
+                threads and in_kernel and not same_focus and warp_tables_unsafe(stop)) else "",
             breakpoint_threads=at_breakpoint(ranges, hit) if hit is not None else (),
             unasked=frozenset(("registers",) * (not registers) + ("threads",) * (
                 threads_left and in_kernel and not same_focus and not warp_tables_unsafe(stop))),

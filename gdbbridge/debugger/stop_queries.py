@@ -1,6 +1,6 @@
 """The Debugger's part that answers the on-demand queries a pane asks at a stop
-(:class:`~cudatui.gdbbridge.debugger.queries.DebuggerQueries`): values, thread and block ranges,
-source files, a replay's GPU sample. Each holds the Debugger's one lock (gdb's focus and frame are
+(:class:`~cudatui.gdbbridge.debugger.queries.DebuggerQueries`): values, source files,
+ a replay's GPU sample. Each holds the Debugger's one lock (gdb's focus and frame are
 shared) and answers clean text; a refusal raises MIError to the pane that asked. A query publishes
 no state: its answer goes to the pane that asked (what a pane shows at each stop is a part of the
 stop's state instead: :mod:`cudatui.gdbbridge.debugger.on_demand`)."""
@@ -8,8 +8,6 @@ stop's state instead: :mod:`cudatui.gdbbridge.debugger.on_demand`)."""
 from __future__ import annotations
 
 from cudatui.gdbbridge.cuda.evaluation import evaluate
-from cudatui.gdbbridge.models.cuda import BlockRange, ThreadRange
-from cudatui.gdbbridge.cuda.tables import info, parse_blocks, parse_threads
 from cudatui.gdbbridge.debugger.context import DebuggerContext
 from cudatui.gdbbridge.nvml.models import Snapshot
 from cudatui.gdbbridge.nvml.recorded import COMMAND as GPU_SAMPLE, decode as decode_gpu_sample
@@ -41,15 +39,6 @@ class StopQueries:
             except (MIError, ValueError):
                 return None
 
-    async def blocks(self) -> tuple[BlockRange, ...]:
-        """The coalesced block ranges of every running kernel."""
-        async with self.ctx.lock:
-            return clean(parse_blocks(await info(self.ctx.stopped(), "blocks")))
-
-    async def threads(self) -> tuple[ThreadRange, ...]:
-        """The coalesced thread ranges (same pc and line) of every running kernel."""
-        async with self.ctx.lock:
-            return clean(parse_threads(await info(self.ctx.stopped(), "threads")))
 
     async def source_files(self) -> tuple[str, ...]:
         """The program's source files as gdb names them (the libraries loaded so far included)."""

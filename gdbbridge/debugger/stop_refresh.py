@@ -18,6 +18,7 @@ from typing import Any
 from cudatui.gdbbridge.cuda.culprit import culprit_of
 from cudatui.gdbbridge.cuda.evaluation import evaluation
 from cudatui.gdbbridge.cuda.focus import switch_focus
+from cudatui.gdbbridge.cuda.tables import focused_in
 from cudatui.gdbbridge.cuda.warp_watch import WarpWatchError
 from cudatui.gdbbridge.debugger.breakpoints import pending_text
 from cudatui.gdbbridge.debugger.context import DebuggerContext
@@ -119,9 +120,10 @@ class StopRefresh:
                                                        requery_focus=requery_focus, select=select, threads=new_stop,
                                                        leave_out=ctx.leave_out, switch=switch)
             if not new_stop and previous is not None and previous.stop is stop:  # no thread moved since
-                state = replace(state, threads=previous.threads, breakpoint_threads=previous.breakpoint_threads,
-                                culprit=state.culprit or previous.culprit,
-                                unasked=state.unasked | (previous.unasked & {"threads"}))
+                threads = previous.threads if state.focus == previous.focus else focused_in(previous.threads, state.focus)
+                state = replace(state, threads=threads, threads_error=previous.threads_error,
+                                breakpoint_threads=previous.breakpoint_threads,
+                                culprit=state.culprit or previous.culprit, unasked=state.unasked | (previous.unasked & {"threads"}))
             elif new_stop and stop.reason == "core":
                 state = await self._at_culprit(state)
             if ctx.variables is not None:

@@ -20,7 +20,9 @@ from cudatui.gdbbridge.models.culprit import Culprit
 from cudatui.gdbbridge.models.answers import Answer
 from cudatui.gdbbridge.models.members import Path, VarNode
 from cudatui.gdbbridge.models.shared import SharedPage
-from cudatui.gdbbridge.models.cuda import CudaException, CudaFocus, Device, Instruction, Kernel, Lane, ThreadRange, Warp
+from cudatui.gdbbridge.models.cuda import (
+    BlockRange, CudaException, CudaFocus, Device, Instruction, Kernel, Lane, ThreadRange, Warp,
+)
 
 
 @dataclass(frozen=True)
@@ -294,6 +296,9 @@ class StopState:
     """The coalesced thread ranges (same pc and line) of every running kernel, read with the stop's
     tables when it is new (a focus or frame change keeps them: no thread moves while stopped);
     empty at a host stop and at a Warp Assert."""
+    threads_error: str = ""
+    """Why ``threads`` is empty at a kernel stop: gdb refused the thread table, or it was not
+    asked at a Warp Assert (the Focus pane says so under an open block range); "" otherwise."""
     breakpoint_threads: tuple[ThreadRange, ...] = ()
     """At a kernel's breakpoint stop: the ranges of ``threads`` sitting at that breakpoint's lines."""
     culprit: Culprit | None = None
@@ -303,6 +308,9 @@ class StopState:
     sass: Answer[tuple[Instruction, ...]] | None = None
     """The SASS around the selected frame's pc (and errorpc), gathered while the SASS pane is on
     the screen (None: not asked at this stop; :mod:`cudatui.gdbbridge.debugger.on_demand`)."""
+    blocks: Answer[tuple[BlockRange, ...]] | None = None
+    """The coalesced block ranges of every running kernel, gathered while the Focus pane on the
+    screen has a kernel open (None: not asked at this stop; :mod:`cudatui.gdbbridge.debugger.parts.blocks`)."""
     members: tuple[tuple[Path, Answer[tuple[VarNode, ...]]], ...] | None = None
     """The children of each line opened in the Locals tree that this stop shows, in tree order,
     read while the Locals pane is on the screen (None: not asked at this stop;

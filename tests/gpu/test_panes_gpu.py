@@ -76,18 +76,22 @@ async def test_pane_queries_on_real_cuda_gdb(tmp_path):
         assert not page.error and len(page.value.values) == 18 * 18
         assert page.value.address is not None  # &tile[0][0]
 
-        debugger.show_parts(registers=True, threads=True, sass=SASS_AFTER)  # the SASS pane comes on the screen
-        sass = await until(lambda: debugger.state.sass, 60, "the stop shown again with its SASS")
+        # the SASS pane comes on the screen, and the Focus pane opens a kernel
+        debugger.show_parts(registers=True, threads=True, sass=SASS_AFTER, blocks=True)
+        shown = await until(lambda: debugger.state if debugger.state.sass and debugger.state.blocks else None, 60,
+                            "the stop shown again with its SASS and block ranges")
+        sass = shown.sass
         assert not sass.error and sass.value and sass.value[0].address == state.frame.addr
         # cuda-gdb 13.0 marks no current row in the coalesced blocks table (H200, batch 2); the
         # focused block must still lie in one of its ranges. The threads table does mark one.
-        blocks = await debugger.blocks()
+        assert not shown.blocks.error
+        blocks = shown.blocks.value
         grid = next(k.grid_dim for k in state.kernels if k.number == state.focus.kernel)
         print(f"blocks table: {blocks}", flush=True)
         assert sum(b.current for b in blocks) <= 1
         assert [b for b in blocks if b.kernel == state.focus.kernel
                 and _linear(b.first, grid) <= _linear(state.focus.block, grid) <= _linear(b.last, grid)]
-        assert any(t.current for t in await debugger.threads())
+        assert any(t.current for t in shown.threads) and not shown.threads_error
 
         # last: the lane walk moves the focus (the replay answers later reads from before it)
         debugger.show_parts(registers=True, threads=True, sass=SASS_AFTER, lanes=True)  # the Warps pane too

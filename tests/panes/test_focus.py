@@ -6,9 +6,18 @@ from dataclasses import replace
 
 from textual.widgets import Tree
 
+from cudatui.gdbbridge import RawLine
 from cudatui.tui.panes.focus import FocusNavigator
 from tests.support.panes import PaneApp, Replay, first_stop
 from tests.support.wait import wait_for
+
+
+def blocks_sent(replay: Replay) -> list[str]:
+    """The ``-cuda-info-blocks`` the Debugger sends from now on."""
+    sent: list[str] = []
+    replay.debugger.subscribe(lambda e: sent.append(e.text) if isinstance(e, RawLine) and e.direction == "in"
+                              and e.text.lstrip("0123456789") == "-cuda-info-blocks" else None)
+    return sent
 
 
 def labels(pane: FocusNavigator) -> list[str]:
@@ -78,11 +87,13 @@ async def test_requested_switch_is_quiet_but_a_stop_elsewhere_is_announced():
 
 
 async def test_a_step_updates_the_tree_in_place():
+    """race.jsonl holds no ``-cuda-info-blocks``: the open kernel says why it lists nothing, at
+    each stop, asked once per stop."""
     pane = FocusNavigator()
 
     async def script(app: PaneApp, replay: Replay) -> None:
+        app.sent = blocks_sent(replay)  # type: ignore[attr-defined]
         app.show(await replay.state(await replay.resume()))
-        app.stepped = await replay.state(await replay.resume("-exec-next"))  # type: ignore[attr-defined]
 
     app = PaneApp(pane, "../recorded/tours/race.jsonl", script)
     async with app.run_test(size=(100, 24)) as pilot:
@@ -92,14 +103,35 @@ async def test_a_step_updates_the_tree_in_place():
         tree.focus()
         await pilot.press("space")
         await wait_for(pilot, lambda: len(labels(pane)) == 3 and "loading" not in labels(pane)[2])
-        app.show(app.stepped)  # type: ignore[attr-defined]
-        await pilot.pause()
+        assert labels(pane)[2].startswith("cannot list ranges: not in this recording")
+        assert len(app.sent) == 1 and app.ranges == [(True, False)]  # type: ignore[attr-defined]
+        first = pane.state
+        stepped = await app.replay.state(await app.replay.resume("-exec-next"))
+        await wait_for(pilot, lambda: pane.state is stepped)
         # the same nodes stay (expanded, cursor kept); only their labels could change
+        assert stepped.stop is not first.stop and stepped.blocks is not None and len(app.sent) == 2  # type: ignore[attr-defined]
         assert tree.get_node_at_line(1) is kernel and kernel.is_expanded
         assert labels(pane)[:2] == [
             "* device 0 NVIDIA H200 sm_90 · 132 SMs",
             "* kernel 0 reduce_racy  grid (4,1,1) block (256,1,1) · 1,024 thr",
         ]
-        await app.workers.wait_for_complete()
+        assert len(labels(pane)) == 3 and labels(pane)[2].startswith("cannot list ranges: not in this recording")
+
+
+async def test_a_refused_thread_table_is_said_under_the_open_block_range():
+    pane = FocusNavigator()
+    app = PaneApp(pane, "inspect.jsonl", first_stop)
+    async with app.run_test(size=(100, 24)) as pilot:
+        await wait_for(pilot, lambda: app.ready)
+        pane.query_one(Tree).focus()
+        await pilot.press("space")
+        await wait_for(pilot, lambda: labels(pane)[2:] == ["* blocks (0,0,0)-(3,0,0) ×4 running"])
+        await pilot.press("down", "space")
+        await wait_for(pilot, lambda: len(labels(pane)) == 4)
+        assert app.ranges == [(True, False), (True, True)]
+        state = pane.state
+        assert state is not None
+        # the same stop shown again with the thread table refused (what its batch keeps from gdb's answer)
+        app.show(replace(state, generation=state.generation + 1, threads=(), threads_error="Focus not set on any active CUDA kernel."))
         await pilot.pause()
-        assert len(labels(pane)) == 3 and "loading" not in labels(pane)[2]
+        assert labels(pane)[3] == "cannot list ranges: Focus not set on any active CUDA kernel."

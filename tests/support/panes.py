@@ -23,7 +23,7 @@ from cudatui.gdbbridge.debugger.events import ConsoleOutput, DebuggerEvent, Phas
 from cudatui.gdbbridge.debugger.status import Phase
 from cudatui.gdbbridge.debugger.steps import RUN, STEPS
 from cudatui.gdbbridge.models import StopEvent, StopState
-from cudatui.tui.messages import CulpritAsked, FocusRequested, LanesWatched
+from cudatui.tui.messages import CulpritAsked, FocusRequested, LanesWatched, RangesOpened
 from cudatui.tui.panes.base import QueryPane, StatePane
 from cudatui.tui.panes.shared_memory import SharedMemoryPane
 
@@ -104,6 +104,8 @@ class PaneApp(App[None]):
         self.requests: list[str] = []
         self.ready = False
         self.states: list[StopState] = []
+        self.ranges: list[tuple[bool, bool]] = []
+        """What the Focus pane said it has open (a kernel, a block range), in order."""
         self._following = False
 
     def compose(self) -> ComposeResult:
@@ -148,6 +150,14 @@ class PaneApp(App[None]):
         if not self._following:
             self._following = True
             self.replay.debugger.subscribe(lambda e: self.show(e.state) if isinstance(e, StateChanged) else None)
+
+    def on_focus_navigator_ranges_opened(self, message: RangesOpened) -> None:
+        """The Focus pane's open nodes: said to the Debugger as the app says them (the batch's
+        every part shown, as without a screen), and from now on every state it publishes is shown
+        (the stop shown again with its ranges)."""
+        self.ranges.append((message.blocks, message.threads))
+        self._follow()
+        self.replay.debugger.show_parts(registers=True, threads=True, blocks=message.blocks)
 
     async def on_unmount(self) -> None:
         await self.replay.close()

@@ -24,6 +24,7 @@ from textual.widgets import Tab, Tabs
 
 from cudatui.gdbbridge import SASS_AFTER, Debugger, SharedWindow
 from cudatui.tui.apps.layout_settings import load_splits, save_splits
+from cudatui.tui.messages import RangesOpened
 from cudatui.tui.panes.base import QueryPane, set_in_pass
 from cudatui.tui.panes.breakpoints import BreakpointsPane
 from cudatui.tui.panes.console import ConsolePane
@@ -145,9 +146,12 @@ class Workspace(Container):
         self._laid_tab = ""
         """The tab the last layout selected in the tab row."""
         self._on_screen: set[str] = set()
-        """The panes next to the source the last layout put on the screen."""
+        """The panes the last layout put on the screen."""
         self._shared_windows: tuple[SharedWindow, ...] = ()
         """The pages of shared arrays the Shared pane shows (read only while it is on the screen)."""
+        self._ranges = (False, False)
+        """Whether the Focus pane has a kernel and a block range open (the block and thread ranges
+        it shows while it is on the screen)."""
 
     def compose(self) -> ComposeResult:
         with Vertical(id="left"):
@@ -269,10 +273,8 @@ class Workspace(Container):
             on_screen = self._on_screen = {spec.id for spec in SIDE_PANES if (wide and spec.id in COLUMN) or spec.id == shown}
             for spec in SIDE_PANES:
                 self.query_one(f"#{spec.id}").display = spec.id in on_screen
-            self.debugger.show_parts(registers=bool(on_screen & {"registers", "disassembly"}),
-                                     threads="warps" in on_screen, sass=SASS_AFTER if "disassembly" in on_screen else 0,
-                                     members="locals" in on_screen, lanes="warps" in on_screen)
-            self.debugger.show_shared(self._shared_windows, on_screen="shared" in on_screen)
+            self._on_screen = on_screen
+            self._show_parts()
             in_column = not wide and self.active in COLUMN
             self.query_one("#split-columns").display = wide
             self.query_one("#split-locals").display = wide
@@ -283,6 +285,22 @@ class Workspace(Container):
             zoomed = self.screen.maximized
             if zoomed is not None:
                 zoomed.styles.height = "1fr"
+
+    def _show_parts(self) -> None:
+        """Tell the Debugger what the panes on the screen show (a pane hidden shows nothing)."""
+        on_screen = self._on_screen
+        blocks, threads = self._ranges if "focus" in on_screen else (False, False)
+        self.debugger.show_parts(registers=bool(on_screen & {"registers", "disassembly"}),
+                                 threads="warps" in on_screen or threads,
+                                 sass=SASS_AFTER if "disassembly" in on_screen else 0,
+                                 members="locals" in on_screen, lanes="warps" in on_screen, blocks=blocks)
+        self.debugger.show_shared(self._shared_windows, on_screen="shared" in on_screen)
+
+    def on_focus_navigator_ranges_opened(self, message: RangesOpened) -> None:
+        message.stop()
+        self._ranges = (message.blocks, message.threads)
+        if self._laid:
+            self._show_parts()
 
     def _fit(self, size: Size, quiet: bool = False) -> None:
         """Set the sizes of the source, its column and Locals for a workspace of ``size``, for the

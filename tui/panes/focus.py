@@ -1,10 +1,13 @@
 """CUDA focus navigator: devices -> kernels -> block ranges -> thread ranges, and "go to".
 
-Block and thread ranges come from cuda-gdb's coalesced tables, fetched only when a kernel or
-block range is expanded (a grid of a million threads stays a handful of rows) and cached per
-stop. Selecting a node asks for a focus switch; a stop that moves the focus by itself (a step
-that ends the warp, a breakpoint hit by another thread) is announced on the title line until the
-next stop or focus change.
+Block and thread ranges come from cuda-gdb's coalesced tables, read by the Debugger with the stop
+only while a kernel or block range is open here (a grid of a million threads stays a handful of
+rows): the pane says what it has open (:class:`~cudatui.tui.messages.RangesOpened`), the app
+tells the Debugger while the pane is on the screen, and the stop's ``blocks`` and ``threads``
+come in its snapshot (the stop shown again with them when a node is first opened). Selecting a
+node asks for a focus switch; a stop that moves the focus by itself (a step that ends the warp,
+a breakpoint hit by another thread) is announced on the title line until the next stop or focus
+change.
 """
 
 from __future__ import annotations
@@ -12,21 +15,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rich.text import Text
-from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import Input, Tree
 from textual.widgets.tree import TreeNode
 
 from cudatui.gdbbridge import (
-    BlockRange, DebuggerQueries, Device, FocusSyntaxError, Kernel, MIError, StopState, ThreadRange, fmt_dim3,
-    normalize_focus, short_name,
+    BlockRange, Device, FocusSyntaxError, Kernel, StopState, ThreadRange, fmt_dim3, normalize_focus, short_name,
 )
 from cudatui.tui.textual_compat import InPlaceTree
 from cudatui.tui.widgets.inline_input import InlineInput
-from cudatui.tui.messages import FocusRequested
+from cudatui.tui.messages import FocusRequested, RangesOpened
 
-from .base import InfoLine, QueryPane
+from .base import InfoLine, StatePane
 from .bp_threads import BreakpointThreads
 
 MAX_CHILDREN = 500
@@ -129,13 +130,13 @@ class FocusTree(InPlaceTree, Tree[FocusTarget]):
     out (the tree's size does not follow its lines, and its scrollbar is always shown)."""
 
 
-class FocusNavigator(QueryPane):
+class FocusNavigator(StatePane):
     """Where the CUDA focus is, and every place it can go.
 
     | Key | Action |
     | :- | :- |
     | enter | Switch the focus to the selected device, kernel, block range or thread range. |
-    | space | Expand or collapse (block and thread ranges are fetched on first expand). |
+    | space | Expand or collapse (block and thread ranges are read once a kernel or block range is open). |
     | g | Go to: ``block (x,y,z) thread (x,y,z)``, ``warp W lane L`` or ``sm N``. |
     | T (app) | At a breakpoint: the focus to the next block sitting at it (the line under the title) |
     """
@@ -157,16 +158,15 @@ class FocusNavigator(QueryPane):
     }
     """
 
-    def __init__(self, queries: DebuggerQueries | None = None, *, name: str | None = None, id: str | None = None,
-                 classes: str | None = None) -> None:
-        super().__init__(queries, name=name, id=id, classes=classes)
+    def __init__(self, *, name: str | None = None, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(name=name, id=id, classes=classes)
         self.notice = ""
         """The last announcement (focus moved by cuda-gdb, bad go-to input), shown on the title line
         in place of the focus (one line for both: the pane keeps its layout from stop to stop)."""
         self._notice_style = ""
         self._title = Text("CUDA focus")
-        self._blocks: dict[int, tuple[BlockRange, ...]] = {}
-        self._threads: dict[int, tuple[ThreadRange, ...]] = {}
+        self._opened = (False, False)
+        """What the pane said it has open last (a kernel, a block range)."""
 
     def compose(self) -> ComposeResult:
         yield InfoLine("CUDA focus", id="focus-title")
@@ -199,8 +199,13 @@ class FocusNavigator(QueryPane):
     def on_tree_node_expanded(self, event: Tree.NodeExpanded[FocusTarget]) -> None:
         event.stop()
         target = event.node.data
-        if target is not None and target.kind in ("kernel", "blocks") and not event.node.children and self.state:
-            self._load(event.node, self.place)
+        if target is not None and target.kind in ("kernel", "blocks") and self.state is not None:
+            self._fill(event.node, self.state)
+        self._say_opened()
+
+    def on_tree_node_collapsed(self, event: Tree.NodeCollapsed[FocusTarget]) -> None:
+        event.stop()
+        self._say_opened()
 
     def render_state(self, state: StopState, previous: StopState | None) -> None:
         focus = state.focus
@@ -224,12 +229,13 @@ class FocusNavigator(QueryPane):
 
     def _rebuild(self, state: StopState) -> None:
         """Show the state's devices and kernels, updating the labels of the nodes shown in place
-        when they are the same; expanded nodes keep their ranges and reload them for this stop."""
+        when they are the same; expanded nodes stay open and show this stop's ranges."""
         tree: Tree[FocusTarget] = self.query_one(Tree)
         expanded = {n.data.request for n in self._walk(tree.root) if n.is_expanded and n.data is not None}
         devices = state.devices or ()
         if not devices and not state.kernels:
             sync_children(tree.root, [Child(Text("no device/kernel tables at this stop", style="dim"), None)])
+            self._say_opened()
             return
         kernels = {d.number: [kernel_child(k) for k in state.kernels if k.device == d.number] for d in devices}
         if devices:
@@ -241,14 +247,8 @@ class FocusNavigator(QueryPane):
                     node.expand()
         else:
             sync_children(tree.root, [kernel_child(k) for k in state.kernels])
-        for node in self._walk(tree.root):
-            target = node.data
-            if target is None or target.kind not in ("kernel", "blocks") or target.request not in expanded:
-                continue
-            if not node.is_expanded:
-                node.expand()
-            elif node.children:
-                self._load(node, self.place)
+        self._reopen(tree.root, expanded, state)
+        self._say_opened()
         current = next((n for n in self._walk(tree.root) if n.data and n.data.kind == "kernel"
                         and any(k.current and k.number == n.data.kernel for k in state.kernels)), None)
         if current is not None:
@@ -270,37 +270,65 @@ class FocusNavigator(QueryPane):
             out.extend(self._walk(child))
         return out
 
-    @work(group="focus-tables")
-    async def _load(self, node: TreeNode[FocusTarget], place: int) -> None:
-        """The ranges under ``node`` for ``place`` (read once per place, kept for its bumps)."""
+    def _reopen(self, node: TreeNode[FocusTarget], expanded: set[str], state: StopState) -> None:
+        """Open again, with ``state``'s ranges, the kernels and block ranges under ``node`` that
+        were open (by the focus switch each asks for)."""
+        for child in node.children:
+            target = child.data
+            if target is not None and target.kind in ("kernel", "blocks") and target.request in expanded:
+                self._fill(child, state)
+                if not child.is_expanded:
+                    child.expand()
+            self._reopen(child, expanded, state)
+
+    def _fill(self, node: TreeNode[FocusTarget], state: StopState) -> None:
+        """The ranges under ``node`` at ``state``; until the Debugger shows the stop again with
+        them (this pane says it has the node open), "loading…", or the ranges shown before (a node
+        open while the pane was hidden stays open, and its children with it)."""
         target = node.data
         assert target is not None
-        if self.queries is None:
-            sync_children(node, [Child(Text("no debugger to list ranges from", style="dim"), None)])
+        rows: list[BlockRange] | list[ThreadRange]
+        if target.kind == "kernel":
+            blocks = state.blocks
+            error = blocks.error if blocks is not None else ""
+            rows = [b for b in blocks.value if b.kernel == target.kernel] if blocks is not None else []
+            loading = blocks is None
+        else:
+            error, loading = state.threads_error, "threads" in state.unasked
+            rows = [t for t in state.threads
+                    if t.kernel == target.kernel and target.blocks and in_range(t.first_block, target.blocks)]
+        if loading:
+            if not any(child.data is not None for child in node.children):
+                sync_children(node, [Child(Text("loading…", style="dim"), None)])
             return
-        if not node.children:
-            node.add_leaf(Text("loading…", style="dim"))
-        try:
-            if target.kind == "kernel":
-                if place not in self._blocks:
-                    self._blocks[place] = await self.queries.blocks()
-                rows: list[BlockRange] | list[ThreadRange] = [b for b in self._blocks[place]
-                                                              if b.kernel == target.kernel]
-            else:
-                if place not in self._threads:
-                    self._threads[place] = await self.queries.threads()
-                rows = [t for t in self._threads[place]
-                        if t.kernel == target.kernel and target.blocks and in_range(t.first_block, target.blocks)]
-        except MIError as exc:
-            if self.holds(place) and self._attached(node):
-                sync_children(node, [Child(Text(f"cannot list ranges: {exc.message}", style="red"), None)])
-            return
-        if not self.holds(place) or not self._attached(node):
+        if error:
+            sync_children(node, [Child(Text(f"cannot list ranges: {error}", style="red"), None)])
             return
         children = [range_child(row, target.kernel) for row in rows[:MAX_CHILDREN]]
         if len(rows) > MAX_CHILDREN:
             children.append(Child(Text(f"… {len(rows) - MAX_CHILDREN} more ranges (use g to go to one)", style="dim"), None))
         sync_children(node, children or [Child(Text("no ranges", style="dim"), None)])
+
+    def _say_opened(self) -> None:
+        """Tell the app whether a kernel and a block range are open (shown: their parents open
+        too), when that changed."""
+        tree: Tree[FocusTarget] = self.query_one(Tree)
+        shown = [n for n in self._walk(tree.root) if n.is_expanded and n.data is not None
+                 and all(p.is_expanded for p in self._ancestors(n))]
+        kinds = {n.data.kind for n in shown if n.data is not None}
+        opened = ("kernel" in kinds, "blocks" in kinds)
+        if opened != self._opened:
+            self._opened = opened
+            self.post_message(RangesOpened(*opened))
+
+    @staticmethod
+    def _ancestors(node: TreeNode[FocusTarget]) -> list[TreeNode[FocusTarget]]:
+        out = []
+        parent = node.parent
+        while parent is not None and not parent.is_root:
+            out.append(parent)
+            parent = parent.parent
+        return out
 
     def _attached(self, node: TreeNode[FocusTarget]) -> bool:
         """Whether ``node`` is still in the tree (a rebuild may have dropped it while loading)."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from functools import cache
 from typing import Any
 
@@ -15,6 +16,7 @@ from cudatui.gdbbridge.cuda.focus import FocusSyntaxError, normalize_focus
 from cudatui.gdbbridge.cuda.registers import parse_register_values, register_group, usable_register_names
 from cudatui.gdbbridge.cuda.tables import (
     TABLES,
+    focused_in,
     kernel_name,
     parse_blocks,
     parse_devices,
@@ -125,6 +127,19 @@ def test_threads_coalesced():
     assert (threads.first_block, threads.first_thread) == ((0, 0, 0), (0, 0, 0))
     assert (threads.last_block, threads.last_thread, threads.count) == ((3, 0, 0), (255, 0, 0), 1024)
     assert (threads.pc, threads.file, threads.line) == (0x7FFD037A2560, "/home/user/lesson/bugs.cu", 9)
+
+
+def test_a_kept_thread_table_marks_the_range_of_the_new_focus():
+    """A focus switch keeps the stop's thread table (no thread moved): its current range is the
+    one the new focus lies in, in cuda-gdb's order (blocks, then threads, x fastest)."""
+    (read,) = parse_threads(result("inspect.jsonl", "-cuda-info-threads")[1])
+    first = replace(read, last_block=(1, 0, 0), last_thread=(255, 0, 0), count=512, current=True)
+    second = replace(read, first_block=(2, 0, 0), first_thread=(0, 0, 0), count=512, current=False)
+    focus = CudaFocus(device=0, sm=1, warp=6, lane=8, kernel=0, grid=2, block=(3, 0, 0), thread=(200, 0, 0))
+    assert [r.current for r in focused_in((first, second), focus)] == [False, True]
+    assert [r.current for r in focused_in((first, second), replace(focus, block=(1, 0, 0)))] == [True, False]
+    assert [r.current for r in focused_in((first, second), replace(focus, kernel=1))] == [False, False]
+    assert focused_in((first, second), None) == (replace(first, current=False), second)
 
 
 @pytest.mark.parametrize("what", sorted(TABLES))

@@ -25,6 +25,7 @@ from tests.support.wait import until
 RACE = ROOT / "kernels" / "recordings" / "race.jsonl.gz"
 REGISTERS = "-data-list-register-values"
 THREADS = "-cuda-info-threads"
+BLOCKS = "-cuda-info-blocks"
 
 
 def asked(watcher: Watcher, operation: str) -> int:
@@ -186,5 +187,34 @@ async def test_a_focus_switch_is_sent_with_its_batch_and_a_refused_one_changes_n
         await asyncio.wait_for(debugger.switch_focus("block (9,0,0) thread (1,0,0)"), 20)  # not in the recording
         assert debugger.state is moved
         assert any(n.message.startswith("focus: ") and n.severity == "error" for n in watcher.notices)
+    finally:
+        await debugger.close()
+
+
+async def test_the_block_ranges_are_asked_while_shown() -> None:
+    """The Focus pane opens a kernel (``show_parts(blocks=True)``): the stop is shown again with
+    its block ranges (one ``-cuda-info-blocks``; race.jsonl.gz never asked it: the answer says
+    so), a step asks them with its stop; closed, a step asks none."""
+    debugger, watcher = replayed(RACE)
+    published = Published(debugger)
+    debugger.show_parts(registers=False, threads=False)
+    try:
+        await asyncio.wait_for(debugger.start(), 20)
+        first = await watcher.next_stop()
+        assert first.blocks is None and asked(watcher, BLOCKS) == 0
+
+        debugger.show_parts(registers=False, threads=False, blocks=True)
+        shown = await until(lambda: debugger.state if debugger.state is not None and debugger.state.blocks else None)
+        assert shown.stop is first.stop and shown.generation > first.generation and published.states[-1] is shown
+        assert asked(watcher, BLOCKS) == 1 and shown.blocks.value == () and shown.blocks.not_recorded
+
+        await asyncio.wait_for(debugger.resume(Step.NEXT), 20)
+        stepped = await watcher.next_stop()
+        assert stepped.blocks is not None and asked(watcher, BLOCKS) == 2
+
+        debugger.show_parts(registers=False, threads=False)
+        await asyncio.wait_for(debugger.resume(Step.NEXT), 20)
+        closed = await watcher.next_stop()
+        assert closed.stop is not stepped.stop and closed.kernels and closed.blocks is None and asked(watcher, BLOCKS) == 2
     finally:
         await debugger.close()
