@@ -34,7 +34,6 @@ _PUBLIC = {
         "ConsoleOutput", "DebuggerEvent", "Notice", "PhaseChanged", "ProgramText", "QueriesFailed", "StartupFailed",
         "StateChanged",
     ),
-    "cudatui.gdbbridge.debugger.queries": ("DebuggerQueries",),
     "cudatui.gdbbridge.debugger.parts.sass": ("SASS_AFTER",),
     "cudatui.gdbbridge.jobs.triage": (
         "TriageError", "TriageResult", "private_directory", "remove_run", "run_armed",

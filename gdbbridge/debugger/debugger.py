@@ -9,7 +9,7 @@ subscribers and the lock):
 - :class:`~.session_events.SessionEvents`: the session's events, each to the part whose job it is;
 - :class:`~.stop_refresh.StopRefresh`: a ``*stopped`` becomes ONE published StopState (and the
   bumps of the same stop: breakpoints, watches, notes);
-- :class:`~.stop_queries.StopQueries`: the on-demand queries a pane asks at a stop;
+- :class:`~.stop_queries.StopQueries`: what the app asks once at a stop (a value, the source files);
 - :class:`~.shown.Shown`: what the panes on the screen show (the rest of a stop asked when shown);
 - :class:`~.breakpoint_edits.BreakpointEdits`, :class:`~.viewpoint.Viewpoint` (frame, focus,
   watches), :class:`~.console_commands.ConsoleCommands`;
@@ -325,12 +325,12 @@ class Debugger:
     async def remove_watch(self, expression: str) -> None:
         await self._viewpoint.remove_watch(expression)
 
-    # -- the queries a pane asks (DebuggerQueries) -----------------------------------------
+    # -- what the user asks once (not a part of the stop) ------------------------------------
 
     async def evaluate(self, expression: str) -> str:
-        """The value of ``expression`` in the focused thread, as gdb prints it."""
+        """The value of ``expression`` in the focused thread, as gdb prints it (a value shown
+        whole in a dialog); MIError when gdb refuses."""
         return await self._queries.evaluate(expression)
-
 
     async def source_files(self) -> tuple[str, ...]:
         """The program's source files as gdb names them."""

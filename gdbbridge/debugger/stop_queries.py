@@ -1,9 +1,8 @@
-"""The Debugger's part that answers the on-demand queries a pane asks at a stop
-(:class:`~cudatui.gdbbridge.debugger.queries.DebuggerQueries`): values, source files,
- a replay's GPU sample. Each holds the Debugger's one lock (gdb's focus and frame are
-shared) and answers clean text; a refusal raises MIError to the pane that asked. A query publishes
-no state: its answer goes to the pane that asked (what a pane shows at each stop is a part of the
-stop's state instead: :mod:`cudatui.gdbbridge.debugger.on_demand`)."""
+"""The Debugger's part that answers what the app asks once at a stop, beside the stop's state: a
+value shown whole in a dialog, the program's source files (the file finder), a replay's GPU
+sample. Each holds the Debugger's one lock (gdb's focus and frame are shared) and answers clean
+text; a refusal raises MIError to the caller. None publishes a state: what a pane shows at each
+stop is a part of the stop's state (:mod:`cudatui.gdbbridge.debugger.on_demand`)."""
 
 from __future__ import annotations
 

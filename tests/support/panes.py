@@ -1,9 +1,9 @@
 """Shared setup for the CUDA pane tests: a tiny App hosting one pane over a replayed session.
 
-States come from a real Debugger (its StateBuilder) over a replayed reference recording, and a
-QueryPane asks that Debugger; a pane that says what it shows (the Shared pane's pages, the Warps
-pane's watch and culprit) is on the screen: the Debugger reads it, and the states it publishes
-from then on are given to the pane; commands a recording lacks are filled in by gdbbridge parsers
+States come from a real Debugger (its StateBuilder) over a replayed reference recording; a pane
+that says what it shows (the Shared pane's pages, the Focus pane's ranges, the Warps pane's watch
+and culprit) is on the screen: the Debugger reads it, and the states it publishes from then on
+are given to the pane; commands a recording lacks are filled in by gdbbridge parsers
 over the recording's own payloads (e.g. ``info cuda lanes`` through the console for oob.jsonl).
 """
 
@@ -24,7 +24,7 @@ from cudatui.gdbbridge.debugger.status import Phase
 from cudatui.gdbbridge.debugger.steps import RUN, STEPS
 from cudatui.gdbbridge.models import StopEvent, StopState
 from cudatui.tui.messages import CulpritAsked, FocusRequested, LanesWatched, RangesOpened
-from cudatui.tui.panes.base import QueryPane, StatePane
+from cudatui.tui.panes.base import StatePane
 from cudatui.tui.panes.shared_memory import SharedMemoryPane
 
 from .paths import TRANSCRIPTS
@@ -116,8 +116,6 @@ class PaneApp(App[None]):
 
     async def _drive(self) -> None:
         await self.replay.start()
-        if isinstance(self.pane, QueryPane):
-            self.pane.queries = self.replay.debugger
         await self.script(self, self.replay)
         self.ready = True
 

@@ -25,7 +25,7 @@ from textual.widgets import Tab, Tabs
 from cudatui.gdbbridge import SASS_AFTER, Debugger, SharedWindow
 from cudatui.tui.apps.layout_settings import load_splits, save_splits
 from cudatui.tui.messages import RangesOpened
-from cudatui.tui.panes.base import QueryPane, set_in_pass
+from cudatui.tui.panes.base import set_in_pass
 from cudatui.tui.panes.breakpoints import BreakpointsPane
 from cudatui.tui.panes.console import ConsolePane
 from cudatui.tui.panes.disassembly import DisassemblyPane
@@ -51,8 +51,7 @@ COLUMN_STEP, ROW_STEP = 4, 2
 
 @dataclass(frozen=True)
 class PaneSpec:
-    """A pane next to the source: its id, its tab title and its class (built with ``id=``, and a
-    :class:`QueryPane` with the app's Debugger first)."""
+    """A pane next to the source: its id, its tab title and its class (built with ``id=``)."""
 
     id: str
     title: str
@@ -94,8 +93,6 @@ def build(spec: PaneSpec, debugger: Debugger) -> Widget:
     elif spec.cls is SharedMemoryPane:
         pane = SharedMemoryPane(search_dirs=lambda: debugger.config.source_dirs, recorded=debugger.config.replayed,
                                 id=spec.id)
-    elif issubclass(spec.cls, QueryPane):
-        pane = spec.cls(debugger, id=spec.id)
     else:
         pane = spec.cls(id=spec.id)
     pane.add_class("pane")

@@ -1,10 +1,11 @@
 """What every debugger pane shares: it renders one immutable StopState and drops stale ones.
 
-Panes never talk to gdb themselves. They post intent messages (:mod:`cudatui.tui.messages`) that
-the app turns into calls of its :class:`~cudatui.gdbbridge.debugger.debugger.Debugger`, and panes that
-need data on demand (warp watch, CUDA tables) are a :class:`QueryPane`: the
-app gives them the Debugger's :class:`~cudatui.gdbbridge.debugger.queries.DebuggerQueries`, which
-they call from a worker.
+Panes never talk to gdb themselves, nor keep what it answered. They post intent messages
+(:mod:`cudatui.tui.messages`) that the app turns into calls of its
+:class:`~cudatui.gdbbridge.debugger.debugger.Debugger`; what a pane shows beyond the stop's batch
+(SASS, shared memory, the Locals tree's members, block ranges, the warp watch) it says through
+such a message, and the Debugger reads it with each stop into the one state the pane is given
+(:mod:`cudatui.gdbbridge.debugger.on_demand`).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from textual.widget import Widget
 from textual.widgets import DataTable, Static
 from textual.widgets.data_table import CellType, ColumnKey, RowKey
 
-from cudatui.gdbbridge import DebuggerQueries, StopState
+from cudatui.gdbbridge import StopState
 from cudatui.tui.textual_compat import (
     DataTableHooks, SegmentLines, forget_arrangements, table_bump_update_count, table_cell_key, table_has_cell, table_render_inputs,
     table_row_index, table_set_cell_quietly,
@@ -75,29 +76,6 @@ def same_place(state: StopState, previous: StopState | None) -> bool:
     return same_stop(state, previous) or (
         previous is not None and not previous.registers and "registers" in previous.unasked
         and same_stop(state, replace(previous, registers=state.registers)))
-
-
-class QueryPane(StatePane):
-    """A StatePane that also asks the debugger on demand, through the queries it is given."""
-
-    def __init__(self, queries: DebuggerQueries | None = None, *, name: str | None = None, id: str | None = None,
-                 classes: str | None = None) -> None:
-        super().__init__(name=name, id=id, classes=classes)
-        self.queries = queries
-        """Where on-demand queries go (the app's Debugger); None: the pane only shows states."""
-
-    @property
-    def answerable(self) -> bool:
-        """Whether an answer that arrives now can still be shown: the app may have begun to close
-        (and take the pane's widgets away) while gdb answered; such an answer is dropped."""
-        return self.is_attached and self.is_running and self.app.is_running
-
-    def holds(self, asked: int) -> bool:
-        """The one rule for an on-demand answer: may an answer asked for the state of generation
-        ``asked`` be shown now? The app must still run, and the pane still show that place (its
-        stop, focus and frame; a bump keeps it). An answer for an older place is dropped here,
-        and nowhere else."""
-        return self.answerable and self.state is not None and self.place <= asked <= self.state.generation
 
 
 def set_in_pass(widget: Widget, rule: str, value: int | str | None) -> None:
