@@ -2,21 +2,19 @@
 
 from __future__ import annotations
 
-from cudatui.gdbbridge import RawLine
 from cudatui.tui.apps.debugger_app import SIDE_PANES, DebuggerApp
 from cudatui.tui.panes.disassembly import DisassemblyPane
 from tests.support.app import stopped_at
 from tests.support.paths import TRANSCRIPTS
 from tests.support.replay import replay_config
 from tests.support.wait import wait_for
+from tests.support.sent import commands_sent
 
 
 async def test_sass_tab_read_only_once_shown() -> None:
     assert "disassembly" in [spec.id for spec in SIDE_PANES]
     app = DebuggerApp(replay_config(TRANSCRIPTS / "inspect.jsonl", "reduce_racy", source_dirs=(str(TRANSCRIPTS),)))
-    sent: list[str] = []
-    app.debugger.subscribe(lambda e: sent.append(e.text) if isinstance(e, RawLine) and e.direction == "in"
-                           and "-data-disassemble" in e.text else None)
+    sent = commands_sent(app.debugger, "-data-disassemble")
     async with app.run_test(size=(80, 24)) as pilot:
         await stopped_at(pilot, app, 9)
         pane = app.query_one(DisassemblyPane)

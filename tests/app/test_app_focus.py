@@ -12,15 +12,13 @@ from tests.support.app import stopped_at
 from tests.support.paths import TRANSCRIPTS
 from tests.support.replay import replay_config
 from tests.support.wait import wait_for
+from tests.support.sent import commands_sent
 from tests.app.test_shown_parts_replay import race_app, stopped
 
 
 def blocks_sent(app: DebuggerApp) -> list[str]:
     """The ``-cuda-info-blocks`` the app's Debugger sends from now on."""
-    sent: list[str] = []
-    app.debugger.subscribe(lambda e: sent.append(e.text) if isinstance(e, RawLine) and e.direction == "in"
-                           and e.text.lstrip("0123456789") == "-cuda-info-blocks" else None)
-    return sent
+    return commands_sent(app.debugger, "-cuda-info-blocks")
 
 
 def labels(pane: FocusNavigator) -> list[str]:

@@ -5,7 +5,6 @@ threads breakpoint N``)."""
 
 from __future__ import annotations
 
-from cudatui.gdbbridge import RawLine
 from cudatui.tui.apps.debugger_app import DebuggerApp
 from cudatui.tui.panes.bp_threads import BreakpointThreads
 from cudatui.tui.plans.replay_plan import plan_replay
@@ -13,12 +12,12 @@ from tests.support.app import messages, no_internal_errors, stopped_at
 from tests.support.paths import RECORDED, ROOT, TRANSCRIPTS
 from tests.support.replay import replay_config
 from tests.support.wait import wait_for
+from tests.support.sent import commands_sent
 
 
 async def test_a_kernel_breakpoint_stop_asks_for_its_threads_and_says_what_came_back() -> None:
     app = DebuggerApp(replay_config(TRANSCRIPTS / "inspect.jsonl", "reduce_racy", source_dirs=(str(TRANSCRIPTS),)))
-    sent: list[str] = []
-    app.debugger.subscribe(lambda e: sent.append(e.text) if isinstance(e, RawLine) and e.direction == "in" else None)
+    sent = commands_sent(app.debugger)
     async with app.run_test(size=(160, 48)) as pilot:
         await stopped_at(pilot, app, 9)
         threads = app.query_one(BreakpointThreads)

@@ -14,7 +14,7 @@ import pytest
 
 from textual.widgets import DataTable
 
-from cudatui.gdbbridge import RawLine, decode, flatten
+from cudatui.gdbbridge import decode, flatten
 from cudatui.gdbbridge.record.transcript import load
 from cudatui.tui.apps.demo_app import DemoApp
 from cudatui.tui.plans.demo_plan import RECORDINGS_DIR, plan_demo
@@ -22,6 +22,7 @@ from cudatui.tui.panes.shared_memory import SharedMemoryPane
 from tests.support.app import goto_focus, phase
 from tests.support.recorded_path import walk_path
 from tests.support.wait import wait_for
+from tests.support.sent import commands_sent
 
 
 def recorded(lesson: str, command: str, after: str = "") -> str:
@@ -114,9 +115,7 @@ async def test_shown_at_a_stop_read_without_it_the_rows_before_stay_faded_then_t
         table = pane.query_one(DataTable)
         x, y = table.region.x + table.region.width // 4, table.region.y + 2  # a value of the first row
         shown = app.screen.get_style_at(x, y).color
-        asked: list[str] = []
-        app.debugger.subscribe(lambda e: asked.append(e.text) if isinstance(e, RawLine) and e.direction == "in"
-                               and "sdata" in e.text else None)
+        asked = commands_sent(app.debugger, "sdata")
         go = asyncio.Event()
         session = app.debugger.session
         assert session is not None

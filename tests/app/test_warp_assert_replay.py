@@ -7,7 +7,7 @@ warps or lanes, the Warps pane says why, and the warp watch and the culprit sear
 
 from __future__ import annotations
 
-from cudatui.gdbbridge import WARP_TABLES_UNASKED, RawLine
+from cudatui.gdbbridge import WARP_TABLES_UNASKED
 from cudatui.gdbbridge.debugger.state import WARP_ASSERT
 from cudatui.tui.apps.demo_app import DemoApp
 from cudatui.tui.plans.demo_plan import RECORDINGS_DIR, plan_demo
@@ -16,6 +16,7 @@ from cudatui.tui.panes.warps import WarpsPane
 from tests.support.app import phase
 from tests.support.recorded_path import path_of, walk_path
 from tests.support.wait import wait_for
+from tests.support.sent import commands_sent
 
 RECORDING = RECORDINGS_DIR / "assert.jsonl.gz"
 
@@ -34,8 +35,7 @@ async def test_at_the_warp_assert_no_warp_table_is_asked_and_the_warps_pane_says
         assert isinstance(pane, WarpsPane)
         await wait_for(pilot, lambda: WARP_TABLES_UNASKED in str(pane.query_one("#warps-title").render()),
                        why="the Warps pane's reason")
-        sent: list[str] = []
-        app.debugger.subscribe(lambda e: sent.append(e.text) if isinstance(e, RawLine) and e.direction == "in" else None)
+        sent = commands_sent(app.debugger)
         pane.action_edit_watch()  # w
         await wait_for(pilot, lambda: pane.query_one("#watch-input").has_focus, why="the watch's input")
         await pilot.press(*"threadIdx.x", "enter")

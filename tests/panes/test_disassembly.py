@@ -8,11 +8,12 @@ from dataclasses import replace
 
 from textual.widgets import DataTable
 
-from cudatui.gdbbridge import Answer, Phase, RawLine
+from cudatui.gdbbridge import Answer, Phase
 from cudatui.tui.panes.disassembly import DisassemblyPane
 from tests.support.panes import PaneApp, Replay, first_stop
 from tests.support.paths import FIXTURES
 from tests.support.wait import until, wait_for
+from tests.support.sent import commands_sent
 
 AFTER = 48
 """The bytes after pc the recording's SASS pane showed."""
@@ -25,10 +26,7 @@ def rows(pane: DisassemblyPane) -> list[tuple[str, str, str]]:
 
 def disassembles(replay: Replay) -> list[str]:
     """The ``-data-disassemble`` commands the Debugger sends from now on."""
-    sent: list[str] = []
-    replay.debugger.subscribe(lambda e: sent.append(e.text) if isinstance(e, RawLine) and e.direction == "in"
-                              and "-data-disassemble" in e.text else None)
-    return sent
+    return commands_sent(replay.debugger, "-data-disassemble")
 
 
 async def sass_shown(app: PaneApp, replay: Replay) -> None:

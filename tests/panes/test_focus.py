@@ -6,18 +6,15 @@ from dataclasses import replace
 
 from textual.widgets import Tree
 
-from cudatui.gdbbridge import RawLine
 from cudatui.tui.panes.focus import FocusNavigator
 from tests.support.panes import PaneApp, Replay, first_stop
 from tests.support.wait import wait_for
+from tests.support.sent import commands_sent
 
 
 def blocks_sent(replay: Replay) -> list[str]:
     """The ``-cuda-info-blocks`` the Debugger sends from now on."""
-    sent: list[str] = []
-    replay.debugger.subscribe(lambda e: sent.append(e.text) if isinstance(e, RawLine) and e.direction == "in"
-                              and e.text.lstrip("0123456789") == "-cuda-info-blocks" else None)
-    return sent
+    return commands_sent(replay.debugger, "-cuda-info-blocks")
 
 
 def labels(pane: FocusNavigator) -> list[str]:

@@ -12,7 +12,6 @@ from pathlib import Path
 import pytest
 from textual.widgets import Input
 
-from cudatui.gdbbridge import RawLine
 from cudatui.tui.apps.debugger_app import DebuggerApp
 from cudatui.tui.messages import WatchAdded
 from cudatui.tui.panes.locals import LocalsPane
@@ -22,6 +21,7 @@ from tests.support.app import gdb_config, phase, stopped_at, tree_changed, tree_
 from tests.support.paths import C_SOURCES
 from tests.support.programs import compile_c, marked_line, needs_gdb
 from tests.support.wait import wait_for
+from tests.support.sent import commands_sent
 
 pytestmark = needs_gdb
 
@@ -51,10 +51,7 @@ async def cursor_to(pilot, app: DebuggerApp, key: str) -> None:
 
 def sent(app: DebuggerApp, command: str) -> list[str]:
     """The ``command`` lines the Debugger sends from now on."""
-    lines: list[str] = []
-    app.debugger.subscribe(lambda e: lines.append(e.text) if isinstance(e, RawLine) and e.direction == "in"
-                           and command in e.text else None)
-    return lines
+    return commands_sent(app.debugger, command)
 
 
 async def test_structs_arrays_and_pointers_open_with_the_keys_and_stay_open(vars_program: Path) -> None:
