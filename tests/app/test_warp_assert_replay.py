@@ -47,6 +47,7 @@ async def test_at_the_warp_assert_no_warp_table_is_asked_and_the_warps_pane_says
         await wait_for(pilot, lambda: str(line.render()) == f"culprit: {WARP_TABLES_UNASKED}", why="the culprit's reason")
         culprit = app.debugger.state.culprit
         assert culprit is not None and culprit.lane is None and culprit.reason == WARP_TABLES_UNASKED
+        assert line.shown.style == "red"  # a search that could not run is said as an error, as before
         walked = [line for line in sent if any(c in line for c in ("-cuda-info-lanes", "-cuda-focus-switch", "-data-evaluate"))]
         assert not walked, walked  # neither listed the lanes nor walked them
         await pilot.press("ctrl+q")

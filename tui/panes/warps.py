@@ -68,10 +68,11 @@ def line_map(state: StopState, threads: tuple[ThreadRange, ...]) -> dict[int, st
 
 
 def culprit_text(found: Culprit) -> Text:
-    """The culprit line: ``culprit: lane 24: idx[i] = 17179869184 is outside 0..63 · differ: …``."""
+    """The culprit line: ``culprit: lane 24: idx[i] = 17179869184 is outside 0..63 · differ: …``;
+    bold with a lane, red when the search could not run (nothing evaluated: why, as gdb said)."""
     differ = " · differ: " + "; ".join(found.differing) if found.differing else ""
     head = f"culprit: lane {found.lane}: {found.reason}" if found.lane is not None else f"culprit: {found.reason}"
-    return Text(head + differ, style="bold" if found.lane is not None else "")
+    return Text(head + differ, style="bold" if found.lane is not None else "" if found.evaluated else "red")
 
 
 class Foot(Vertical):
