@@ -33,7 +33,7 @@ from cudatui.gdbbridge.debugger.status import Phase
 from cudatui.gdbbridge.session.mi import BIG_LINE, parse_line
 from cudatui.gdbbridge.models.cuda import CudaFocus
 from cudatui.gdbbridge.models import StopEvent, StopState, Variable
-from cudatui.tui.messages import RangesOpened
+from cudatui.tui.messages import PagesShown, RangesOpened
 from cudatui.tui.panes.focus import FocusNavigator
 from cudatui.tui.panes.shared_array import SharedArray, from_variable_type
 from cudatui.tui.panes.shared_memory import SharedMemoryPane
@@ -164,7 +164,7 @@ class Host(App[None]):
             yield self.navigator
             yield self.shared
 
-    def on_shared_memory_pane_shows(self, message: SharedMemoryPane.Shows) -> None:
+    def on_shared_memory_pane_pages_shown(self, message: PagesShown) -> None:
         self.debugger.show_shared(message.windows)
 
     def _display(self, screen, renderable) -> None:  # type: ignore[no-untyped-def]

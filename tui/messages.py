@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from textual.message import Message
 
-from cudatui.gdbbridge import ActionSuggestion, FindingGroup, SanitizerResult, Snapshot
+from cudatui.gdbbridge import ActionSuggestion, FindingGroup, SanitizerResult, SharedWindow, Snapshot
 
 # -- intents several panes send ------------------------------------------------------------------
 
@@ -94,6 +94,17 @@ class Condition(Message, namespace="breakpoints_pane"):
 
     number: int
     condition: str
+
+
+# -- the shared memory pane ------------------------------------------------------------------------
+
+
+@dataclass
+class PagesShown(Message, namespace="shared_memory_pane"):
+    """The pages of shared arrays the pane shows changed, or the state shown lacks them: the
+    Debugger is to read them with the stop while the pane is on the screen."""
+
+    windows: tuple[SharedWindow, ...]
 
 
 # -- the warps pane --------------------------------------------------------------------------------

@@ -56,8 +56,7 @@ class Shown:
         pc (the SASS pane; 0: none), the members of the variables opened (the Locals pane), the
         warp watch (``lanes``: the Warps pane) and the block ranges (the Focus pane's open
         kernels), or not; a part the stop shown lacks and shown now is asked at once."""
-        config = self.ctx.config
-        everything = bool(config.record) and config.record_every_part  # a recording's replays may show any pane
+        everything = self._records_every_part()
         shown = {part for part, on in (("registers", registers), ("threads", threads)) if on or everything}
         self.ctx.leave_out = PARTS - shown
         self.refresh.on_demand.sass.after = sass
@@ -71,12 +70,15 @@ class Shown:
     def set_shared(self, windows: tuple[SharedWindow, ...], on_screen: bool) -> None:
         """The pages of shared arrays the Shared pane shows, read while it is on the screen (or a
         recording asks every part); one the stop shown lacks is read at once."""
-        config = self.ctx.config
-        everything = bool(config.record) and config.record_every_part
-        self.refresh.on_demand.shared.windows = windows if on_screen or everything else ()
+        self.refresh.on_demand.shared.windows = windows if on_screen or self._records_every_part() else ()
         state = self.ctx.state
         if state is not None and self.refresh.on_demand.missing(state):
             self.ctx.spawn(self._fill(state), "fill")
+
+    def _records_every_part(self) -> bool:
+        """Whether this session is recorded asking every part: its replays may show any pane."""
+        config = self.ctx.config
+        return bool(config.record) and config.record_every_part
 
     def open_variables(self, paths: Collection[Path]) -> None:
         """The Locals tree shows ``paths`` opened at the stop shown: the children of those it

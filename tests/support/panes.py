@@ -23,9 +23,8 @@ from cudatui.gdbbridge.debugger.events import ConsoleOutput, DebuggerEvent, Phas
 from cudatui.gdbbridge.debugger.status import Phase
 from cudatui.gdbbridge.debugger.steps import RUN, STEPS
 from cudatui.gdbbridge.models import StopEvent, StopState
-from cudatui.tui.messages import CulpritAsked, FocusRequested, LanesWatched, RangesOpened
+from cudatui.tui.messages import CulpritAsked, FocusRequested, LanesWatched, PagesShown, RangesOpened
 from cudatui.tui.panes.base import StatePane
-from cudatui.tui.panes.shared_memory import SharedMemoryPane
 
 from .paths import TRANSCRIPTS
 
@@ -125,7 +124,7 @@ class PaneApp(App[None]):
         assert isinstance(self.pane, StatePane)
         self.pane.show_state(state)
 
-    def on_shared_memory_pane_shows(self, message: SharedMemoryPane.Shows) -> None:
+    def on_shared_memory_pane_pages_shown(self, message: PagesShown) -> None:
         """The pane, on the screen here, says which pages it shows: the Debugger reads them, and
         from now on every state it publishes is given to the pane (as the app does)."""
         self._follow()

@@ -31,9 +31,8 @@ from cudatui.tui.screens.goto_focus import GotoFocusScreen
 from cudatui.tui.screens.help import HelpScreen, key_commands, key_sections
 from cudatui.tui.messages import (
     BreakpointToggled, Command, SourceFolderChosen, Condition, DebugFinding, Delete, Enable, Finished, FocusRequested, FrameSelected,
-    OpenSource, PostMortem, ValueWanted, VariablesOpened, WatchAdded, WatchRemoved,
+    OpenSource, PostMortem, ValueWanted, VariablesOpened, WatchAdded, WatchRemoved, CulpritAsked, LanesWatched,
 )
-from cudatui.tui.messages import CulpritAsked, LanesWatched
 from cudatui.tui.apps.pane_keys import PaneKeysApp
 from cudatui.tui.apps.layout import SIDE_PANES, Workspace
 from cudatui.tui.panes.base import StatePane
@@ -331,6 +330,7 @@ class DebuggerApp(PaneKeysApp):
             text = f"not in this recording: {exc.message}" if exc.not_recorded else f"cannot print it: {exc.message}"
         if self.is_running and not self.link.quitting:
             self.push_screen(ValueScreen(expression, type_, text))
+
     def on_warps_pane_lanes_watched(self, message: LanesWatched) -> None:
         self.debugger.watch_lanes(message.expression)
 

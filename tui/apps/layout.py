@@ -24,7 +24,7 @@ from textual.widgets import Tab, Tabs
 
 from cudatui.gdbbridge import SASS_AFTER, Debugger, SharedWindow
 from cudatui.tui.apps.layout_settings import load_splits, save_splits
-from cudatui.tui.messages import RangesOpened
+from cudatui.tui.messages import PagesShown, RangesOpened
 from cudatui.tui.panes.base import set_in_pass
 from cudatui.tui.panes.breakpoints import BreakpointsPane
 from cudatui.tui.panes.console import ConsolePane
@@ -212,8 +212,8 @@ class Workspace(Container):
                 self.apply()
         return pane
 
-    @on(SharedMemoryPane.Shows)
-    def _shared_shown(self, event: SharedMemoryPane.Shows) -> None:
+    @on(PagesShown)
+    def _shared_shown(self, event: PagesShown) -> None:
         """The pages the Shared pane shows: the Debugger reads them while it is on the screen."""
         event.stop()
         self._shared_windows = event.windows
@@ -267,7 +267,7 @@ class Workspace(Container):
             for pane_id in COLUMN:
                 (tabs.hide if wide else tabs.show)(f"tab-{pane_id}")
             shown = self._last_dock if wide else self.active
-            on_screen = self._on_screen = {spec.id for spec in SIDE_PANES if (wide and spec.id in COLUMN) or spec.id == shown}
+            on_screen = {spec.id for spec in SIDE_PANES if (wide and spec.id in COLUMN) or spec.id == shown}
             for spec in SIDE_PANES:
                 self.query_one(f"#{spec.id}").display = spec.id in on_screen
             self._on_screen = on_screen

@@ -5,7 +5,7 @@ user adds (``a`` then ``sdata[256]``), then the ``__shared__`` declarations of t
 function's source (``extern __shared__`` arrays are never locals): an ``extern`` array sized at
 launch is paged as blockDim.x elements of the current kernel (256 when unknown), and the title
 says so (the array, its value formats and banks: :mod:`.shared_array`). The pane says which page
-of which array it shows (:class:`SharedMemoryPane.Shows`; the app tells the Debugger while the
+of which array it shows (:class:`~cudatui.tui.messages.PagesShown`; the app tells the Debugger while the
 pane is on the screen), and shows what the stop's snapshot holds for it (``StopState.shared``):
 the Debugger reads it with the stop through typed evaluation (``name[start]@count``), so a 48 KB
 array costs one request per visible page, and a page turned or an array added is read and the
@@ -21,18 +21,17 @@ the same way, in a kernel or in a CPU program.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.message import Message
 from textual.reactive import reactive
 from textual.widgets import DataTable, Input
 
 from cudatui.gdbbridge import (
     Answer, SharedDecl, SharedPage, SharedWindow, StopState, find_source, page_of, read_source, shared_arrays,
 )
+from cudatui.tui.messages import PagesShown
 from cudatui.tui.widgets.inline_input import InlineInput
 
 from .base import InfoLine, PaneTable, StatePane, same_stop, sync_rows
@@ -83,13 +82,6 @@ class SharedMemoryPane(StatePane):
 
     page: reactive[int] = reactive(0)
     """The page of the array shown."""
-
-    @dataclass
-    class Shows(Message):
-        """The pages of shared arrays the pane shows changed, or the state shown lacks them: the
-        Debugger is to read them with the stop while the pane is on the screen."""
-
-        windows: tuple[SharedWindow, ...]
 
     def __init__(self, page_size: int = 256, *, search_dirs: Callable[[], tuple[str, ...]] = tuple,
                  recorded: bool = False, name: str | None = None, id: str | None = None,
@@ -231,7 +223,7 @@ class SharedMemoryPane(StatePane):
         said = (windows, state.generation if lacking else None)
         if said != self._said:
             self._said = said
-            self.post_message(self.Shows(windows))
+            self.post_message(PagesShown(windows))
 
     def on_show(self) -> None:
         """Shown (its tab chosen): the rows of what changed while hidden."""
