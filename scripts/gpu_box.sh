@@ -90,10 +90,10 @@ build() {
 tier3() {
   local workers=${1:-4} all_s=${2:-450} one_s=${3:-420} started=$SECONDS
   build
-  timeout "$all_s" python3 -m pytest -p no:cacheprovider -n "$workers" -q -rs -m gpu tests/gpu -o addopts="" ${K:+-k "$K"} \
+  timeout "$all_s" python3 -m pytest -p no:cacheprovider -n "$workers" -v -rfEs -m gpu tests/gpu -o addopts="" ${K:+-k "$K"} \
     --timeout "$one_s" --durations 15 > "$R/gpu_tests.log" 2>&1
   echo "gpu tests rc=$? seconds=$((SECONDS - started))" >> "$R/gpu_tests.log"
-  grep -E "^(FAILED|ERROR)|passed|failed|rc=|SKIPPED" "$R/gpu_tests.log" | tail -25
+  grep -E "^(FAILED|ERROR)|passed|failed|rc=|SKIPPED" | grep -v " PASSED " "$R/gpu_tests.log" | tail -25
 }
 
 replay_attach() {
