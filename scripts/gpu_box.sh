@@ -93,7 +93,7 @@ tier3() {
   timeout "$all_s" python3 -m pytest -p no:cacheprovider -n "$workers" -v -rfEs -m gpu tests/gpu -o addopts="" ${K:+-k "$K"} \
     --timeout "$one_s" --durations 15 > "$R/gpu_tests.log" 2>&1
   echo "gpu tests rc=$? seconds=$((SECONDS - started))" >> "$R/gpu_tests.log"
-  grep -E "^(FAILED|ERROR)|passed|failed|rc=|SKIPPED" | grep -v " PASSED " "$R/gpu_tests.log" | tail -25
+  grep -E "^(FAILED|ERROR)|passed|failed|rc=|SKIPPED" "$R/gpu_tests.log" | tail -25
 }
 
 replay_attach() {
