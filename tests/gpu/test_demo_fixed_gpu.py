@@ -15,18 +15,20 @@ from cudatui.tui.panes.guide import GuidePane
 from cudatui.tui.panes.output import OutputPane
 from cudatui.tui.panes.source import SourcePane
 from tests.support.app import phase, status
+from tests.support.paths import record_to
 from tests.support.wait import wait_for
 
 pytestmark = pytest.mark.gpu
 
 
 @pytest.mark.parametrize("lesson", LESSONS, ids=lambda lesson: lesson.name)
-async def test_fixed_stops_at_the_fix_then_exits_0(lesson) -> None:
-    plan = plan_demo(lesson.name, "live", variant=("--fixed",))
+async def test_fixed_stops_at_the_fix_then_exits_0(lesson, tmp_path) -> None:
+    plan = plan_demo(lesson.name, "live", variant=("--fixed",), record=record_to(f"fixed_{lesson.name}", tmp_path))
     assert plan.mode == "live" and plan.config.target[-1] == "--fixed"
     app = DemoApp(plan)
     async with app.run_test(size=(160, 48)) as pilot:
-        await wait_for(pilot, lambda: phase(app) in ("stopped", "exited", "dead"), timeout=240)
+        await wait_for(pilot, lambda: phase(app) in ("stopped", "exited", "dead"), timeout=240,
+                       why=lambda: f"the first stop; the app: {status(app)}")
         assert phase(app) == "stopped", status(app)
         assert app.query_one(SourcePane).view.current == lesson.fix_line
         assert "--fixed: the fixed kernel runs" in str(app.query_one("#guide-header").render())

@@ -13,7 +13,6 @@ to the culprit's stop is printed (run with ``-s``).
 
 from __future__ import annotations
 
-import os
 import subprocess
 import time
 from dataclasses import replace
@@ -29,19 +28,13 @@ from cudatui.kernels.lessons import get_lesson
 from cudatui.tui.apps.debugger_app import DebuggerApp
 from cudatui.tui.apps.launch import debug_config
 from cudatui.tui.panes.sanitizer import SanitizerPane
-from tests.support.paths import FIXTURES, ROOT
+from tests.support.paths import FIXTURES, ROOT, record_to
 from tests.support.wait import wait_for
 
 pytestmark = pytest.mark.gpu
 
 NATIVE = FIXTURES / "c" / "findings" / "t.cu"
 BAD_LINE = next(i for i, text in enumerate(NATIVE.read_text().splitlines(), 1) if "// BAD" in text)
-
-
-def record_to(name: str, tmp_path: Path) -> str:
-    folder = Path(os.environ.get("CUDATUI_RECORD_DIR") or tmp_path)
-    folder.mkdir(parents=True, exist_ok=True)
-    return str(folder / f"{name}.jsonl")
 
 
 def dims(d: Dim3 | None) -> tuple[int, int, int] | None:
