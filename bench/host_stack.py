@@ -6,7 +6,11 @@ the batch (26 ms), so it decides when the stop reaches the screen. This bench st
 program that waits in a loop (with torch imported and one CUDA tensor made where torch and a GPU
 are there, as the lessons' programs are: hundreds of mapped libraries), then reads its stack with
 each pystack method in turn, ``--rounds`` times each, alternating, and prints each method's median
-against AUTO's (the product's read). Usage: ``python -m bench.host_stack [--rounds N] [--plain]``.
+against AUTO's (the product's read). A last row reads with AUTO from a worker thread while this
+process's main thread runs Python without a pause, as an event loop does while it parses a stop's
+answers and paints: pystack gives the GIL up and takes it back many times in one read, and waits
+for it each time (the reason the Debugger reads on the event loop, gdbbridge/debugger/host.py).
+Usage: ``python -m bench.host_stack [--rounds N] [--plain]``.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from __future__ import annotations
 import argparse
 import subprocess
 import sys
+import threading
 import time
 from statistics import median
 
@@ -69,6 +74,7 @@ def measure(rounds: int, plain: bool) -> list[Result]:
             for method in methods:
                 took, found[method] = read_once(program.pid, method)
                 times[method].append(took)
+        beside = beside_busy_python(program.pid, rounds)
     finally:
         program.kill()
         program.wait()
@@ -79,7 +85,28 @@ def measure(rounds: int, plain: bool) -> list[Result]:
         ms = median(times[method]) * 1000
         results.append(Result("host_stack", f"read ({method.name}) / AUTO", ms / auto, "x",
                               f"{ms:.1f} ms vs {auto:.1f} ms; {found[method]}"))
+    ms = median(beside) * 1000
+    results.append(Result("host_stack", "read (AUTO) in a thread beside busy Python / alone", ms / auto, "x",
+                          f"{ms:.1f} ms vs {auto:.1f} ms; the main thread runs Python meanwhile, as the app's "
+                          f"event loop does at a stop (sys.getswitchinterval() {sys.getswitchinterval() * 1000:g} ms)"))
     return results
+
+
+def beside_busy_python(pid: int, rounds: int) -> list[float]:
+    """Seconds each of ``rounds`` AUTO reads took in a worker thread while this thread runs Python."""
+    from pystack.engine import StackMethod
+
+    times: list[float] = []
+
+    def reads() -> None:
+        for _ in range(rounds):
+            times.append(read_once(pid, StackMethod.AUTO)[0])
+
+    worker = threading.Thread(target=reads)
+    worker.start()
+    while worker.is_alive():
+        sum(i * i for i in range(1000))
+    return times
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -117,36 +117,41 @@ def host_held(shown: StopState | None, stop: StopEvent, env: Mapping[str, str], 
 
 
 LiveRead = asyncio.Future[tuple[HostStack, float]]
-"""A live read under way: the stack, and the seconds pystack took in its thread."""
+"""A live read under way: the stack, and the seconds pystack took."""
 
 
 def timed_read(pid: int) -> tuple[HostStack, float]:
-    """:func:`read_python_stack` and the seconds it took (in the thread that ran it)."""
+    """:func:`read_python_stack` and the seconds it took."""
     began = time.perf_counter()
     stack = read_python_stack(pid)
     return stack, time.perf_counter() - began
 
 
 def start_live_read(session: GdbSession, config: LaunchConfig) -> LiveRead | None:
-    """A live Python debuggee's stack, read in a worker thread so that it runs beside the stop's
-    MI batch (pystack reads without attaching, and gdb holds the process stopped meanwhile); None
-    where the stack is not read live (a replay, a coredump, a program that is not Python). On the
-    H200 the read took 47 ms of a 73 ms refresh (batch 32). The thread starts once the caller's
-    task yields (its first await): the stop's batch, written before it, is not held back by a
-    thread that takes the GIL between its writes and the recording of them."""
+    """A live Python debuggee's stack, read while gdb answers the stop's MI batch; None where the
+    stack is not read live (a replay, a coredump, a program that is not Python).
+
+    The read runs on the event loop, in a task that starts once the caller's task yields (its first
+    await), that is once the stop's batch is written: gdb answers it in its own process meanwhile.
+    pystack reads the process's memory from outside (``process_vm_readv``: no attaching, no waiting
+    on the process, which gdb holds stopped), 5.3 ms with torch loaded on the H200 (bench.host_stack,
+    batch 37). In a worker thread the same read took 24-47 ms in the app (batches 32-44): pystack
+    gives up the GIL and takes it back many times in one read, and each time waits for the event
+    loop's Python work (parsing the answers, painting); ``python -m bench.host_stack`` prints that
+    row (on the 2-core box: 3.5 ms alone, 590 ms beside a busy Python thread)."""
     pid = session.own_debuggee  # never a pid the debugger merely names: pystack stops the process it reads
     if config.replayed or config.core or pid is None or not is_python(config):
         return None
-    return asyncio.ensure_future(_read_in_thread(pid))
+    return asyncio.ensure_future(_read_on_loop(pid))
 
 
-async def _read_in_thread(pid: int) -> tuple[HostStack, float]:
-    return await asyncio.to_thread(timed_read, pid)
+async def _read_on_loop(pid: int) -> tuple[HostStack, float]:
+    return timed_read(pid)
 
 
 async def read_host_stack(session: GdbSession, config: LaunchConfig, live: LiveRead | None) -> HostStack | None:
     """The host stack at this stop: the ``live`` read (:func:`start_live_read`), recorded with a
-    mark of the seconds pystack took in its thread (``host-stack read=0.0053``: beside the time
+    mark of the seconds pystack took (``host-stack read=0.0053``: beside the time
     the stop waited for it, ``python -m bench.stop_queries`` tells a slow read from a late one);
     or the recorded one of a replay, or a post-mortem's from its files (the program's output, a
     CPU core); None when there is none to show (not a Python program, a recording without it)."""

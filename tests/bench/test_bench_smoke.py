@@ -144,10 +144,12 @@ def test_run_prints_summary_table() -> None:
 
 
 def test_host_stack() -> None:
-    """Each pystack method's read of a waiting Python program, against AUTO (the product's)."""
+    """Each pystack method's read of a waiting Python program, against AUTO (the product's), and
+    AUTO's read from a thread beside busy Python."""
     lines = bench_lines(run_module("bench.host_stack", "--rounds", "2", "--plain"))
     assert [m.group(2).strip() for m in lines] == ["read (AUTO, the product's)", "read (ELF_DATA) / AUTO",
-                                                   "read (SYMBOLS) / AUTO", "read (BSS) / AUTO"]
+                                                   "read (SYMBOLS) / AUTO", "read (BSS) / AUTO",
+                                                   "read (AUTO) in a thread beside busy Python / alone"]
     assert lines[0].group(8).startswith("plain; median of 2; ") and lines[0].group(8).endswith(" frames")
 
 
