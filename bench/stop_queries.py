@@ -61,7 +61,7 @@ class Episode:
     queries: list[Query] = field(default_factory=list)
     host_at: float | None = None
     host_read: float | None = None
-    """Seconds pystack's read took in its thread (the ``host-stack read=`` mark), when marked."""
+    """Seconds pystack's read took (the ``host-stack read=`` mark), when marked."""
     published: float | None = None
 
     @property
