@@ -80,7 +80,8 @@ def test_escape_leaves_the_console_and_enter_repeats_the_last_command(tmp_path: 
         tmux.wait_for_all(f"nav_main.c:{outer} · outer")
         tmux("send-keys", "-t", "t", "Enter")  # empty: `down` again
         tmux.wait_for_all(f"nav_walk.c:{walk} · walk")
-        assert tmux.screen().count("(gdb) down") == 2
+        # the console's echo of the repeated command and the new frame reach the screen apart
+        tmux.wait_for_screen(lambda screen: screen.count("(gdb) down") == 2, "the console echoing `down` twice")
         leave_console(tmux)
         tmux("send-keys", "-t", "t", "q")
         wait_ended(pid, "q after escape to quit (the console kept the key?)")
