@@ -288,6 +288,11 @@ def key_rows(name: str, times: KeyTimes, same: list[float], alone: list[float], 
         rows.append(Result(BENCH, f"key to state ({name}): the Debugger's new state / raw MI round trip", ms / mr, "x",
                            f"state {fmt(ms)} ms, then the screen at {fmt(ma)} ms; raw {fmt(mr)} ms: the rest of the "
                            "key-to-screen row is the app's paint"))
+    if times.written:
+        mw = median(times.written) * 1000
+        rows.append(Result(BENCH, f"{start} to the command written ({name})", mw, " ms",
+                           f"median over {len(times.written)}: the app's and the Debugger's part before gdb has the "
+                           f"command (of the {fmt(ma)} ms to the screen)"))
     return rows
 
 

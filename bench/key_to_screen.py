@@ -55,13 +55,16 @@ class KeyTimes:
     screen: list[float] = field(default_factory=list)
     state: list[float] = field(default_factory=list)
     queued: list[float] = field(default_factory=list)
+    written: list[float] = field(default_factory=list)
+    """From the key taken to the command's write to gdb (the app's and the Debugger's part before
+    gdb has anything to do)."""
     idle: list[float] = field(default_factory=list)
     commands: tuple[str, ...] = ()
     """The MI commands the app sent for the first such key until its last screen update (the
     command itself first): what the raw baseline sends."""
 
     def extend(self, other: KeyTimes) -> None:
-        for name in ("screen", "state", "queued", "idle"):
+        for name in ("screen", "state", "queued", "written", "idle"):
             getattr(self, name).extend(getattr(other, name))
         self.commands = self.commands or other.commands
 
@@ -79,6 +82,8 @@ class ScreenTimedApp(DebuggerApp):
         """(when, stop, generation) of every state the Debugger published."""
         self.sent: list[str] = []
         """Every MI command the Debugger wrote (without its token), virtual records left out."""
+        self.sent_at: list[float] = []
+        """When each of :attr:`sent` was written."""
         self.debugger.subscribe(self._on_event)
 
     def _on_event(self, event: DebuggerEvent) -> None:
@@ -88,6 +93,7 @@ class ScreenTimedApp(DebuggerApp):
             command = event.text.lstrip("0123456789")
             if command.startswith("-") and not command.startswith("-cudatui-"):
                 self.sent.append(command)
+                self.sent_at.append(time.perf_counter())
 
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, events.Key):
@@ -158,6 +164,7 @@ async def app_steps(debugger: str, program: tuple[str, ...], cwd: str, location:
             nexts.screen.append(painted - taken)
             nexts.state.append(state_at - taken)
             nexts.queued.append(taken - sent)
+            nexts.written.append(app.sent_at[mark] - taken)
             nexts.idle.append(idle - sent)
             nexts.commands = nexts.commands or tuple(app.sent[mark:])
         for thread in range(1, steps + 1):
@@ -180,6 +187,7 @@ async def app_steps(debugger: str, program: tuple[str, ...], cwd: str, location:
             state_at = next(when for when, _, generation in app.published if generation > before)
             switches.screen.append(painted - asked)
             switches.state.append(state_at - asked)
+            switches.written.append(app.sent_at[mark] - asked)
             switches.idle.append(idle - asked)
             switches.commands = switches.commands or tuple(app.sent[mark:])
         await app.action_quit()

@@ -114,7 +114,8 @@ def test_gpu_set_runs_with_gnu_gdb(tmp_path: Path) -> None:
         "key to screen (n): the app / raw MI round trip",
         "key to screen (n): the app / raw -exec-next alone",
         "key to idle (n, the batch 39 measure): the app / raw MI round trip",
-        "key to state (n): the Debugger's new state / raw MI round trip"]  # GNU gdb has no CUDA focus to switch
+        "key to state (n): the Debugger's new state / raw MI round trip",
+        "key taken to the command written (n)"]  # GNU gdb has no CUDA focus to switch
     # the baseline is the same MI commands as the app's: -exec-next, then the stop's batch outside a
     # kernel, without the registers (the Registers pane is not on the app's screen at 160x48) nor the
     # breakpoint table (a step's stop keeps it)
