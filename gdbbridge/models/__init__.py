@@ -16,9 +16,9 @@ from cudatui.gdbbridge.convert import to_exit_code, to_int
 from cudatui.gdbbridge.names import short_name
 from cudatui.gdbbridge.models.host import HostStack
 from cudatui.gdbbridge.outcome import StopNotes
-from cudatui.gdbbridge.models.culprit import Culprit
+from cudatui.gdbbridge.models.culprit import Culprit, LaneValues
 from cudatui.gdbbridge.models.answers import Answer
-from cudatui.gdbbridge.models.members import Path, VarNode
+from cudatui.gdbbridge.models.members import Members
 from cudatui.gdbbridge.models.shared import SharedPage
 from cudatui.gdbbridge.models.cuda import (
     BlockRange, CudaException, CudaFocus, Device, Instruction, Kernel, Lane, ThreadRange, Warp,
@@ -311,14 +311,14 @@ class StopState:
     blocks: Answer[tuple[BlockRange, ...]] | None = None
     """The coalesced block ranges of every running kernel, gathered while the Focus pane on the
     screen has a kernel open (None: not asked at this stop; :mod:`cudatui.gdbbridge.debugger.parts.blocks`)."""
-    members: tuple[tuple[Path, Answer[tuple[VarNode, ...]]], ...] | None = None
+    members: Members | None = None
     """The children of each line opened in the Locals tree that this stop shows, in tree order,
     read while the Locals pane is on the screen (None: not asked at this stop;
     :mod:`cudatui.gdbbridge.debugger.parts.members`)."""
     shared: tuple[Answer[SharedPage], ...] = ()
     """The pages of shared arrays the Shared pane shows, read while it is on the screen, one per
     window it asked for (:mod:`cudatui.gdbbridge.debugger.parts.shared`)."""
-    lane_watch: Answer[tuple[tuple[int, str], ...]] | None = None
+    lane_watch: Answer[LaneValues] | None = None
     """The warp watch: (lane, value) of its expression (``asked``) in each active lane of the focused
     warp, gathered while the Warps pane is on the screen (None: no expression, or not asked here;
     :mod:`cudatui.gdbbridge.debugger.parts.lane_watch`)."""

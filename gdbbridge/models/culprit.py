@@ -9,6 +9,11 @@ from dataclasses import dataclass
 from cudatui.gdbbridge.convert import to_int
 
 
+LaneValues = tuple[tuple[int, str], ...]
+"""(lane, value as gdb prints it, or ``<error: ...>``) for each active lane: the warp watch
+(``StopState.lane_watch``)."""
+
+
 @dataclass(frozen=True)
 class LaneValue:
     """An expression in one lane: ``value`` as gdb prints it, or ``error``."""

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from cudatui.gdbbridge.models.answers import Answer
+
 Path = tuple[str, ...]
 """A node: the root expression (a local's name or a watch expression), then the ``exp`` of each
 child on the way down (a member ``x``, an index ``3``, a pointee ``*p``)."""
@@ -40,3 +42,7 @@ def expandable(value: str, type_text: str) -> bool:
         return True
     return "*" in type_text and "(*)(" not in type_text.replace(" ", "") and not value.startswith("0x0 ") \
         and value != "0x0" and "void" not in words[:2]
+
+
+Members = tuple[tuple[Path, Answer[tuple[VarNode, ...]]], ...]
+"""The children of each opened path read at a stop, in tree order (``StopState.members``)."""

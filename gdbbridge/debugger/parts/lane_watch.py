@@ -15,13 +15,9 @@ from cudatui.gdbbridge.cuda.warp_watch import WarpWatchError, evaluate_in_lanes
 from cudatui.gdbbridge.debugger.state import WARP_TABLES_UNASKED, warp_tables_unsafe
 from cudatui.gdbbridge.models import StopState
 from cudatui.gdbbridge.models.answers import Answer
-from cudatui.gdbbridge.models.culprit import Culprit
+from cudatui.gdbbridge.models.culprit import Culprit, LaneValues
 from cudatui.gdbbridge.session.errors import DebuggerGone, MIError
 from cudatui.gdbbridge.session.gdb import GdbSession
-
-LaneValues = tuple[tuple[int, str], ...]
-"""(lane, value as gdb prints it, or ``<error: ...>``) for each active lane."""
-
 
 class LaneWatch:
     """The warp-watch part (see the module docstring)."""

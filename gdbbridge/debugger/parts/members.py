@@ -18,14 +18,10 @@ from collections.abc import Callable, Collection, Hashable
 from cudatui.gdbbridge.debugger.varobj import VariableObjects
 from cudatui.gdbbridge.models import StopState
 from cudatui.gdbbridge.models.answers import Answer
-from cudatui.gdbbridge.models.members import Path, VarNode, expandable
+from cudatui.gdbbridge.models.members import Members, Path, VarNode, expandable
 from cudatui.gdbbridge.session.errors import MIError
 from cudatui.gdbbridge.session.gdb import GdbSession
 from cudatui.gdbbridge.text import clean
-
-Members = tuple[tuple[Path, Answer[tuple[VarNode, ...]]], ...]
-"""The children of each opened path read at a stop, in tree order (``StopState.members``)."""
-
 
 def tree_frame(state: StopState) -> Hashable:
     """The frame whose opened lines ``state`` shows (the function, the level, the depth; a focus
