@@ -8,10 +8,13 @@ since batch 22) and shows all 256."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
 import pytest
 
+from textual.pilot import Pilot
 from textual.widgets import DataTable
 
 from cudatui.gdbbridge import decode, flatten
@@ -38,6 +41,20 @@ RACE_FOCUS = '-cuda-focus-switch "block (3,0,0) thread (200,0,0)"'
 """Where the race recording read sdata (the lesson's guide)."""
 
 
+@asynccontextmanager
+async def shared_pane_at(lesson: str, step: int) -> AsyncIterator[tuple[DemoApp, Pilot, SharedMemoryPane]]:
+    """The lesson's recording replayed at 160x48 along its recorded path to ``step``, then the
+    Shared pane shown; ``q`` at the end."""
+    app = DemoApp(plan_demo(lesson, "replay"))
+    async with app.run_test(size=(160, 48)) as pilot:
+        await wait_for(pilot, lambda: phase(app) == "stopped")
+        await walk_path(app, pilot, RECORDINGS_DIR / f"{lesson}.jsonl.gz", step)
+        pane = app.show_pane("shared")
+        assert isinstance(pane, SharedMemoryPane)
+        yield app, pilot, pane
+        await pilot.press("q")
+
+
 def grid(pane: SharedMemoryPane) -> dict[str, list[str]]:
     table = pane.query_one(DataTable)
     return {str(k.value): [str(c) for c in table.get_row(k)] for k in table.rows}
@@ -52,19 +69,13 @@ async def test_the_tile_lessons_grid_is_the_recorded_answer_decoded() -> None:
     answer = recorded("tile", '-data-evaluate-expression "tile[0]@18"', after="-stack-select-frame 1")
     expected = decode(answer).items
     assert len(expected) == 18 and all(len(row) == 18 for row in expected)
-    app = DemoApp(plan_demo("tile", "replay"))
-    async with app.run_test(size=(160, 48)) as pilot:
-        await wait_for(pilot, lambda: phase(app) == "stopped")
-        await walk_path(app, pilot, RECORDINGS_DIR / "tile.jsonl.gz", 5)
-        pane = app.show_pane("shared")
-        assert isinstance(pane, SharedMemoryPane)
+    async with shared_pane_at("tile", 5) as (app, pilot, pane):
         await wait_for(pilot, lambda: len(grid(pane)) == 18, why="the 18 rows of tile")
         await wait_for(pilot, lambda: "reading" not in str(pane.query_one("#shared-title").render()))
         rows = grid(pane)
         assert [rows[str(r)][2:] for r in range(18)] == [list(row) for row in expected]
         base = int(recorded("tile", '-data-evaluate-expression "&tile[0][0]"', after="-stack-select-frame 1").split()[0], 16)
         assert [rows[str(r)][1] for r in range(18)] == [str(((base + r * 72) // 4) % 32) for r in range(18)]
-        await pilot.press("q")
 
 
 async def test_the_race_lessons_sdata_is_a_list_with_banks() -> None:
@@ -76,12 +87,7 @@ async def test_the_race_lessons_sdata_is_a_list_with_banks() -> None:
     assert cut.truncated and len(flatten(cut.items)) == 200 and not rest.truncated
     expected = flatten(cut.items) + flatten(rest.items)
     assert len(expected) == 256
-    app = DemoApp(plan_demo("race", "replay"))
-    async with app.run_test(size=(160, 48)) as pilot:
-        await wait_for(pilot, lambda: phase(app) == "stopped")
-        await walk_path(app, pilot, RECORDINGS_DIR / "race.jsonl.gz", 4)
-        pane = app.show_pane("shared")
-        assert isinstance(pane, SharedMemoryPane)
+    async with shared_pane_at("race", 4) as (app, pilot, pane):
         await wait_for(pilot, lambda: [r[1] for r in grid(pane).values()] == list(expected), why="the recorded values")
         await wait_for(pilot, lambda: "@0x" in str(pane.query_one("#shared-title").render()), why="the address")
         rows = grid(pane)
@@ -89,7 +95,6 @@ async def test_the_race_lessons_sdata_is_a_list_with_banks() -> None:
         shown = (0, 1, 31, 32, 199, 200, 255)
         assert [rows[str(i)][3] for i in shown] == [str((base // 4 + i) % 32) for i in shown]
         assert " of 256 read" not in str(pane.query_one("#shared-title").render())
-        await pilot.press("q")
 
 
 async def test_shown_at_a_stop_read_without_it_the_rows_before_stay_faded_then_the_new_ones_show(
@@ -100,12 +105,7 @@ async def test_shown_at_a_stop_read_without_it_the_rows_before_stay_faded_then_t
     then gdb's, as recorded) the rows of the block before stay, in fainter text (the table's text
     opacity: no cell is rendered again for it), and the title says reading; then the recorded
     values of the new block show, in full colour."""
-    app = DemoApp(plan_demo("race", "replay"))
-    async with app.run_test(size=(160, 48)) as pilot:
-        await wait_for(pilot, lambda: phase(app) == "stopped")
-        await walk_path(app, pilot, RECORDINGS_DIR / "race.jsonl.gz", 3)
-        pane = app.show_pane("shared")
-        assert isinstance(pane, SharedMemoryPane)
+    async with shared_pane_at("race", 3) as (app, pilot, pane):
         title = pane.query_one("#shared-title")
         await wait_for(pilot, lambda: len(grid(pane)) == 256 and "reading" not in str(title.render()),
                        why="sdata of the block before")
@@ -144,4 +144,3 @@ async def test_shown_at_a_stop_read_without_it_the_rows_before_stay_faded_then_t
         assert table.styles.text_opacity == 1.0
         assert app.screen.get_style_at(x, y).color == shown or grid(pane)["0"] != before["0"]
         assert len([line for line in asked if "sdata[0]@256" in line]) == 1, asked
-        await pilot.press("q")
