@@ -127,9 +127,17 @@ def timed_read(pid: int) -> tuple[HostStack, float]:
     return stack, time.perf_counter() - began
 
 
-def start_live_read(session: GdbSession, config: LaunchConfig) -> LiveRead | None:
+LOOP_THREADS = 8
+"""The most Python threads a process may have had at its last read for the next to run on the
+event loop. pystack takes 1.2-1.6 ms a thread (on the 2-core box: 2 ms for one, 81 ms for 50,
+470 ms for 400), so a read on the loop holds the screen some milliseconds; a program with more
+threads is read in a worker thread, where the screen stays live while the read waits for the GIL."""
+
+
+def start_live_read(session: GdbSession, config: LaunchConfig, last: HostStack | None) -> LiveRead | None:
     """A live Python debuggee's stack, read while gdb answers the stop's MI batch; None where the
-    stack is not read live (a replay, a coredump, a program that is not Python).
+    stack is not read live (a replay, a coredump, a program that is not Python). ``last``: the
+    stack read at the stop before (how many threads it had).
 
     The read runs on the event loop, in a task that starts once the caller's task yields (its first
     await), that is once the stop's batch is written: gdb answers it in its own process meanwhile.
@@ -138,11 +146,14 @@ def start_live_read(session: GdbSession, config: LaunchConfig) -> LiveRead | Non
     batch 37). In a worker thread the same read took 24-47 ms in the app (batches 32-44): pystack
     gives up the GIL and takes it back many times in one read, and each time waits for the event
     loop's Python work (parsing the answers, painting); ``python -m bench.host_stack`` prints that
-    row (on the 2-core box: 3.5 ms alone, 590 ms beside a busy Python thread)."""
+    row (on the 2-core box: 3.5 ms alone, 590 ms beside a busy Python thread). Only a process that
+    had more than :data:`LOOP_THREADS` Python threads is read in a worker thread: its read on the
+    loop would hold the screen too long."""
     pid = session.own_debuggee  # never a pid the debugger merely names: pystack stops the process it reads
     if config.replayed or config.core or pid is None or not is_python(config):
         return None
-    return asyncio.ensure_future(_read_on_loop(pid))
+    many = last is not None and last.pid == pid and len(last.threads) > LOOP_THREADS
+    return asyncio.ensure_future(asyncio.to_thread(timed_read, pid) if many else _read_on_loop(pid))
 
 
 async def _read_on_loop(pid: int) -> tuple[HostStack, float]:

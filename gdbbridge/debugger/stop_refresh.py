@@ -113,7 +113,8 @@ class StopRefresh:
         assert ctx.session is not None
         held = new_stop and host_held(previous, stop, debuggee_env(ctx.config, ctx.launch_blocking),
                                       ctx.session.inferior_pid)
-        live = start_live_read(ctx.session, ctx.config) if new_stop and not stop.exited and not held else None
+        live = (start_live_read(ctx.session, ctx.config, previous.host if previous is not None else None)
+                if new_stop and not stop.exited and not held else None)
         try:
             shown = previous if viewpoint and previous is not None and previous.stop is stop else None
             state = built or await ctx.builder.refresh(stop, selected_frame=selected_frame, focus=focus, shown=shown,

@@ -6,7 +6,7 @@ the H200 for a torch script), so the user sees the line of THEIR script behind t
 files are the user's own code is :mod:`cudatui.gdbbridge.paths`.
 
 - :mod:`.stack`: the frozen views (:class:`~.stack.HostFrame`, ``HostThread``, ``HostStack``).
-- :mod:`.reader`: the pystack read, never raising (``read_python_stack``, ``host_stack``).
+- :mod:`.reader`: the pystack read, never raising (``read_python_stack``, ``read_core_stack``).
 - :mod:`.view`: library frames folded for display, and the sync-point note.
 - :mod:`.encoding`: a host stack as an MI result, so recordings and replays carry it.
 """

@@ -5,14 +5,12 @@ memory from outside (``process_vm_readv``) without attaching, so it works while 
 gdb) holds the process with ptrace, and leaves it stopped. pystack is imported on first use:
 cudatui runs without it (it is Linux-only). Nothing here raises: a missing pystack, a process
 that is not Python, one that is gone or not readable, all give a :class:`HostStack` whose
-``error`` says so in one line.
-
-:func:`host_stack` is the entry point for the event loop: the read runs in a worker thread.
+``error`` says so in one line. Where a stop's read runs (the event loop, or a worker thread) is
+:func:`cudatui.gdbbridge.debugger.host.start_live_read`'s choice.
 """
 
 from __future__ import annotations
 
-import asyncio
 import os
 from typing import Any
 
@@ -52,11 +50,6 @@ def read_core_stack(core: str, executable: str) -> HostStack:
         return HostStack(pid, tuple(_thread(thread, None) for thread in threads))
     except Exception as exc:
         return HostStack(0, error=f"cannot read the Python stack in {os.path.basename(core)}: {_one_line(exc)}")
-
-
-async def host_stack(pid: int) -> HostStack:
-    """:func:`read_python_stack` in a worker thread, so the event loop never waits for it."""
-    return await asyncio.to_thread(read_python_stack, pid)
 
 
 def _thread(thread: Any, cwd: str | None) -> HostThread:

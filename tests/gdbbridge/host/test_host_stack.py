@@ -15,12 +15,15 @@ import shutil
 import subprocess
 import sys
 import threading
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from cudatui.gdbbridge.host import reader
-from cudatui.gdbbridge.host.reader import INSTALL_HINT, host_stack, read_python_stack
+from cudatui.gdbbridge.debugger import host as debugger_host
+from cudatui.gdbbridge.debugger.config import LaunchConfig
+from cudatui.gdbbridge.debugger.host import LOOP_THREADS, start_live_read
+from cudatui.gdbbridge.host.reader import INSTALL_HINT, read_python_stack
 from cudatui.gdbbridge.models.host import HostStack
 from cudatui.gdbbridge.host.view import Folded, fold
 from cudatui.gdbbridge.session import events as ev
@@ -117,7 +120,8 @@ def proc_state(pid: int) -> str:
 
 
 @needs_gdb
-async def test_the_scripts_frames_are_read_while_gdb_holds_the_process(program: Path) -> None:
+async def test_the_scripts_frames_are_read_while_gdb_holds_the_process(program: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                       ) -> None:
     session = GdbSession(["gdb"], [sys.executable, "script.py", str(program / "libhook.so"), "site-packages"],
                          cwd=program)
     try:
@@ -153,7 +157,22 @@ async def test_the_scripts_frames_are_read_while_gdb_holds_the_process(program: 
         assert helper.user_frame.code == "done.wait()  # HELPER WAITS"
         assert [f.user for f in helper.frames][:1] == [False]  # threading's wait, innermost
 
-        assert (await host_stack(pid)) == stack  # the same read, from the event loop
+        # a stop's read: on the event loop (its thread), unless the process had many Python threads
+        readers: list[int] = []
+
+        def watched(pid: int) -> HostStack:
+            readers.append(threading.get_ident())
+            return read_python_stack(pid)
+
+        monkeypatch.setattr(debugger_host, "read_python_stack", watched)
+        config = LaunchConfig(debugger=("gdb",), target=("script.py", str(program / "libhook.so"), "site-packages"),
+                              cwd=str(program))
+        many = replace(stack, threads=(helper,) * (LOOP_THREADS + 1))
+        for last in (None, stack, many, replace(many, pid=pid + 1)):
+            live = start_live_read(session, config, last)
+            assert live is not None and (await live)[0] == stack
+        loop = threading.get_ident()
+        assert readers[:2] == [loop, loop] and readers[2] != loop and readers[3] == loop, (readers, loop)
 
         await session.command("-exec-continue")
         while not isinstance(event := await asyncio.wait_for(q.get(), WAIT), ev.Stopped):
@@ -210,15 +229,3 @@ def test_pystack_is_imported_only_by_a_read() -> None:
                       "import cudatui.gdbbridge.host.encoding, cudatui.gdbbridge.host.reader, cudatui.gdbbridge.host.view\n"
                       "print('pystack' in sys.modules)\n")
     assert said == "False"
-
-
-async def test_host_stack_reads_in_a_worker_thread(monkeypatch: pytest.MonkeyPatch) -> None:
-    calls: list[tuple[int, int]] = []
-
-    def read(pid: int) -> HostStack:
-        calls.append((pid, threading.get_ident()))
-        return HostStack(pid, error="read")
-
-    monkeypatch.setattr(reader, "read_python_stack", read)
-    assert await host_stack(4242) == HostStack(4242, error="read")
-    assert [pid for pid, _ in calls] == [4242] and calls[0][1] != threading.get_ident()
