@@ -1,7 +1,7 @@
 """The host Python stack behind a real CUDA exception stop (gdbbridge/host), on the GPU box.
 
 scripts/own_programs/torch_index.py faults in PyTorch's own index kernel (CUDA_EXCEPTION_12).
-cuda-gdb holds the process; :func:`host_stack` reads its Python stack: without launch blocking
+cuda-gdb holds the process; :func:`read_python_stack` reads its Python stack: without launch blocking
 the user frame is line 7, the ``.item()`` that waits for the GPU, and the note says the kernel
 was launched earlier; with ``CUDA_LAUNCH_BLOCKING=1`` it is line 6, the launch, and there is no
 note. The stack then goes through the recording encoding unchanged.
@@ -19,7 +19,7 @@ import sys
 import pytest
 
 from cudatui.gdbbridge.host.encoding import decode, result_line
-from cudatui.gdbbridge.host.reader import host_stack
+from cudatui.gdbbridge.host.reader import read_python_stack
 from cudatui.gdbbridge.host.view import sync_point
 from cudatui.gdbbridge.session import events as ev
 from cudatui.gdbbridge.session.gdb import GdbSession
@@ -51,7 +51,7 @@ async def test_the_scripts_line_behind_pytorchs_kernel_assert(blocking: str, lin
             pass
         assert event.stop.signal == "CUDA_EXCEPTION_12"
         assert session.inferior_pid is not None
-        stack = await host_stack(session.inferior_pid)
+        stack = read_python_stack(session.inferior_pid)
         assert stack.error is None
         frame = stack.user_frame
         assert frame is not None
