@@ -27,9 +27,9 @@ from collections.abc import Collection
 from dataclasses import replace
 from typing import Any
 
-from cudatui.gdbbridge.cuda.tables import info, parse_threads
+from cudatui.gdbbridge.cuda.tables import parse_threads
 from cudatui.gdbbridge.debugger.context import DebuggerContext
-from cudatui.gdbbridge.debugger.state import reselect_frame
+from cudatui.gdbbridge.debugger.state import info_at_frame
 from cudatui.gdbbridge.debugger.status import Phase
 from cudatui.gdbbridge.debugger.stop_refresh import StopRefresh
 from cudatui.gdbbridge.models import StopState
@@ -137,9 +137,6 @@ class Shown:
         frame 0: the frame shown is selected again."""
         assert self.ctx.session is not None
         try:
-            ranges, error = parse_threads(await info(self.ctx.session, "threads")), ""
+            return parse_threads(await info_at_frame(self.ctx.session, "threads", state.selected_frame)), ""
         except MIError as exc:
-            ranges, error = (), exc.message
-        if state.selected_frame:
-            await reselect_frame(self.ctx.session, state.selected_frame)
-        return ranges, error
+            return (), exc.message

@@ -16,7 +16,7 @@ from collections.abc import Awaitable
 from cudatui.gdbbridge.cuda.breakpoint_threads import at_breakpoint
 from cudatui.gdbbridge.cuda.registers import parse_register_values, usable_register_names
 from cudatui.gdbbridge.cuda.tables import (
-    parse_devices, parse_kernels, parse_lanes, parse_sms, parse_threads, parse_warps,
+    info, parse_devices, parse_kernels, parse_lanes, parse_sms, parse_threads, parse_warps,
 )
 from cudatui.gdbbridge.debugger.breakpoints import Breakpoints
 from cudatui.gdbbridge.session.mi import Flag
@@ -63,6 +63,16 @@ WARP_TABLES_UNASKED = "not asked (cuda-gdb 13.0 aborts listing the lanes at a Wa
 def warp_tables_unsafe(stop: StopEvent) -> bool:
     """Whether asking for the warps or lanes tables at ``stop`` may kill cuda-gdb (WARP_ASSERT)."""
     return stop.exception is not None and stop.exception.code == WARP_ASSERT
+
+
+async def info_at_frame(session: GdbSession, what: str, selected_frame: int) -> dict[str, Any]:
+    """``-cuda-info-<what>`` asked apart from a batch, then frame ``selected_frame`` selected again
+    (:func:`reselect_frame`), whether gdb answered or refused (MIError)."""
+    try:
+        return await info(session, what)
+    finally:
+        if selected_frame:
+            await reselect_frame(session, selected_frame)
 
 
 async def reselect_frame(session: GdbSession, level: int) -> None:

@@ -8,8 +8,8 @@ cuda-gdb's tables select frame 0: the frame shown is selected again after it.
 
 from __future__ import annotations
 
-from cudatui.gdbbridge.cuda.tables import info, parse_blocks
-from cudatui.gdbbridge.debugger.state import reselect_frame
+from cudatui.gdbbridge.cuda.tables import parse_blocks
+from cudatui.gdbbridge.debugger.state import info_at_frame
 from cudatui.gdbbridge.models import StopState
 from cudatui.gdbbridge.models.answers import Answer
 from cudatui.gdbbridge.models.cuda import BlockRange
@@ -32,10 +32,7 @@ class Blocks:
 
     async def gather(self, session: GdbSession, state: StopState) -> Answer[tuple[BlockRange, ...]]:
         try:
-            blocks = clean(parse_blocks(await info(session, "blocks")))
+            blocks = clean(parse_blocks(await info_at_frame(session, "blocks", state.selected_frame)))
         except MIError as exc:
             return Answer("blocks", (), exc.message, exc.not_recorded)
-        finally:
-            if state.selected_frame:
-                await reselect_frame(session, state.selected_frame)
         return Answer("blocks", blocks)
